@@ -192,8 +192,12 @@ func printResult(w io.Writer, cfg game.Config, r replayJSON, label string) {
 	fmt.Fprintln(w)
 	switch r.Status {
 	case string(game.Finished):
-		switch len(r.Winners) {
-		case 0:
+		switch {
+		case len(r.Winners) == 0 && len(cfg.Players) == 1:
+			// Alone against the computer's grid or fleet, nobody
+			// to draw with: no winner is a loss.
+			fmt.Fprintf(w, "Finished after %s: %s did not win.\n", game.Count(r.Moves, "move", "moves"), cfg.Players[0])
+		case len(r.Winners) == 0:
 			fmt.Fprintf(w, "Finished after %s: a draw.\n", game.Count(r.Moves, "move", "moves"))
 		default:
 			fmt.Fprintf(w, "Finished after %s: %s won.\n", game.Count(r.Moves, "move", "moves"), strings.Join(r.Winners, " and "))

@@ -19,6 +19,12 @@ const quizlGame = `{"parlour":1,"game":"quizl","players":["Ann","Ben"],
          "Ben":{"grid":["TQUFP","WZVES","OGBRA","CHINL","KYXDM"],"password":"PSALM"}},
 "moves":[{"by":"Ann","move":"72"},{"by":"Ben","move":"54"},{"by":"Ann","move":"say psalm"}]}`
 
+// practiceLost is Salvo practice, one seat against the computer's
+// fleet, given up.
+const practiceLost = `{"parlour":1,"game":"salvo","players":["Tess"],
+"setup":{"Tess":{"fleet":["B2-B6","D2-G2","I4-I6","D8-E8","G9-G10"]}},
+"moves":[{"by":"Tess","move":"fire A1 A2 A3 A4 A5"},{"by":"Tess","move":"resign"}]}`
+
 func TestReplayCommand(t *testing.T) {
 	dir := t.TempDir()
 	house := filepath.Join(dir, "house.txt")
@@ -68,6 +74,8 @@ func TestReplayCommand(t *testing.T) {
 		{name: "plain scoring scores", record: scoringGame, code: 0, text: "\nScores (the letters each turn deleted, multiplied): Ann 108, Ben 96\n"},
 		{name: "plain letters deleted", record: strings.Replace(scoringGame, `"mode":"scoring"`, `"mode":"cyclic"`, 1), code: 0, text: "\nLetters deleted: Ann 13, Ben 13\n"},
 		{name: "plain points", record: quizlGame, code: 0, text: "\nScores: Ann "},
+		// A game of one seat without a winner was lost, not drawn.
+		{name: "plain practice lost", record: practiceLost, code: 0, text: "\nFinished after 2 moves: Tess did not win.\n"},
 		{name: "plain refusal", record: strings.Replace(scoringGame, `"en-large"`, `"en"`, 1), code: 1, text: "Refused: move 8 by Ben"},
 	}
 	for _, tt := range tests {
