@@ -9,6 +9,9 @@ import (
 	"strings"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"parlour/lexicon"
 )
 
@@ -85,7 +88,7 @@ func DecodeBytes(b []byte) (*Record, error) {
 		if json.Unmarshal(b, &refusal) == nil && len(refusal) == 1 && json.Unmarshal(refusal["error"], &why) == nil && why != "" {
 			return nil, fmt.Errorf("%w: it is the server's refusal: %s", ErrNotRecord, why)
 		}
-		return nil, fmt.Errorf("%w: %v", ErrNotRecord, err)
+		return nil, fmt.Errorf("%w: %s", ErrNotRecord, recordProblem(b, err))
 	}
 	if d.More() {
 		// An export of an event's or a player's games holds its records
@@ -95,6 +98,9 @@ func DecodeBytes(b []byte) (*Record, error) {
 			return nil, fmt.Errorf("%w: it holds more than one record (an export of an event's or a player's games, one a line?): give one at a time", ErrNotRecord)
 		}
 		return nil, fmt.Errorf("%w: text after the record's closing brace", ErrNotRecord)
+	}
+	if rec.Parlour == 0 {
+		return nil, fmt.Errorf("%w: it has no \"parlour\": %d, the format version every record starts with", ErrNotRecord, FormatVersion)
 	}
 	if rec.Parlour != FormatVersion {
 		return nil, fmt.Errorf("%w: format version %d, want %d", ErrNotRecord, rec.Parlour, FormatVersion)
@@ -120,6 +126,44 @@ func DecodeBytes(b []byte) (*Record, error) {
 		seen[k] = true
 	}
 	return &rec, nil
+}
+
+// recordProblem says in a player's words why b, which encoding/json
+// refused with err, is not a record. Its own errors name Go's types and
+// fields ("cannot unmarshal number -1 into Go struct field Record.seed of
+// type uint64"), or say only "EOF".
+func recordProblem(b []byte, err error) string {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return "the file is empty"
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "it ends too early: cut short?"
+	}
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		line := 1 + bytes.Count(b[:min(max(syn.Offset-1, 0), int64(len(b)))], []byte("\n"))
+		return fmt.Sprintf("it is not JSON: %v (line %d)", syn, line)
+	}
+	// Read it again as encoding/json does (names in any case, a name
+	// given twice, bad UTF-8 let through), for the path to what is
+	// wrong and DecodeJSON's words.
+	var again Record
+	if err := jsonv2.Unmarshal(b, &again, jsonv2.RejectUnknownMembers(true), jsonv2.MatchCaseInsensitiveNames(true),
+		jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)); err != nil {
+		problem := jsonError(err).Problem
+		// A number of the wrong kind is named: "not -1", not "not a
+		// number".
+		var sem *jsonv2.SemanticError
+		if errors.As(err, &sem) && sem.JSONKind == '0' && sem.ByteOffset >= 0 && sem.ByteOffset < int64(len(b)) {
+			if v, err := jsontext.NewDecoder(bytes.NewReader(b[sem.ByteOffset:])).ReadValue(); err == nil && v.Kind() == '0' {
+				if p, ok := strings.CutSuffix(problem, "not a number"); ok {
+					problem = p + "not " + string(v)
+				}
+			}
+		}
+		return problem
+	}
+	return err.Error()
 }
 
 // Encode writes rec as indented JSON.

@@ -210,6 +210,31 @@ func TestDecodeRejects(t *testing.T) {
 		{"an error field and more", `{"error": "x", "game": "nim"}`, "unknown field"},
 		{"bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "noon"}]}`, "not a Parlour game record"},
 	}
+	// The decoder's own words ("json: cannot unmarshal ... into Go struct
+	// field Record.seed of type uint64", a bare "EOF") are not a
+	// player's: each refusal says what is wrong with the file.
+	worded := []struct{ name, text, err string }{
+		{"empty file", ``, "the file is empty"},
+		{"blank file", " \n", "the file is empty"},
+		{"cut short", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A"`, "it ends too early: cut short?"},
+		{"negative seed", `{"parlour": 1, "game": "nim", "players": ["A"], "seed": -1}`, `field "seed" should be a whole number of 0 or more, not -1`},
+		{"seed a string", `{"parlour": 1, "game": "nim", "players": ["A"], "seed": "7"}`, `field "seed" should be a whole number of 0 or more, not a string`},
+		{"players a string", `{"parlour": 1, "game": "nim", "players": "A, B"}`, `field "players" should be a list, not a string`},
+		{"a move a number", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": 3}]}`, `field "moves/0/move" should be a string, not 3`},
+		{"a list", `[1,2]`, "want an object, not a list"},
+		{"null", `null`, `it has no "parlour": 1`},
+		{"no version", `{"game": "nim", "players": ["A"]}`, `it has no "parlour": 1`},
+		{"bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "noon"}]}`, `field "moves/0/at" should be a time as RFC 3339 writes it (2026-11-24T12:00:41Z), not a string`},
+		{"not json", `hello`, "it is not JSON"},
+	}
+	for _, tt := range worded {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := DecodeBytes([]byte(tt.text))
+			if err == nil || !errors.Is(err, ErrNotRecord) || !strings.Contains(err.Error(), tt.err) || strings.Contains(err.Error(), "json:") || strings.Contains(err.Error(), "Go ") {
+				t.Fatalf("err = %v, want ErrNotRecord containing %q", err, tt.err)
+			}
+		})
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := DecodeBytes([]byte(tt.text))

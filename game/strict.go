@@ -119,6 +119,10 @@ func typeWords(t interface{ String() string }) string {
 		return "a string"
 	case s == "bool":
 		return "true or false"
+	case s == "time.Time", s == "*time.Time":
+		return "a time as RFC 3339 writes it (2026-11-24T12:00:41Z)"
+	case strings.HasPrefix(s, "uint"), strings.HasPrefix(s, "*uint"):
+		return "a whole number of 0 or more"
 	case strings.HasPrefix(s, "int"), strings.HasPrefix(s, "*int"), strings.HasPrefix(s, "uint"), strings.HasPrefix(s, "*uint"):
 		return "a whole number"
 	case strings.HasPrefix(s, "float"), strings.HasPrefix(s, "*float"):
