@@ -236,7 +236,7 @@ func Start(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Game, Config, Stat
 		for i, name := range rec.Players {
 			raw, ok := rec.Setup[name]
 			if !ok {
-				return nil, Config{}, nil, &Refusal{By: name, Err: errors.New("no setup")}
+				return nil, Config{}, nil, &Refusal{By: name, Err: errors.New("the record has no setup for " + name + ": " + fetchedEarly)}
 			}
 			c, err := g.CheckSetup(cfg, Seat(i), raw)
 			if err != nil {
@@ -266,10 +266,11 @@ type Step struct {
 // a state AbortPlay made. When a move, the setup or the abort is refused it
 // returns what was accepted before it and a *Refusal.
 func Replay(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Config, State, []Step, error) {
-	_, cfg, st, err := Start(reg, rec, lex)
+	g, cfg, st, err := Start(reg, rec, lex)
 	if err != nil {
 		return cfg, nil, nil, err
 	}
+	masks, _ := g.(MaskReader)
 	steps := make([]Step, 0, len(rec.Moves))
 	for i, m := range rec.Moves {
 		s, ok := cfg.SeatOf(m.By)
@@ -278,6 +279,9 @@ func Replay(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Config, State, []
 		}
 		evs, err := st.Apply(s, m.Move)
 		if err != nil {
+			if masks != nil && masks.Masked(m.Move) {
+				err = fmt.Errorf("the move is hidden (%q): %s", strings.TrimSpace(m.Move), fetchedEarly)
+			}
 			return cfg, st, steps, &Refusal{Move: i + 1, By: cfg.Players[s], Err: err}
 		}
 		steps = append(steps, Step{Seat: s, Move: m, Events: evs})
@@ -305,6 +309,18 @@ type MoveHider interface {
 	// viewer while the game is in progress, and what viewer sees instead.
 	HiddenMove(by, viewer Seat, move string) (shown string, hidden bool)
 }
+
+// MaskReader is implemented by the MoveHiders whose masks are no moves:
+// Masked reports whether move is such a mask, so that the replay of a
+// record fetched while its game went on says so, rather than refusing
+// the mask as a move a player wrote wrongly.
+type MaskReader interface {
+	Masked(move string) bool
+}
+
+// fetchedEarly says why a record lacks a secret of the game: it was
+// fetched while the game went on (see For).
+const fetchedEarly = "a record fetched while the game goes on holds only what its reader may see; fetch it again once the game is over to replay it"
 
 // SetupHider is implemented by games in which a seat's own setup may be
 // secret from that seat too (solitaire Quizl: the one seat's setup is the

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"parlour/game"
+	"parlour/lexicon"
 )
 
 func TestReplay(t *testing.T) {
@@ -106,4 +107,40 @@ func FuzzReplay(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReplayFetchedEarly: a record fetched while its game went on lacks
+// the others' setups or masks their answers (game.Record.For); replayed,
+// it says so, rather than "no setup" or that "answer" is not a move.
+func TestReplayFetchedEarly(t *testing.T) {
+	t.Parallel()
+	reg := Registry()
+	lex, err := lexicon.Load("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, rec, who string }{
+		{"salvo", `{"parlour":1,"game":"salvo","players":["Ann","Ben"],
+			"setup":{"Ann":{"fleet":["B2-B6","D2-G2","I4-I6","D8-E8","G9-G10"]},"Ben":{"fleet":["B2-B6","D2-G2","I4-I6","D8-E8","G9-G10"]}},
+			"moves":[{"by":"Ann","move":"fire A1 A2 A3 A4 A5"}]}`, "Ann"},
+		{"wordfight", `{"parlour":1,"game":"wordfight","players":["Ann","Ben"],
+			"moves":[{"by":"Ann","move":"declare cart"},{"by":"Ben","move":"place B2 across"},{"by":"Ann","move":"cannot"}]}`, "Ann"},
+	} {
+		rec, err := game.DecodeBytes([]byte(c.rec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, st, _, err := game.Replay(reg, rec, lex)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		g, _ := reg.Lookup(rec.Game)
+		seat, _ := cfg.SeatOf(c.who)
+		early := rec.For(g, cfg, st.Result(), seat)
+		_, _, _, err = game.Replay(reg, early, lex)
+		var ref *game.Refusal
+		if !errors.As(err, &ref) || !strings.Contains(ref.Err.Error(), "fetch it again once the game is over") {
+			t.Errorf("%s: the record as %s fetched it mid-game replays with %v", c.name, c.who, err)
+		}
+	}
 }

@@ -185,7 +185,16 @@ func Start(cfg game.Config) (*State, error) {
 func (Game) HiddenMove(by, viewer game.Seat, move string) (string, bool) {
 	f := strings.Fields(strings.ToLower(move))
 	if len(f) > 0 && (f[0] == "place" || f[0] == "cannot") {
-		return "answer", true
+		return hiddenAnswer, true
 	}
 	return move, false
+}
+
+// hiddenAnswer is what HiddenMove shows of an answer: no move.
+const hiddenAnswer = "answer"
+
+// Masked implements game.MaskReader: move is an answer hidden by
+// HiddenMove.
+func (Game) Masked(move string) bool {
+	return strings.EqualFold(strings.TrimSpace(move), hiddenAnswer)
 }
