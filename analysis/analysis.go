@@ -7,9 +7,12 @@
 package analysis
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"parlour/game"
 	nymbot "parlour/games/nymphabet/bot"
@@ -77,4 +80,44 @@ func Of(ctx context.Context, reg *game.Registry, rec *game.Record, lex *lexicon.
 		return nil, fmt.Errorf("analysing the %s game: %w", rec.Game, err)
 	}
 	return a, nil
+}
+
+// Renamed returns body, an encoded analysis, naming the seats players,
+// and whether it had to change it: an account deleted or renamed by a
+// moderator goes by its new name in its finished games' records, and so
+// must it in their analyses, which are kept encoded. Only the names that
+// came from the record change: a solitaire grid stays "the grid".
+func Renamed(body []byte, players []string) ([]byte, bool, error) {
+	var a Analysis
+	if err := json.Unmarshal(body, &a); err != nil {
+		return nil, false, fmt.Errorf("reading an analysis: %w", err)
+	}
+	if slices.Equal(a.Players, players) || len(a.Players) != len(players) {
+		return body, false, nil
+	}
+	name := func(seat int, was string) string {
+		if seat >= 0 && seat < len(players) && was == a.Players[seat] {
+			return players[seat]
+		}
+		return was
+	}
+	if a.Quizl != nil {
+		for i := range a.Quizl.Moves {
+			m := &a.Quizl.Moves[i]
+			for j := range m.Boards {
+				m.Boards[j].Name = name(m.Boards[j].Against, m.Boards[j].Name)
+			}
+			for j := range m.Trips {
+				m.Trips[j].Name = name(m.Trips[j].Against, m.Trips[j].Name)
+			}
+		}
+	}
+	a.Players = slices.Clone(players)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&a); err != nil {
+		return nil, false, fmt.Errorf("encoding an analysis: %w", err)
+	}
+	return buf.Bytes(), true, nil
 }

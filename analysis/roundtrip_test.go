@@ -33,3 +33,42 @@ func TestTextOfJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestRenamed: an analysis renamed for a record whose seats go by new
+// names names them so everywhere, the grids in Quizl's notes too.
+func TestRenamed(t *testing.T) {
+	t.Parallel()
+	a := analyse(t, readRecord(t, "quizl.json"))
+	raw, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same, changed, err := Renamed(raw, a.Players); err != nil || changed || string(same) != string(raw) {
+		t.Fatalf("renamed to the names it has: changed %v, %v", changed, err)
+	}
+	got, changed, err := Renamed(raw, []string{"deleted player", a.Players[1]})
+	if err != nil || !changed {
+		t.Fatalf("renamed: changed %v, %v", changed, err)
+	}
+	if strings.Contains(string(got), a.Players[0]) {
+		t.Errorf("%q is still in the renamed analysis", a.Players[0])
+	}
+	var back Analysis
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	boards := 0
+	for _, m := range back.Quizl.Moves {
+		for _, bd := range m.Boards {
+			if bd.Against == 0 {
+				boards++
+				if bd.Name != "deleted player" {
+					t.Errorf("move %d names the grid %q", m.Index, bd.Name)
+				}
+			}
+		}
+	}
+	if back.Players[0] != "deleted player" || boards == 0 {
+		t.Errorf("players %v, %d notes on the renamed seat's grid", back.Players, boards)
+	}
+}

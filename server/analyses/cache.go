@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -66,10 +67,9 @@ type entry struct {
 	body  []byte
 	err   error
 	used  uint64
-	// daily marks an attempt at a daily puzzle: shut to all but its
-	// player until the day ends (the read gate), so checked at every
-	// request.
-	daily bool
+	// players are the names body gives the seats; nil when not yet
+	// known (an analysis read from the store).
+	players []string
 }
 
 // New returns an empty cache of the analyses of tables' finished games,
@@ -106,31 +106,26 @@ func (c *Cache) Register(reg prometheus.Registerer) error {
 // that goes away before the analysis is ready leaves its computation to
 // the next.
 func (c *Cache) Get(ctx context.Context, p *auth.Principal, id string) ([]byte, error) {
-	c.mu.Lock()
-	if e, ok := c.done[id]; ok {
-		c.tick++
-		e.used = c.tick
-		c.mu.Unlock()
-		if e.daily {
-			if err := c.tables.MayRead(ctx, p, id, true); err != nil {
-				return nil, err
-			}
-		}
-		return e.body, nil
-	}
-	c.mu.Unlock()
-	rec, lex, daily, err := c.tables.Finished(ctx, p, id)
+	// The table is asked every time, for its read gate and for the names
+	// its seats go by now: an account deleted, or renamed by a moderator,
+	// since the analysis was made goes by its new name in the record,
+	// and must in the analysis too.
+	rec, lex, _, err := c.tables.Finished(ctx, p, id)
 	if err != nil {
 		return nil, err
+	}
+	if e := c.lookup(id); e != nil {
+		return c.named(id, e, rec.Players)
 	}
 	if c.st != nil {
 		body, err := c.st.Analysis(ctx, id, analysis.Version)
 		if err == nil {
+			e := &entry{body: body}
 			c.mu.Lock()
 			// Never waited on: only pending entries are.
-			c.file(id, &entry{body: body, daily: daily})
+			c.file(id, e)
 			c.mu.Unlock()
-			return body, nil
+			return c.named(id, e, rec.Players)
 		}
 		if !errors.Is(err, store.ErrNotFound) {
 			c.log.Warn("reading a stored analysis; computing it again", "table", id, "err", err)
@@ -139,17 +134,55 @@ func (c *Cache) Get(ctx context.Context, p *auth.Principal, id string) ([]byte, 
 	c.mu.Lock()
 	e, ok := c.pending[id]
 	if !ok {
-		e = &entry{ready: make(chan struct{}), daily: daily}
+		e = &entry{ready: make(chan struct{})}
 		c.pending[id] = e
 		go c.compute(id, e, rec, lex)
 	}
 	c.mu.Unlock()
 	select {
 	case <-e.ready:
-		return e.body, e.err
+		if e.err != nil {
+			return nil, e.err
+		}
+		return c.named(id, e, rec.Players)
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// named returns e's analysis naming the seats players, as the table's
+// record names them now, and keeps the renamed analysis in e for the
+// next request. The store's copy keeps the names it was made with: every
+// answer goes through here.
+func (c *Cache) named(id string, e *entry, players []string) ([]byte, error) {
+	c.mu.Lock()
+	body, named := e.body, e.players
+	c.mu.Unlock()
+	if named != nil && slices.Equal(named, players) {
+		return body, nil
+	}
+	renamed, _, err := analysis.Renamed(body, players)
+	if err != nil {
+		return nil, fmt.Errorf("analysis of table %s: %w", id, err)
+	}
+	c.mu.Lock()
+	e.body, e.players = renamed, slices.Clone(players)
+	c.mu.Unlock()
+	return renamed, nil
+}
+
+// lookup returns table id's analysis in memory, marked as used now, or
+// nil.
+func (c *Cache) lookup(id string) *entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.done[id]
+	if !ok {
+		return nil
+	}
+	c.tick++
+	e.used = c.tick
+	return e
 }
 
 // compute analyses rec apart from any one request, so that a request that
@@ -166,7 +199,7 @@ func (c *Cache) compute(id string, e *entry, rec *game.Record, lex *lexicon.Lexi
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		if err = enc.Encode(res); err == nil {
-			e.body = buf.Bytes()
+			e.body, e.players = buf.Bytes(), slices.Clone(res.Players)
 		}
 	}
 	if err != nil {

@@ -1,7 +1,6 @@
 package analyses
 
 import (
-	"context"
 	"strconv"
 	"testing"
 )
@@ -17,10 +16,9 @@ func TestCacheForgetsLeastRecentlyUsed(t *testing.T) {
 		c.file(id, &entry{body: []byte(id)})
 	}
 	c.mu.Unlock()
-	// Asked for again, the first filed is the most recently used; an
-	// analysis in memory needs no table service.
-	if b, err := c.Get(context.Background(), nil, "t0"); err != nil || string(b) != "t0" {
-		t.Fatalf("Get(t0) = %q, %v", b, err)
+	// Asked for again, the first filed is the most recently used.
+	if e := c.lookup("t0"); e == nil || string(e.body) != "t0" {
+		t.Fatalf("lookup(t0) = %+v", e)
 	}
 	c.mu.Lock()
 	c.file("new", &entry{body: []byte("new")})
