@@ -227,15 +227,22 @@ func Start(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Game, Config, Stat
 	}
 	var setups []json.RawMessage
 	if g.HasSetup() {
-		for name := range rec.Setup {
-			if _, ok := cfg.SeatOf(name); !ok {
+		// Keyed by the player's name in any case, as a move's "by" is.
+		bySeat := make([]json.RawMessage, len(rec.Players))
+		for name, raw := range rec.Setup {
+			s, ok := cfg.SeatOf(name)
+			if !ok {
 				return nil, Config{}, nil, &Refusal{Err: fmt.Errorf("setup for %q, who is not a player", name)}
 			}
+			if bySeat[s] != nil {
+				return nil, Config{}, nil, &Refusal{By: cfg.Players[s], Err: fmt.Errorf("two setups for %s", cfg.Players[s])}
+			}
+			bySeat[s] = raw
 		}
 		setups = make([]json.RawMessage, len(rec.Players))
 		for i, name := range rec.Players {
-			raw, ok := rec.Setup[name]
-			if !ok {
+			raw := bySeat[i]
+			if raw == nil {
 				return nil, Config{}, nil, &Refusal{By: name, Err: errors.New("the record has no setup for " + name + ": " + fetchedEarly)}
 			}
 			c, err := g.CheckSetup(cfg, Seat(i), raw)

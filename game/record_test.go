@@ -151,6 +151,18 @@ func TestStartSharesDefaults(t *testing.T) {
 	}
 }
 
+// TestReplaySetupNames: a setup is keyed by its player's name in any
+// case, as moves' "by" are.
+func TestReplaySetupNames(t *testing.T) {
+	rec, err := DecodeBytes([]byte(strings.Replace(goodRecord, `"Ben": {"lucky": 4}`, `"ben": {"lucky": 4}`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := Replay(testRegistry(), rec, nil); err != nil {
+		t.Fatalf("a setup keyed \"ben\" for Ben: %v", err)
+	}
+}
+
 func TestReplayRefusals(t *testing.T) {
 	tests := []struct {
 		name, edit, from, to string
@@ -164,6 +176,7 @@ func TestReplayRefusals(t *testing.T) {
 		{name: "unknown rule", from: `"pile": 5`, to: `"heap": 5`, err: `unknown rule option "heap"`},
 		{name: "bad setup", from: `"lucky": 4`, to: `"lucky": 40`, by: "Ben", err: "lucky number 40 is not 1-9"},
 		{name: "missing setup", from: `, "Ben": {"lucky": 4}`, to: ``, by: "Ben", err: "no setup"},
+		{name: "setup twice", from: `"Ben": {"lucky": 4}`, to: `"Ben": {"lucky": 4}, "BEN": {"lucky": 5}`, by: "Ben", err: "two setups for Ben"},
 		{name: "setup of stranger", from: `"Ben": {"lucky": 4}`, to: `"Ben": {"lucky": 4}, "Cy": {"lucky": 1}`, err: `setup for "Cy"`},
 		{name: "unknown game", from: `"game": "nim"`, to: `"game": "chess"`, err: `no game called "chess" (there are nim)`},
 		{name: "too many players", from: `["Ann", "Ben"]`, to: `["Ann", "Ben", "Cy", "Di"]`, err: "Nim takes 2 to 3 players, the record has 4"},
