@@ -71,14 +71,15 @@ func TestAnalysisViewer(t *testing.T) {
 		game  string
 		table string
 		marks string // text one of the marks must hold
+		not   string // text no mark may hold
 		heat  bool
 	}{
-		{"nymphabet", finishedTable(t, base, "nymphabet", []string{"me", "open"}, "0", "abdicate", "1", "defog", "0", "hijack", "1", "resign"), "Mistake: win → loss", false},
-		{"quizl", finishedTable(t, base, "quizl", []string{"me"}, "0", "50", "0", "62", "0", "74", "0", "resign"), "candidates", false},
-		{"salvo", finishedTable(t, base, "salvo", []string{"me"}, "0", "fire A1 C3 E5 G7 I9", "0", "fire B2 D4 F6 H8 J10", "0", "resign"), "fleets", true},
+		{"nymphabet", finishedTable(t, base, "nymphabet", []string{"me", "open"}, "0", "abdicate", "1", "defog", "0", "hijack", "1", "resign"), "Mistake: win → loss", "", false},
+		{"quizl", finishedTable(t, base, "quizl", []string{"me"}, "0", "50", "0", "62", "0", "74", "0", "resign"), "The grid: ", "grid's grid", false},
+		{"salvo", finishedTable(t, base, "salvo", []string{"me"}, "0", "fire A1 C3 E5 G7 I9", "0", "fire B2 D4 F6 H8 J10", "0", "resign"), "fleets", "", true},
 		// The computer declares first and Ann answers before resigning:
 		// a resignation before every player has moved aborts the game.
-		{"wordfight", finishedTable(t, base, "wordfight", []string{"computer:easy", "me"}, "0", "cannot", "0", "resign"), "", false},
+		{"wordfight", finishedTable(t, base, "wordfight", []string{"computer:easy", "me"}, "0", "cannot", "0", "resign"), "", "", false},
 	} {
 		p.Open("/replay?analyse&table=" + c.table)
 		p.Wait(c.game+"'s analysis", `!!document.querySelector("#analysis-chart") || !!document.querySelector("#analysis .error")`)
@@ -89,6 +90,9 @@ func TestAnalysisViewer(t *testing.T) {
 			if got := p.Text("#replay-moves"); !strings.Contains(got, c.marks) {
 				t.Errorf("%s: the move list's marks read %q, want %q in them", c.game, e2e.Clip(got), c.marks)
 			}
+		}
+		if got := p.Text("#replay-moves"); c.not != "" && strings.Contains(got, c.not) {
+			t.Errorf("%s: the move list's marks read %q, with %q in them", c.game, e2e.Clip(got), c.not)
 		}
 		if c.heat {
 			p.Wait("the heat map", `!!document.querySelector("#analysis-heat svg")`)

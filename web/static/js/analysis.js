@@ -49,7 +49,8 @@ export function marks(game, n) {
       break;
     case "quizl":
       if (n.kind === "call") {
-        for (const b of n.boards || []) out.push({ kind: "info", text: `${b.name}'s grid: ${big(b.before)} → ${big(b.after)} ${noun(b.after, "candidate")}, ${pct(b.on_line)} on the line` });
+        // A solitaire grid has no owner: the analysis names it "the grid".
+        for (const b of n.boards || []) out.push({ kind: "info", text: `${b.name === "the grid" ? "The grid" : b.name + "'s grid"}: ${big(b.before)} → ${big(b.after)} ${noun(b.after, "candidate")}, ${pct(b.on_line)} on the line` });
         if (n.strong && n.strong !== n.move) out.push({ kind: "info", text: "The strong solver: " + n.strong });
         for (const tr of n.trips || []) {
           if (tr.announceable_at > 0) out.push({ kind: "missed", text: `Missed win: ${tr.password} could have been announced at move ${tr.announceable_at}` });
