@@ -258,10 +258,8 @@ func (s *Store) DeleteAccount(ctx context.Context, identity, name string, rename
 		if err := renameInEvents(ctx, tx, identity, name); err != nil {
 			return err
 		}
-		for _, u := range renames {
-			if err := updateTable(ctx, tx, u.ID, u.Status, u.Meta); err != nil {
-				return err
-			}
+		if err := renameTables(ctx, tx, renames); err != nil {
+			return err
 		}
 		return nil
 	})

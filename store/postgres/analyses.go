@@ -36,3 +36,19 @@ func (s *Store) PutAnalysis(ctx context.Context, id string, version int, body []
 		return nil
 	})
 }
+
+// renameTables replaces the descriptions of the tables in renames, a
+// renamed or deleted account's finished games, and drops their filed
+// analyses: those name the players as the records did, and the server
+// analyses the game again, under the new name, when next asked.
+func renameTables(ctx context.Context, tx pgx.Tx, renames []store.TableUpdate) error {
+	for _, u := range renames {
+		if err := updateTable(ctx, tx, u.ID, u.Status, u.Meta); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "DELETE FROM analyses WHERE table_id = $1", u.ID); err != nil {
+			return fmt.Errorf("postgres: dropping the analyses of table %s: %w", u.ID, err)
+		}
+	}
+	return nil
+}

@@ -171,10 +171,8 @@ func (s *Store) RenameAccount(ctx context.Context, identity, name, key string, r
 		if err := renameInEvents(ctx, tx, identity, name); err != nil {
 			return err
 		}
-		for _, u := range renames {
-			if err := updateTable(ctx, tx, u.ID, u.Status, u.Meta); err != nil {
-				return err
-			}
+		if err := renameTables(ctx, tx, renames); err != nil {
+			return err
 		}
 		return logAction(ctx, tx, a)
 	})

@@ -336,10 +336,8 @@ func (s *Store) DeleteAccount(ctx context.Context, identity, name string, rename
 		if err := renameInEvents(ex, identity, name); err != nil {
 			return err
 		}
-		for _, u := range renames {
-			if err := updateTable(ex, u.ID, u.Status, u.Meta); err != nil {
-				return err
-			}
+		if err := renameTables(ex, renames); err != nil {
+			return err
 		}
 		return nil
 	})

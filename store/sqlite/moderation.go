@@ -189,10 +189,8 @@ func (s *Store) RenameAccount(ctx context.Context, identity, name, key string, r
 		if err := renameInEvents(ex, identity, name); err != nil {
 			return err
 		}
-		for _, u := range renames {
-			if err := updateTable(ex, u.ID, u.Status, u.Meta); err != nil {
-				return err
-			}
+		if err := renameTables(ex, renames); err != nil {
+			return err
 		}
 		return logAction(ex, a)
 	})

@@ -163,9 +163,28 @@ func testModeratorsActions(t *testing.T, e *env) {
 	if err := ms.RenameAccount(ctx, "nobody", "Zed", "zed", nil, act("rename")); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("renaming a missing account: %v, want ErrNotFound", err)
 	}
+	if err := e.s.CreateTable(ctx, store.Table{ID: "t2", Game: "quizl", Status: store.Finished, Created: at, Updated: at, Meta: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	an, hasAnalyses := e.s.(store.Analyses)
+	if hasAnalyses {
+		for _, id := range []string{"t1", "t2"} {
+			if err := an.PutAnalysis(ctx, id, 1, []byte(`{"players":["Ann","Bob"]}`)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	renames := []store.TableUpdate{{ID: "t1", Status: store.Finished, Meta: []byte(`{"renamed":true}`)}}
 	if err := ms.RenameAccount(ctx, "idb", "Robin", "robin", renames, act("rename")); err != nil {
 		t.Fatal(err)
+	}
+	if hasAnalyses {
+		if body, err := an.Analysis(ctx, "t1", 1); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("the renamed table's analysis, naming Bob: %s, %v; want it dropped", body, err)
+		}
+		if _, err := an.Analysis(ctx, "t2", 1); err != nil {
+			t.Errorf("another table's analysis after the renaming: %v", err)
+		}
 	}
 	if a, err := ps.AccountByKey(ctx, "robin"); err != nil || a.Identity != "idb" || a.Name != "Robin" {
 		t.Errorf("the renamed account: %+v, %v", a, err)

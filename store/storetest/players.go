@@ -676,6 +676,12 @@ func testDeleteAccount(t *testing.T, e *env) {
 	if _, err := ps.AccountOf(ctx, "idann"); err != nil {
 		t.Fatalf("the failed deletion deleted the account: %v", err)
 	}
+	an, hasAnalyses := e.s.(store.Analyses)
+	if hasAnalyses {
+		if err := an.PutAnalysis(ctx, "g1", 1, []byte(`{"players":["Ann","Bob"]}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	dropped, err := ps.DeleteAccount(ctx, "idann", "deleted player", []store.TableUpdate{{ID: "g1", Status: store.Finished, Meta: []byte(`{"renamed":true}`)}})
 	if err != nil {
 		t.Fatal(err)
@@ -717,6 +723,11 @@ func testDeleteAccount(t *testing.T, e *env) {
 	}
 	if tb, err := e.s.Table(ctx, "g1"); err != nil || string(tb.Meta) != `{"renamed":true}` {
 		t.Errorf("the renamed table: %+v, %v", tb, err)
+	}
+	if hasAnalyses {
+		if body, err := as[store.Analyses](t, e.s).Analysis(ctx, "g1", 1); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("the renamed table's analysis, naming Ann: %s, %v; want it dropped", body, err)
+		}
 	}
 	if _, err := e.s.Credential(ctx, []byte("idbob-session")); err != nil {
 		t.Errorf("Bob's session: %v", err)
