@@ -115,7 +115,7 @@ func (c *Cache) Get(ctx context.Context, p *auth.Principal, id string) ([]byte, 
 		return nil, err
 	}
 	if e := c.lookup(id); e != nil {
-		return c.named(id, e, rec.Players)
+		return c.named(ctx, id, e, rec.Players)
 	}
 	if c.st != nil {
 		body, err := c.st.Analysis(ctx, id, analysis.Version)
@@ -125,7 +125,7 @@ func (c *Cache) Get(ctx context.Context, p *auth.Principal, id string) ([]byte, 
 			// Never waited on: only pending entries are.
 			c.file(id, e)
 			c.mu.Unlock()
-			return c.named(id, e, rec.Players)
+			return c.named(ctx, id, e, rec.Players)
 		}
 		if !errors.Is(err, store.ErrNotFound) {
 			c.log.Warn("reading a stored analysis; computing it again", "table", id, "err", err)
@@ -144,7 +144,7 @@ func (c *Cache) Get(ctx context.Context, p *auth.Principal, id string) ([]byte, 
 		if e.err != nil {
 			return nil, e.err
 		}
-		return c.named(id, e, rec.Players)
+		return c.named(ctx, id, e, rec.Players)
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -152,22 +152,29 @@ func (c *Cache) Get(ctx context.Context, p *auth.Principal, id string) ([]byte, 
 
 // named returns e's analysis naming the seats players, as the table's
 // record names them now, and keeps the renamed analysis in e for the
-// next request. The store's copy keeps the names it was made with: every
-// answer goes through here.
-func (c *Cache) named(id string, e *entry, players []string) ([]byte, error) {
+// next request. Renaming or deleting an account drops the store's copies
+// of its games' analyses, so a renamed one is filed again, for a restart
+// or another node; a copy filed before that rule keeps its old names, so
+// every answer goes through here.
+func (c *Cache) named(ctx context.Context, id string, e *entry, players []string) ([]byte, error) {
 	c.mu.Lock()
 	body, named := e.body, e.players
 	c.mu.Unlock()
 	if named != nil && slices.Equal(named, players) {
 		return body, nil
 	}
-	renamed, _, err := analysis.Renamed(body, players)
+	renamed, changed, err := analysis.Renamed(body, players)
 	if err != nil {
 		return nil, fmt.Errorf("analysis of table %s: %w", id, err)
 	}
 	c.mu.Lock()
 	e.body, e.players = renamed, slices.Clone(players)
 	c.mu.Unlock()
+	if changed && c.st != nil {
+		if err := c.st.PutAnalysis(ctx, id, analysis.Version, renamed); err != nil {
+			c.log.Warn("filing a renamed analysis", "table", id, "err", err)
+		}
+	}
 	return renamed, nil
 }
 

@@ -7,13 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"parlour/analysis"
 	"parlour/server/table"
 	"parlour/store"
 )
 
 // TestGetRenamed: an account deleted after its game was analysed leaves
 // no trace of its name in the analysis, as in the record, whether the
-// analysis comes from memory or, after a restart, from the store.
+// analysis comes from memory or, after a restart, from the store, and
+// the store files it under the new name.
 func TestGetRenamed(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -61,6 +63,9 @@ func TestGetRenamed(t *testing.T) {
 		}
 	}
 	check("from memory")
+	if body, err := f.db.Analysis(ctx, id, analysis.Version); err != nil || bytes.Contains(body, []byte(old)) {
+		t.Errorf("the store's copy of the analysis: %v, names %q: %v", err, old, bytes.Contains(body, []byte(old)))
+	}
 	f.close()
 	f = newFixture(t, dir)
 	check("from the store, after a restart")
