@@ -182,8 +182,8 @@ type Players interface {
 	// DeleteAccount deletes identity's account, ratings and every
 	// credential, renames the identity name, and replaces the
 	// descriptions of the tables in renames (its finished games, under
-	// the new name) and drops their filed analyses, which hold the old
-	// name, in one transaction. It returns the hashes deleted.
+	// the new name), drops their filed analyses, which hold the old
+	// name, and renames its chat lines, in one transaction. It returns the hashes deleted.
 	DeleteAccount(ctx context.Context, identity, name string, renames []TableUpdate) ([][]byte, error)
 
 	// Ratings returns identity's ratings, by pool.

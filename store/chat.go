@@ -15,7 +15,9 @@ type ChatMessage struct {
 	// Channel is "players" or "spectators".
 	Channel  string
 	Identity string
-	Name     string
+	// Name is the writer's name as shown when the message was written,
+	// or as their account was renamed (or deleted) since.
+	Name string
 	// Seat is the writer's seat, or -1 for a spectator.
 	Seat int
 	Text string
@@ -53,7 +55,8 @@ type RoomLine struct {
 	// Seq numbers a room's lines from 1, in the order they were accepted.
 	Seq      int
 	Identity string
-	// Name is the writer's name as shown when the line was written.
+	// Name is the writer's name as shown when the line was written, or
+	// as their account was renamed (or deleted) since.
 	Name string
 	// Account says the writer had an account (not a guest's identity).
 	Account bool

@@ -258,6 +258,9 @@ func (s *Store) DeleteAccount(ctx context.Context, identity, name string, rename
 		if err := renameInEvents(ctx, tx, identity, name); err != nil {
 			return err
 		}
+		if err := renameInChat(ctx, tx, identity, name); err != nil {
+			return err
+		}
 		if err := renameTables(ctx, tx, renames); err != nil {
 			return err
 		}

@@ -336,6 +336,9 @@ func (s *Store) DeleteAccount(ctx context.Context, identity, name string, rename
 		if err := renameInEvents(ex, identity, name); err != nil {
 			return err
 		}
+		if err := renameInChat(ex, identity, name); err != nil {
+			return err
+		}
 		if err := renameTables(ex, renames); err != nil {
 			return err
 		}

@@ -189,6 +189,9 @@ func (s *Store) RenameAccount(ctx context.Context, identity, name, key string, r
 		if err := renameInEvents(ex, identity, name); err != nil {
 			return err
 		}
+		if err := renameInChat(ex, identity, name); err != nil {
+			return err
+		}
 		if err := renameTables(ex, renames); err != nil {
 			return err
 		}

@@ -121,3 +121,56 @@ func roomLinesEqual(a, b []store.RoomLine) bool {
 		return same && x == y
 	})
 }
+
+// chatLines writes a line by each of two writers, the account a test
+// renames (subject) and another, at table "chat-renamed" and in room
+// "tournament:renamed", for checkChatNames to read after the renaming.
+func chatLines(t *testing.T, e *env, subject, subjectName, other, otherName string) {
+	t.Helper()
+	ctx := context.Background()
+	at := now()
+	for i, w := range [][2]string{{subject, subjectName}, {other, otherName}} {
+		if err := e.s.AddChat(ctx, store.ChatMessage{Table: "chat-renamed", Seq: i + 1, Channel: "players", Identity: w[0], Name: w[1], Seat: i, Text: "gg", At: at}); err != nil {
+			t.Fatal(err)
+		}
+		if cr, ok := e.s.(store.ChatRooms); ok {
+			if err := cr.AppendRoomChat(ctx, store.RoomLine{Room: "tournament:renamed", Seq: i + 1, Identity: w[0], Name: w[1], Account: true, Text: "gg", At: at}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// checkChatNames checks that chatLines' lines now name their writers
+// subjectName and otherName: a renamed or deleted account leaves no line
+// under its old name, and the other writer keeps theirs.
+func checkChatNames(t *testing.T, e *env, subjectName, otherName string) {
+	t.Helper()
+	ctx := context.Background()
+	ms, err := e.s.Chat(ctx, "chat-renamed", 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.Name)
+	}
+	if want := []string{subjectName, otherName}; !equal(got, want) {
+		t.Errorf("the table's chat names %q, want %q", got, want)
+	}
+	cr, ok := e.s.(store.ChatRooms)
+	if !ok {
+		return
+	}
+	ls, err := cr.RoomChatSince(ctx, "tournament:renamed", 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, l := range ls {
+		got = append(got, l.Name)
+	}
+	if want := []string{subjectName, otherName}; !equal(got, want) {
+		t.Errorf("the room's chat names %q, want %q", got, want)
+	}
+}

@@ -174,10 +174,12 @@ func testModeratorsActions(t *testing.T, e *env) {
 			}
 		}
 	}
+	chatLines(t, e, "idb", "Bob", "ida", "Ann")
 	renames := []store.TableUpdate{{ID: "t1", Status: store.Finished, Meta: []byte(`{"renamed":true}`)}}
 	if err := ms.RenameAccount(ctx, "idb", "Robin", "robin", renames, act("rename")); err != nil {
 		t.Fatal(err)
 	}
+	checkChatNames(t, e, "Robin", "Ann")
 	if hasAnalyses {
 		if body, err := an.Analysis(ctx, "t1", 1); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("the renamed table's analysis, naming Bob: %s, %v; want it dropped", body, err)

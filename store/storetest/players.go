@@ -682,6 +682,7 @@ func testDeleteAccount(t *testing.T, e *env) {
 			t.Fatal(err)
 		}
 	}
+	chatLines(t, e, "idann", "Ann", "idbob", "Bob")
 	dropped, err := ps.DeleteAccount(ctx, "idann", "deleted player", []store.TableUpdate{{ID: "g1", Status: store.Finished, Meta: []byte(`{"renamed":true}`)}})
 	if err != nil {
 		t.Fatal(err)
@@ -729,6 +730,7 @@ func testDeleteAccount(t *testing.T, e *env) {
 			t.Errorf("the renamed table's analysis, naming Ann: %s, %v; want it dropped", body, err)
 		}
 	}
+	checkChatNames(t, e, "deleted player", "Bob")
 	if _, err := e.s.Credential(ctx, []byte("idbob-session")); err != nil {
 		t.Errorf("Bob's session: %v", err)
 	}
