@@ -325,3 +325,52 @@ func TestClusterDeletedAccountEveryNode(t *testing.T) {
 		t.Errorf("Ann's seek on b, which only Robin's matched: %d %s", st, body)
 	}
 }
+
+// TestClusterRenamedAccountEveryNode: a moderator renames an account
+// through one node, and every node stops showing the old name: its line
+// in the chat of a table each node holds (one the player watched), and
+// its finished game another node keeps in memory.
+func TestClusterRenamedAccountEveryNode(t *testing.T) {
+	// Not parallel: see TestClusterLobbyAcrossNodes.
+	nodes := startCluster(t, "a", "b")
+	a, b := nodes[0], nodes[1]
+	robin, ann, moe := nodeSignUp(t, a, "Robin"), nodeSignUp(t, b, "Ann"), nodeSignUp(t, a, "Moe")
+	if _, err := moderation.Grant(context.Background(), a.st, "Moe", true, "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var watched []string
+	for _, n := range nodes {
+		var w table.Seated
+		if st, body := nodeCall(t, n, "POST", "/api/v1/tables", ann, map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &w); st != 201 {
+			t.Fatalf("Ann's table on %s: %d %s", n.name, st, body)
+		}
+		if st, body := nodeCall(t, n, "POST", "/api/v1/tables/"+w.Table+"/chat", robin, map[string]any{"channel": "spectators", "text": "good luck"}, nil); st != 201 {
+			t.Fatalf("Robin's line at Ann's table on %s: %d %s", n.name, st, body)
+		}
+		watched = append(watched, w.Table)
+	}
+	var played table.Seated
+	if st, body := nodeCall(t, b, "POST", "/api/v1/tables", robin, map[string]any{"game": "nymphabet", "seats": []string{"me", "computer:easy"}}, &played); st != 201 {
+		t.Fatalf("Robin's game on b: %d %s", st, body)
+	}
+	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+played.Table+"/moves", played.Token, map[string]any{"move": "resign"}, nil); st != 200 {
+		t.Fatalf("Robin resigns on b: %d %s", st, body)
+	}
+	if st, body := nodeCall(t, b, "GET", "/api/v1/tables/"+played.Table, "", nil, nil); st != 200 || !strings.Contains(body, `"Robin"`) {
+		t.Fatalf("Robin's game on b before the renaming: %d %s", st, body)
+	}
+	if st, body := nodeCall(t, a, "POST", "/api/v1/moderation/rename", moe, map[string]any{"name": "Robin", "new_name": "Kestrel", "reason": "offensive name"}, nil); st != 200 {
+		t.Fatalf("Moe renames Robin through a: %d %s", st, body)
+	}
+	for i, n := range nodes {
+		var page struct{ Chat []table.ChatLine }
+		if st, body := nodeCall(t, n, "GET", "/api/v1/tables/"+watched[i]+"/chat", moe, nil, &page); st != 200 || len(page.Chat) != 1 || page.Chat[0].Name != "Kestrel" {
+			t.Errorf("the chat of Ann's table on %s after the renaming: %d %s", n.name, st, body)
+		}
+	}
+	for _, path := range []string{"", "/record"} {
+		if st, body := nodeCall(t, b, "GET", "/api/v1/tables/"+played.Table+path, "", nil, nil); st != 200 || strings.Contains(body, "Robin") || !strings.Contains(body, "Kestrel") {
+			t.Errorf("Robin's game%s on b after the renaming: %d %s", path, st, body)
+		}
+	}
+}

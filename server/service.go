@@ -251,7 +251,6 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		// and the store withdraws the challenges.)
 		Deleted: func(ctx context.Context, identity string) {
 			ctx = context.WithoutCancel(ctx)
-			s.renamedInEvents(ctx, identity, players.DeletedName)
 			s.closedHere(ctx, identity, players.DeletedName)
 			if s.cl != nil {
 				s.cl.ClosedEverywhere(ctx, identity, players.DeletedName)
@@ -292,7 +291,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	s.daily = daily.New(daily.Config{Tables: s.Service, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger,
 		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s.playersService})
 	if s.moderation, err = moderation.New(moderation.Config{Store: cfg.Store, Tables: s.Service, Players: s.playersService,
-		Filter: cfg.ChatFilter, Logger: cfg.Logger, Closed: s.accountClosed, Renamed: s.renamedInEvents,
+		Filter: cfg.ChatFilter, Logger: cfg.Logger, Closed: s.accountClosed, Renamed: s.accountRenamed,
 		Refunded: func(identity string, r store.Refund) {
 			s.social.Tell(identity, social.StreamEvent{Type: "refund", Refund: &social.RefundNews{Pool: r.Pool, Points: math.Round(r.Points*10) / 10, Games: r.Games}})
 		}}); err != nil {
@@ -343,6 +342,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	if s.cl != nil {
 		// The other nodes tell this one of the accounts closed there.
 		s.cl.ClosedHere(s.closedHere)
+		s.cl.RenamedHere(s.renamedHere)
 		s.cl.Start(s.Service, s.social)
 	}
 	return s, nil
@@ -525,13 +525,26 @@ func (s *Service) accountClosed(ctx context.Context, identity, name string) {
 	}
 }
 
-// renamedInEvents gives identity the name name in the events this node
-// runs, as the store already has it: a renamed or deleted account is
-// seated, listed and scored under the name it has now.
-func (s *Service) renamedInEvents(ctx context.Context, identity, name string) {
+// accountRenamed gives identity, whose account a moderator renamed, the
+// name name in what every node holds (renamedHere). It goes on when the
+// moderator's request ends.
+func (s *Service) accountRenamed(ctx context.Context, identity, name string) {
+	ctx = context.WithoutCancel(ctx)
+	s.renamedHere(ctx, identity, name)
+	if s.cl != nil {
+		s.cl.RenamedEverywhere(ctx, identity, name)
+	}
+}
+
+// renamedHere gives identity the name name in what this node holds, as
+// the store already has it: a renamed or deleted account is seated,
+// listed and scored under the name it has now in the events this node
+// runs, and its chat lines and finished games in memory go by it too.
+func (s *Service) renamedHere(ctx context.Context, identity, name string) {
 	if ts := s.tournaments.Load(); ts != nil {
 		ts.Renamed(identity, name)
 	}
+	s.Service.Renamed(identity, name, name != players.DeletedName)
 }
 
 // closedHere is accountClosed's part on one node: what this node holds
@@ -542,6 +555,7 @@ func (s *Service) closedHere(ctx context.Context, identity, name string) {
 	why := name + "'s account was closed by a moderator"
 	if name == players.DeletedName {
 		why = "a player deleted their account"
+		s.renamedHere(ctx, identity, name)
 	}
 	if err := s.Service.Vacate(ctx, identity, why); err != nil {
 		s.log.Warn("giving up a closed account's seats", "identity", identity, "err", err)

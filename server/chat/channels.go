@@ -171,6 +171,23 @@ func (c *Channels) Add(m store.ChatMessage, players map[string]string) {
 	}
 }
 
+// Rename gives identity's messages at hand the name name, as the store
+// renamed them, and says whether the writer still has an account (a
+// deleted one has not): a renamed or deleted account leaves no line
+// under its old name. It reports whether any message changed.
+func (c *Channels) Rename(identity, name string, account bool) bool {
+	changed := false
+	for i := range c.recent {
+		if c.recent[i].Identity == identity && c.recent[i].Name != name {
+			c.recent[i].Name, changed = name, true
+		}
+	}
+	if _, ok := c.players[identity]; ok && !account {
+		c.players[identity] = "guest"
+	}
+	return changed
+}
+
 // SetMuted mutes (or unmutes) channel for identity, as stored, and
 // returns the channels it now mutes.
 func (c *Channels) SetMuted(identity, channel string, muted bool) []string {

@@ -116,9 +116,12 @@ type Node struct {
 	// closedHere hears of an account closed on another node
 	// (ClosedHere); guarded by hmu.
 	closedHere func(ctx context.Context, identity, name string)
-	halted     chan struct{}
-	once       sync.Once
-	loops      sync.WaitGroup
+	// renamedHere hears of an account renamed on another node
+	// (RenamedHere); guarded by hmu.
+	renamedHere func(ctx context.Context, identity, name string)
+	halted      chan struct{}
+	once        sync.Once
+	loops       sync.WaitGroup
 
 	forwarded, takeovers, fenced prometheus.Counter
 	handed                       prometheus.Counter // see handOff

@@ -40,6 +40,8 @@ import (
 //   - "closed": an account a moderator closed on the node, with its name,
 //     or one its owner deleted there: each node takes the player out of
 //     the games waiting to begin that it holds (Node.ClosedHere).
+//   - "renamed": an account a moderator renamed on the node, with its new
+//     name: each node renames it in what it holds (Node.RenamedHere).
 //   - "probe": nothing; answered at once, so that the round trip is the
 //     bus's own (parlour_cluster_bus_seconds).
 
@@ -56,8 +58,8 @@ const (
 	// beyond it they are dropped (the player's client reads GET
 	// /api/v1/challenges and its tables when its stream reconnects).
 	noteQueue = 1024
-	// maxClosedName is the longest name a "closed" note gives, in bytes:
-	// more than any account's.
+	// maxClosedName is the longest name a "closed" or "renamed" note
+	// gives, in bytes: more than any account's.
 	maxClosedName = 64
 	// maxForget is the most credentials one "forget" names.
 	maxForget = 4096
@@ -84,7 +86,7 @@ type nodeNotes struct {
 // noteKind reports whether kind is one of the notes about players.
 func noteKind(kind string) bool {
 	switch kind {
-	case "player", "forget", "online", "seated", "lobby", "closed", "probe":
+	case "player", "forget", "online", "seated", "lobby", "closed", "renamed", "probe":
 		return true
 	}
 	return false
@@ -121,11 +123,11 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 	if rq.Kind != "lobby" && (rq.Status != "" || rq.Limit != 0) {
 		return relayRequest{}, fmt.Errorf("a %q note with a lobby's status or limit", rq.Kind)
 	}
-	if rq.Kind != "closed" && rq.Name != "" {
+	if rq.Kind != "closed" && rq.Kind != "renamed" && rq.Name != "" {
 		return relayRequest{}, fmt.Errorf("a %q note with a name", rq.Kind)
 	}
 	switch rq.Kind {
-	case "player", "seated", "closed":
+	case "player", "seated", "closed", "renamed":
 		if !auth.ValidID(rq.Identity) {
 			return relayRequest{}, fmt.Errorf("a %q note about no identity (%q)", rq.Kind, refuse.Clip(rq.Identity))
 		}
@@ -146,9 +148,9 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 		if rq.Limit < 1 || rq.Limit > maxLobby {
 			return relayRequest{}, fmt.Errorf("a lobby's note for %d tables", rq.Limit)
 		}
-	case "closed":
+	case "closed", "renamed":
 		if rq.Name == "" || len(rq.Name) > maxClosedName || !utf8.ValidString(rq.Name) {
-			return relayRequest{}, fmt.Errorf("a note of an account closed called %q", refuse.Clip(rq.Name))
+			return relayRequest{}, fmt.Errorf("a note of an account %s called %q", rq.Kind, refuse.Clip(rq.Name))
 		}
 	case "forget":
 		if len(rq.Hashes) == 0 || len(rq.Hashes) > maxForget {
@@ -177,9 +179,12 @@ func (c *Node) serveNote(rq relayRequest) ([]byte, error) {
 		for _, h := range rq.Hashes {
 			c.auth.Forget(h)
 		}
-	case "closed":
+	case "closed", "renamed":
 		c.hmu.RLock()
 		f := c.closedHere
+		if rq.Kind == "renamed" {
+			f = c.renamedHere
+		}
 		c.hmu.RUnlock()
 		if f != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), closedWait)
@@ -370,6 +375,24 @@ func (c *Node) ClosedHere(f func(ctx context.Context, identity, name string)) {
 func (c *Node) ClosedEverywhere(ctx context.Context, identity, name string) {
 	if _, err := c.tellAll(ctx, relayRequest{Kind: "closed", Identity: identity, Name: name}, true); err != nil {
 		c.log.Warn("telling the other nodes of an account closed", "identity", identity, "err", err)
+	}
+}
+
+// RenamedHere sets what hears of an account a moderator renamed on
+// another node: the root renames the player in what this node holds
+// (its events, its tables' chat, its finished tables in memory).
+func (c *Node) RenamedHere(f func(ctx context.Context, identity, name string)) {
+	c.hmu.Lock()
+	c.renamedHere = f
+	c.hmu.Unlock()
+}
+
+// RenamedEverywhere tells every other node that the account of identity
+// is now called name, and waits for their answers (bounded), so that
+// none of them goes on showing the old name.
+func (c *Node) RenamedEverywhere(ctx context.Context, identity, name string) {
+	if _, err := c.tellAll(ctx, relayRequest{Kind: "renamed", Identity: identity, Name: name}, true); err != nil {
+		c.log.Warn("telling the other nodes of an account renamed", "identity", identity, "err", err)
 	}
 }
 

@@ -56,7 +56,8 @@ type relayRequest struct {
 	Hashes   [][]byte            `json:"hashes,omitempty"`
 	Status   store.Status        `json:"status,omitempty"`
 	Limit    int                 `json:"limit,omitempty"`
-	// Name is a closed account's name, in a "closed" note.
+	// Name is a closed account's name, in a "closed" note, or a renamed
+	// one's new name, in a "renamed" note.
 	Name string `json:"name,omitempty"`
 	// Tournament is the event a request about an event is about
 	// (eventrelay.go).

@@ -28,6 +28,7 @@ func FuzzDecodeRelay(f *testing.F) {
 		`{"kind":"online"}`, `{"kind":"seated","identity":"abcdefgh23456789"}`, `{"kind":"probe"}`, `{"kind":"probe","table":"abcdefgh23456789"}`,
 		`{"kind":"lobby","status":"open","limit":100}`,
 		`{"kind":"closed","identity":"abcdefgh23456789","name":"Robin"}`, `{"kind":"closed","identity":"abcdefgh23456789"}`,
+		`{"kind":"renamed","identity":"abcdefgh23456789","name":"Kestrel"}`, `{"kind":"renamed","name":"Kestrel"}`,
 		`{"kind":"online","name":"Robin"}`,
 		`{"kind":"ping","table":"abcdefgh23456789","hashes":[]}`,
 		`{"kind":"event","tournament":"abcdefgh23456789","method":"POST","path":"/api/v1/tournaments/abcdefgh23456789/join","body":"e30="}`,
@@ -55,8 +56,8 @@ func FuzzDecodeRelay(f *testing.F) {
 			t.Fatalf("read a request about table %q", rq.Table)
 		case rq.Kind == "player" && (rq.Event == nil || !auth.ValidID(rq.Identity)):
 			t.Fatalf("read a player's note without an event or an identity: %+v", rq)
-		case (rq.Kind == "closed") != (rq.Name != "") || rq.Kind == "closed" && !auth.ValidID(rq.Identity):
-			t.Fatalf("read a note of an account closed, or a name, wrongly: %+v", rq)
+		case (rq.Kind == "closed" || rq.Kind == "renamed") != (rq.Name != "") || rq.Name != "" && !auth.ValidID(rq.Identity):
+			t.Fatalf("read a note of an account closed or renamed, or a name, wrongly: %+v", rq)
 		}
 		if rq.Kind == "http" {
 			if id, _, ok := tablePath(rq.Path); !ok || id != rq.Table {
@@ -118,6 +119,9 @@ func TestDecodeRelayRefuses(t *testing.T) {
 		{"a note naming an event", `{"kind":"online","tournament":"abcdefgh23456789"}`},
 		{"an account closed without a name", `{"kind":"closed","identity":"abcdefgh23456789"}`},
 		{"an account closed of nobody", `{"kind":"closed","name":"Robin"}`},
+		{"an account renamed without a name", `{"kind":"renamed","identity":"abcdefgh23456789"}`},
+		{"an account renamed of nobody", `{"kind":"renamed","name":"Kestrel"}`},
+		{"an account renamed to a name too long", `{"kind":"renamed","identity":"abcdefgh23456789","name":"` + strings.Repeat("K", 65) + `"}`},
 		{"a name on another note", `{"kind":"online","name":"Robin"}`},
 		{"a name on a table's request", `{"kind":"ping","table":"abcdefgh23456789","name":"Robin"}`},
 		{"a name on an event's request", `{"kind":"eventOver","tournament":"abcdefgh23456789","table":"zzzzzzzzzzzzzzzz","name":"Robin"}`},

@@ -70,6 +70,28 @@ func (s *Service) Forget(ids ...string) {
 	}
 }
 
+// Renamed gives identity the name name in what this node holds of its
+// tables, as the store renamed it with its account (account false: it
+// was deleted): its lines in the chat of the tables in memory, and its
+// finished tables, which are dropped so that the store, which has their
+// seats renamed, answers for them. Its tables under way keep their seats'
+// names until they end (renaming and deleting refuse an account that
+// holds one; a spectator's chat line has none).
+func (s *Service) Renamed(identity, name string, account bool) {
+	p := &auth.Principal{Identity: identity}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, t := range s.tables {
+		t.mu.Lock()
+		t.ch.Rename(identity, name, account)
+		drop := t.status == store.Finished && t.seatOf(p) >= 0
+		t.unlock()
+		if drop {
+			delete(s.tables, id)
+		}
+	}
+}
+
 // Tally returns the tally of the one-seat play at table id, a game of
 // gameName, once it is over (over false until then), and when its last
 // move was made (zero for none).
