@@ -30,8 +30,9 @@ type turnState struct {
 // has come, in a game that has started) or the game is over, or ctx ends,
 // or the server's longest wait passes, or the server shuts down; it
 // returns the events seat may see of every move after from, and timedOut
-// when the wait ended before the turn. Its error is only that of reading
-// the table's moves.
+// when the wait ended before the turn. Its error is that of reading the
+// table's moves, or the table's cancellation (410) when it is closed
+// before its game began.
 func (s *Service) awaitTurn(ctx context.Context, t *table, seat game.Seat, from int) (ts turnState, timedOut bool, err error) {
 	t.mu.Lock()
 	t.watchers++
@@ -47,6 +48,14 @@ func (s *Service) awaitTurn(ctx context.Context, t *table, seat game.Seat, from 
 	for {
 		t.mu.Lock()
 		ts, err = s.turnState(t, seat, from)
+		if err == nil {
+			// A table cancelled before its game began (a paired
+			// player left, or it waited too long) will never start:
+			// the wait ends with the reason, as every later request
+			// about the table does, rather than run out saying that
+			// play waits for a player who has gone.
+			err = t.closed()
+		}
 		done := ts.status == store.Finished || (ts.started && slices.Contains(ts.toMove, seat))
 		var ch <-chan struct{}
 		if !done && err == nil {
