@@ -93,15 +93,20 @@ func (s *Service) turnState(t *table, seat game.Seat, from int) (turnState, erro
 		return ts, nil
 	}
 	first := max(from-t.m.Start, 0) // index of the first move after from
-	if first >= len(t.moves) {
-		return ts, nil
+	if first < len(t.moves) {
+		steps, err := t.steps(s.games, first)
+		if err != nil {
+			return ts, err
+		}
+		for _, st := range steps {
+			ts.events = append(ts.events, t.visible(st.events, seat)...)
+		}
 	}
-	steps, err := t.steps(s.games, first)
-	if err != nil {
-		return ts, err
-	}
-	for _, st := range steps {
-		ts.events = append(ts.events, t.visible(st.events, seat)...)
+	if a := t.m.Aborted; a != nil && from < ts.version && a.Seat >= 0 && a.Seat < len(t.m.Seats) {
+		// The game was aborted after from (an abort is the table's last
+		// change, and no move): a waiter hears why, as the move that
+		// aborted it would have said, rather than only that it is over.
+		ts.events = append(ts.events, t.abortEvent(game.Seat(a.Seat), a.Why))
 	}
 	return ts, nil
 }
