@@ -368,14 +368,17 @@ func (s *Service) clockFired(t *table) {
 var errLate = errors.New("the move came after the seat's time ran out")
 
 // lateRefusal says to seat, whose move came after its time ran out and
-// for which the clock has played (clockFired), what became of the game.
-// t.mu must be held.
-func (t *table) lateRefusal(seat game.Seat) error {
+// for which the clock has played (clockFired) since the table had moves
+// moves, what became of the game. t.mu must be held.
+func (t *table) lateRefusal(seat game.Seat, moves int) error {
 	what := "the server plays for you"
 	if a := t.m.Aborted; a != nil && a.Seat == int(seat) && a.Why == AbortTimeout {
 		what = "the game is aborted, without a result"
-	} else if n := len(t.m.Forfeits); n > 0 {
-		if f := t.m.Forfeits[n-1]; f.Seat == int(seat) && f.Why == forfeitTimeout && f.Move >= 1 && f.Move <= len(t.moves) {
+	}
+	for _, f := range t.m.Forfeits {
+		// Several seats' times may have run out at once (Word Fight):
+		// the seat's own move among those the clock played.
+		if f.Seat == int(seat) && f.Why == forfeitTimeout && f.Move > moves && f.Move <= len(t.moves) {
 			what = "the server played " + t.moves[f.Move-1].text + " for you"
 			if t.moves[f.Move-1].text == "resign" {
 				what = "the server resigned for you"

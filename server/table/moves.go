@@ -84,10 +84,13 @@ func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text strin
 		// The clock's timer has not played for the seat yet (it fires
 		// in its own goroutine, and may wait for this very lock): play
 		// now, so that the refusal can say what became of the game.
+		t.mu.Lock()
+		n := len(t.moves)
+		t.unlock()
 		s.clockFired(t)
 		t.mu.Lock()
 		defer t.unlock()
-		return MoveResult{}, t.lateRefusal(seat)
+		return MoveResult{}, t.lateRefusal(seat, n)
 	}
 	return res, err
 }
