@@ -41,10 +41,13 @@ type clockEnv struct {
 	// newBot, when set, makes the computer players in place of
 	// games.NewBot.
 	newBot table.BotMaker
-	db     store.Store
-	svc    *server.Service
-	h      *server.Handler
-	srv    *httptest.Server
+	// late, when set, is the server's clock in place of clock: a timer
+	// late to fire.
+	late *lateClock
+	db   store.Store
+	svc  *server.Service
+	h    *server.Handler
+	srv  *httptest.Server
 }
 
 func newClockEnv(t *testing.T) *clockEnv {
@@ -77,7 +80,11 @@ func (e *clockEnv) start() {
 	if e.newBot != nil {
 		newBot = e.newBot
 	}
-	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: newBot, Clock: e.clock})
+	var clock table.Clock = e.clock
+	if e.late != nil {
+		clock = e.late
+	}
+	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: newBot, Clock: clock})
 	if err != nil {
 		e.t.Fatal(err)
 	}

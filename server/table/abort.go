@@ -163,6 +163,15 @@ func (t *table) abortsInstead(text string, fo *forfeit) (string, bool) {
 // abortedMove answers a move that aborted the game instead (see
 // abortsInstead).
 func (t *table) abortedMove(res AbortResult, seat game.Seat, why string) MoveResult {
+	return MoveResult{Version: res.Version, Status: res.Status, ToMove: []game.Seat{},
+		Events: []game.Event{t.abortEvent(seat, why)}}
+}
+
+// abortEvent is the "abort" event that tells a player their game ended
+// without a result for seat, why saying what brought it about: the one
+// event of a move that aborted the game, and the last of a wait the
+// abort ended.
+func (t *table) abortEvent(seat game.Seat, why string) game.Event {
 	name := t.cfg.Name(seat)
 	text := name + " aborted the game: it ends without a result"
 	switch why {
@@ -173,6 +182,5 @@ func (t *table) abortedMove(res AbortResult, seat game.Seat, why string) MoveRes
 	case AbortClaim:
 		text = name + " walked away before every player had moved: the game is aborted, without a result"
 	}
-	return MoveResult{Version: res.Version, Status: res.Status, ToMove: []game.Seat{},
-		Events: []game.Event{{Kind: "abort", Text: text, Data: AbortEvent{Seat: seat, Why: why}}}}
+	return game.Event{Kind: "abort", Text: text, Data: AbortEvent{Seat: seat, Why: why}}
 }

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -358,6 +359,33 @@ func (s *Service) clockFired(t *table) {
 			return
 		}
 	}
+}
+
+// errLate is play's refusal of a seat's own move that came once its
+// deadline had passed, before the clock's timer played for it: a move a
+// moment late must not stand, nor earn a Fischer increment that would
+// put time back on a clock that had run out.
+var errLate = errors.New("the move came after the seat's time ran out")
+
+// lateRefusal says to seat, whose move came after its time ran out and
+// for which the clock has played (clockFired) since the table had moves
+// moves, what became of the game. t.mu must be held.
+func (t *table) lateRefusal(seat game.Seat, moves int) error {
+	what := "the server plays for you"
+	if a := t.m.Aborted; a != nil && a.Seat == int(seat) && a.Why == AbortTimeout {
+		what = "the game is aborted, without a result"
+	}
+	for _, f := range t.m.Forfeits {
+		// Several seats' times may have run out at once (Word Fight):
+		// the seat's own move among those the clock played.
+		if f.Seat == int(seat) && f.Why == forfeitTimeout && f.Move > moves && f.Move <= len(t.moves) {
+			what = "the server played " + t.moves[f.Move-1].text + " for you"
+			if t.moves[f.Move-1].text == "resign" {
+				what = "the server resigned for you"
+			}
+		}
+	}
+	return refuse.Conflict("your time ran out (%s) before this move came: %s", t.tc, what)
 }
 
 // clockRetry arms t's clock to fire again once storeRetry has passed,

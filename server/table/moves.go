@@ -79,7 +79,20 @@ func (s *Service) Move(ctx context.Context, p *auth.Principal, id string, req Mo
 }
 
 func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text string, expect *int) (MoveResult, error) {
-	return s.play(ctx, t, seat, text, expect, nil)
+	res, err := s.play(ctx, t, seat, text, expect, nil)
+	if errors.Is(err, errLate) {
+		// The clock's timer has not played for the seat yet (it fires
+		// in its own goroutine, and may wait for this very lock): play
+		// now, so that the refusal can say what became of the game.
+		t.mu.Lock()
+		n := len(t.moves)
+		t.unlock()
+		s.clockFired(t)
+		t.mu.Lock()
+		defer t.unlock()
+		return MoveResult{}, t.lateRefusal(seat, n)
+	}
+	return res, err
 }
 
 // play is move, and when fo is not nil a move the server plays for seat
@@ -124,6 +137,11 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 		return MoveResult{}, refuse.Conflict("the game is over")
 	case expect != nil && *expect != t.version():
 		return MoveResult{}, refuse.Conflict("the table is at version %d, not %d: look again before moving", t.version(), *expect)
+	}
+	if d, ok := t.deadline(int(seat)); ok && fo == nil && !d.After(s.now()) {
+		// The seat's time ran out before its move came: the move is
+		// the clock's, not the seat's (move plays it).
+		return MoveResult{}, errLate
 	}
 	if n, ok := t.st.(game.Normalizer); ok {
 		// The record keeps the move in its notation; a move that cannot

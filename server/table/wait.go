@@ -30,8 +30,9 @@ type turnState struct {
 // has come, in a game that has started) or the game is over, or ctx ends,
 // or the server's longest wait passes, or the server shuts down; it
 // returns the events seat may see of every move after from, and timedOut
-// when the wait ended before the turn. Its error is only that of reading
-// the table's moves.
+// when the wait ended before the turn. Its error is that of reading the
+// table's moves, or the table's cancellation (410) when it is closed
+// before its game began.
 func (s *Service) awaitTurn(ctx context.Context, t *table, seat game.Seat, from int) (ts turnState, timedOut bool, err error) {
 	t.mu.Lock()
 	t.watchers++
@@ -47,6 +48,14 @@ func (s *Service) awaitTurn(ctx context.Context, t *table, seat game.Seat, from 
 	for {
 		t.mu.Lock()
 		ts, err = s.turnState(t, seat, from)
+		if err == nil {
+			// A table cancelled before its game began (a paired
+			// player left, or it waited too long) will never start:
+			// the wait ends with the reason, as every later request
+			// about the table does, rather than run out saying that
+			// play waits for a player who has gone.
+			err = t.closed()
+		}
 		done := ts.status == store.Finished || (ts.started && slices.Contains(ts.toMove, seat))
 		var ch <-chan struct{}
 		if !done && err == nil {
@@ -84,15 +93,20 @@ func (s *Service) turnState(t *table, seat game.Seat, from int) (turnState, erro
 		return ts, nil
 	}
 	first := max(from-t.m.Start, 0) // index of the first move after from
-	if first >= len(t.moves) {
-		return ts, nil
+	if first < len(t.moves) {
+		steps, err := t.steps(s.games, first)
+		if err != nil {
+			return ts, err
+		}
+		for _, st := range steps {
+			ts.events = append(ts.events, t.visible(st.events, seat)...)
+		}
 	}
-	steps, err := t.steps(s.games, first)
-	if err != nil {
-		return ts, err
-	}
-	for _, st := range steps {
-		ts.events = append(ts.events, t.visible(st.events, seat)...)
+	if a := t.m.Aborted; a != nil && from < ts.version && a.Seat >= 0 && a.Seat < len(t.m.Seats) {
+		// The game was aborted after from (an abort is the table's last
+		// change, and no move): a waiter hears why, as the move that
+		// aborted it would have said, rather than only that it is over.
+		ts.events = append(ts.events, t.abortEvent(game.Seat(a.Seat), a.Why))
 	}
 	return ts, nil
 }

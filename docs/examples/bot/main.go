@@ -341,6 +341,13 @@ func (b *Bot) quizl(ctx context.Context) error {
 	if err := b.call(ctx, "/api/v1/tables/"+b.table+"/setup", map[string]any{"auto": true, "wait": true}, &a); err != nil {
 		return err
 	}
+	if a.TimedOut {
+		// A person may take longer over a grid than the server's
+		// longest wait: wait on for play to start and our turn.
+		if err := b.awaitTurn(ctx, &a); err != nil {
+			return err
+		}
+	}
 	var grid [5][5]byte // grid[row-5][column], 0 while unknown
 	said := map[string]bool{}
 	next := 0

@@ -159,11 +159,17 @@ func newServer(t *testing.T) (*httptest.Server, *requestLog) {
 
 // newServerWith is newServer on clock (nil: the system's).
 func newServerWith(t *testing.T, clock table.Clock) (*httptest.Server, *requestLog) {
+	return newServerWaiting(t, clock, 0)
+}
+
+// newServerWaiting is newServerWith with the server's longest wait
+// maxWait (0: the default).
+func newServerWaiting(t *testing.T, clock table.Clock, maxWait time.Duration) (*httptest.Server, *requestLog) {
 	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "p.db"), sqlite.Options{Synchronous: "NORMAL"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BotTimeout: 20 * time.Second, Clock: clock})
+	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BotTimeout: 20 * time.Second, Clock: clock, MaxWait: maxWait})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,6 +236,93 @@ func TestBotPlaysThroughTheAPI(t *testing.T) {
 			}
 			t.Logf("%s: %d moves in %d requests, result %+v", name, mine, len(reqs), res)
 		})
+	}
+}
+
+// TestBotOutwaitsASlowSetup: a person may take longer over a Quizl grid
+// than the server's longest wait; the bot, whose setup's wait then ends
+// timed out, goes on waiting for play to start and its turn, rather than
+// move before the start and give the game up.
+func TestBotOutwaitsASlowSetup(t *testing.T) {
+	const maxWait = 300 * time.Millisecond
+	srv, _ := newServerWaiting(t, nil, maxWait)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var out strings.Builder
+	b := &Bot{Server: srv.URL, Words: strings.Fields(builtinWords), Log: &out}
+	var seated struct{ Table, Token string }
+	if err := b.call(ctx, "/api/v1/tables", map[string]any{"game": "quizl", "seats": []string{"me", "open"}, "name": "Example bot", "private": true}, &seated); err != nil {
+		t.Fatal(err)
+	}
+	b.table, b.token = seated.Table, seated.Token
+	ben := &Bot{Server: srv.URL, Log: io.Discard, table: seated.Table}
+	if err := ben.call(ctx, "/api/v1/tables/"+seated.Table+"/join", map[string]any{"name": "Ben"}, &seated); err != nil {
+		t.Fatal(err)
+	}
+	ben.token = seated.Token
+	// Ben sets up once the bot's setup has waited the server's longest
+	// wait, twice over, calls a square and then resigns; the bot plays
+	// on against his grid to the end.
+	benDone := make(chan error, 1)
+	go func() {
+		var view struct {
+			Table struct {
+				Status string `json:"status"`
+				ToMove []int  `json:"to_move"`
+				Seats  []struct {
+					Ready bool `json:"ready"`
+				} `json:"seats"`
+			} `json:"table"`
+		}
+		look := func(done func() bool) error {
+			for {
+				if err := ben.call(ctx, "/api/v1/tables/"+ben.table, nil, &view); err != nil {
+					return err
+				}
+				if done() {
+					return nil
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+		if err := look(func() bool { return view.Table.Seats[0].Ready }); err != nil {
+			benDone <- err
+			return
+		}
+		time.Sleep(2 * maxWait)
+		var a Answer
+		if err := ben.call(ctx, "/api/v1/tables/"+ben.table+"/setup", map[string]any{"auto": true}, &a); err != nil {
+			benDone <- err
+			return
+		}
+		for _, mv := range []string{"50", "resign"} {
+			if err := look(func() bool { return slices.Equal(view.Table.ToMove, []int{1}) || view.Table.Status == "finished" }); err != nil {
+				benDone <- err
+				return
+			}
+			if err := ben.call(ctx, "/api/v1/tables/"+ben.table+"/moves", map[string]any{"move": mv}, &a); err != nil {
+				benDone <- fmt.Errorf("%s: %w", mv, err)
+				return
+			}
+		}
+		benDone <- nil
+	}()
+	if err := b.quizl(ctx); err != nil {
+		t.Fatalf("the bot gave up: %v\n%s", err, out.String())
+	}
+	if err := <-benDone; err != nil {
+		t.Fatalf("Ben: %v", err)
+	}
+	var view struct {
+		Table struct {
+			Status string `json:"status"`
+		} `json:"table"`
+	}
+	if err := b.call(ctx, "/api/v1/tables/"+b.table, nil, &view); err != nil || view.Table.Status != "finished" {
+		t.Fatalf("the table is %q (%v), want the game over\n%s", view.Table.Status, err, out.String())
+	}
+	if n := movesBy(ctx, t, b, "Example bot"); n == 0 {
+		t.Fatalf("the bot made no move\n%s", out.String())
 	}
 }
 
