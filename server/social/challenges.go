@@ -447,7 +447,9 @@ func (s *Service) CancelAll(ctx context.Context, identity string) error {
 }
 
 // Challenges returns p's open challenges that have not expired: those to
-// p (in) and those p made (out), newest first.
+// p (in) and those p made (out), newest first. Those with a player p
+// blocks are left out, whoever made them: a block keeps them from being
+// accepted.
 func (s *Service) Challenges(ctx context.Context, p *auth.Principal) (in, out []Challenge, err error) {
 	defer s.reading("the challenges", &err)
 	in, out = []Challenge{}, []Challenge{}
@@ -474,8 +476,14 @@ func (s *Service) Challenges(ctx context.Context, p *auth.Principal) (in, out []
 	}
 	now := s.now()
 	for _, c := range open {
-		if !now.Before(c.Expires) || c.To == p.Identity && blocked[c.From] {
-			continue // expired, or from a player p blocks
+		other := c.To
+		if c.To == p.Identity {
+			other = c.From
+		}
+		if !now.Before(c.Expires) || blocked[other] {
+			// Expired, or between p and a player p blocks, either way:
+			// it can no longer be accepted, so it leaves p's list.
+			continue
 		}
 		info, err := s.challengeInfo(ctx, c)
 		if err != nil {
