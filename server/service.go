@@ -249,6 +249,11 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		// a name now free for anybody, stay taken. (Its tables and
 		// challenges are gone already: a seat refuses the deletion,
 		// and the store withdraws the challenges.)
+		// Its challenges are withdrawn with it, and the other players
+		// told, as of a withdrawal.
+		Deleting: func(ctx context.Context, identity string) func() {
+			return s.social.Withdrawing(ctx, identity)
+		},
 		Deleted: func(ctx context.Context, identity string) {
 			ctx = context.WithoutCancel(ctx)
 			s.renamedInEvents(ctx, identity, players.DeletedName)
