@@ -335,3 +335,48 @@ func TestSeeksListLeavesOutBlocks(t *testing.T) {
 		t.Errorf("the seeks Ben reads once unblocked: %q", got)
 	}
 }
+
+// TestSeekPairsUnderTheNameOfNow: a guest seeks, then makes an account
+// of themselves while the seek waits, as a moderator may rename an
+// account meanwhile. The table each seek makes seats its player as they
+// are when it is made, as a rematch does: the account, under its name,
+// whether another accepts the seek or seeks the same.
+func TestSeekPairsUnderTheNameOfNow(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	base := sf.srv.URL
+	bob := signUp(t, base, "Bob")
+	for _, tc := range []struct {
+		name, how string
+	}{{"Gina", "accept"}, {"Hana", "seek"}} {
+		gus := &client{t: t, base: base}
+		var id table.Identity
+		gus.do("POST", "/api/v1/identity", `{}`, &id)
+		gus.token = id.Token
+		var g seekAnswer
+		if st, body := gus.do("POST", "/api/v1/seeks", `{"game": "salvo"}`, &g); st != 201 || g.Status != "waiting" {
+			t.Fatalf("the guest seeks: %d %s", st, body)
+		}
+		if st, body := gus.do("POST", "/api/v1/accounts", map[string]string{"name": tc.name, "password": testPassword}, nil); st != 201 {
+			t.Fatalf("the guest signs up: %d %s", st, body)
+		}
+		var b seekAnswer
+		var st int
+		var body string
+		if tc.how == "accept" {
+			st, body = bob.do("POST", "/api/v1/seeks/"+g.Seek.ID+"/accept", nil, &b)
+		} else {
+			st, body = bob.do("POST", "/api/v1/seeks", `{"game": "salvo"}`, &b)
+		}
+		if st != 201 || b.Status != "paired" {
+			t.Fatalf("Bob's %s: %d %s", tc.how, st, body)
+		}
+		v, err := sf.s.View(context.Background(), nil, b.Table.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := v.Table.Seats[1-b.Table.Seat]; s.Name != tc.name || s.Player != "account" {
+			t.Errorf("Bob's %s: the other seat is %q (%s); want %s, an account", tc.how, s.Name, s.Player, tc.name)
+		}
+	}
+}

@@ -580,12 +580,17 @@ func (s *Service) match(e *entry, now time.Time, passed []*entry) (*entry, []*en
 // over): a seek that answered "no such seek" then would send its player
 // away from the game it found.
 func (s *Service) pair(ctx context.Context, w, e, own *entry) (table.Seated, error) {
+	// The waiting player sits as they are now, not as they sought: a
+	// guest may have made an account of themselves meanwhile, and an
+	// account been renamed. Should that not be read, the seek's name
+	// does.
+	waiting := table.PairedSeat{Identity: w.identity, Name: w.seek.Player, Guest: !w.account}
+	if now, err := s.cfg.Players.Player(ctx, w.identity); err == nil {
+		waiting.Name, waiting.Guest = now.Name, !now.Account
+	}
 	seated, err := s.cfg.Tables.Pair(ctx, table.Pairing{
 		Game: e.g, Rules: e.rules, Rated: e.key.rated, Lexicon: e.key.lexicon, Asker: e.identity,
-		Seats: []table.PairedSeat{
-			{Identity: w.identity, Name: w.seek.Player, Guest: !w.account},
-			{Identity: e.identity, Name: e.seek.Player, Guest: !e.account},
-		},
+		Seats: []table.PairedSeat{waiting, {Identity: e.identity, Name: e.seek.Player, Guest: !e.account}},
 	})
 	if err != nil {
 		s.mu.Lock()
