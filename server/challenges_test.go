@@ -750,17 +750,29 @@ func TestChallengeAnswersAtOnce(t *testing.T) {
 }
 
 // TestChallengeFromDeletedAccount: deleting an account withdraws its
-// challenges: they leave the lists and cannot be accepted.
+// challenges, made and received: they leave the lists, cannot be
+// accepted, and the other player's stream hears each withdrawn
+// ("challengeCanceled"), as when the challenger withdraws one.
 func TestChallengeFromDeletedAccount(t *testing.T) {
 	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
-	var ch social.Challenge
+	var ch, back social.Challenge
 	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, &ch)
+	bob.do("POST", "/api/v1/challenges", `{"to": "ann", "game": "salvo"}`, &back)
+	stream := openStream(t, sf.srv.URL, bob.token)
 	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "`+testPassword+`"}`, nil); st >= 300 {
 		t.Fatalf("delete: %d %s", st, body)
 	}
-	if l := listOf(t, bob); len(l.In) != 0 {
+	canceled := map[string]string{}
+	for range 2 {
+		ev := stream.next("challengeCanceled")
+		canceled[ev.Challenge.ID] = ev.Challenge.Status
+	}
+	if canceled[ch.ID] != "canceled" || canceled[back.ID] != "canceled" {
+		t.Errorf("Bob's stream withdrew %v; want %s and %s canceled", canceled, ch.ID, back.ID)
+	}
+	if l := listOf(t, bob); len(l.In) != 0 || len(l.Out) != 0 {
 		t.Fatalf("listed: %+v", l)
 	}
 	tables := sf.tables()

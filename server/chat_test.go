@@ -450,3 +450,24 @@ func TestChatLimitsPerTableAndAddress(t *testing.T) {
 		t.Fatalf("a table's chat past its burst: %v, want 429 naming the table", refused)
 	}
 }
+
+// TestChatRefusedCountsNothingForTheAddress: a spectator whose messages
+// are refused (here, written in the players' chat) sends more of them
+// than an address may send messages at once. Nothing was sent, so the
+// address's budget is whole: another player there writes at once, as
+// a muted writer must not silence everyone behind the same address.
+func TestChatRefusedCountsNothingForTheAddress(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t)
+	id, _ := e.table("nymphabet", 2, nil)
+	pest, other := e.identity("Pest"), e.identity("Other")
+	e.clock.Advance(table.GuestSpectatorsDelay)
+	for range limit.ChatPerAddrBurst + 1 {
+		if st, b := e.call("POST", "/api/v1/tables/"+id+"/chat", pest, map[string]any{"channel": "players", "text": "hi"}); st != 403 {
+			t.Fatalf("a spectator in the players' chat: %d %s; want 403", st, b)
+		}
+	}
+	if st, b := e.call("POST", "/api/v1/tables/"+id+"/chat", other, map[string]any{"channel": "spectators", "text": "hello"}); st != 201 {
+		t.Errorf("another spectator at the same address: %d %s; want 201", st, b)
+	}
+}

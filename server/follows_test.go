@@ -337,3 +337,41 @@ func (ls *lineStream) until(typ string) []social.StreamEvent {
 	before, _ := ls.scan(typ)
 	return before
 }
+
+// TestBlockHidesChallengeMadeBefore: Ann challenges Ben, then blocks
+// him. Her challenge leaves her list and her stream's opening lines, as
+// one of his to her would, and Ben can no longer accept it; an unblock
+// brings it back while it waits.
+func TestBlockHidesChallengeMadeBefore(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	ann, ben := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Ben")
+	var ch social.Challenge
+	if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "Ben", "game": "salvo"}`, &ch); st != 201 {
+		t.Fatalf("Ann's challenge: %d %s", st, body)
+	}
+	if st, body := ann.do("POST", "/api/v1/blocks", `{"name": "Ben"}`, nil); st != 201 {
+		t.Fatalf("block: %d %s", st, body)
+	}
+	if l := listOf(t, ann); len(l.In) != 0 || len(l.Out) != 0 {
+		t.Errorf("Ann's challenges once she blocks Ben: %+v; want none", l)
+	}
+	stream := openStream(t, sf.srv.URL, ann.token)
+	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "quizl", "seats": ["me"]}`, nil); st != 201 {
+		t.Fatalf("Ann's table: %d %s", st, body)
+	}
+	for _, ev := range stream.until("gameStart") {
+		if ev.Challenge != nil {
+			t.Errorf("Ann's stream opens with %s %+v; want nothing of her challenge to Ben", ev.Type, ev.Challenge)
+		}
+	}
+	if st, body := ben.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, nil); st != 409 || strings.Contains(strings.ToLower(body), "block") {
+		t.Errorf("Ben accepts: %d %s; want 409 that does not tell of the block", st, body)
+	}
+	if st, body := ann.do("DELETE", "/api/v1/blocks/Ben", nil, nil); st != 204 {
+		t.Fatalf("unblock: %d %s", st, body)
+	}
+	if l := listOf(t, ann); len(l.Out) != 1 || l.Out[0].ID != ch.ID {
+		t.Errorf("Ann's challenges once she unblocks Ben: %+v; want hers to him", l)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -279,4 +280,103 @@ func TestDeletedAccountsSeekLeaves(t *testing.T) {
 			t.Errorf("Ann's seek, which only Robin's matched: %d %s", st, body)
 		}
 	})
+}
+
+// TestSeeksListLeavesOutBlocks: Ann blocks Ben. Each has a seek waiting.
+// The lobby Ben reads leaves Ann's seek out, which he could not accept
+// and which would tell him she is about; the lobby Ann reads leaves his
+// out, as her accepting it would be refused; Cat and anybody without a
+// token see both. An unblock shows them again.
+func TestSeeksListLeavesOutBlocks(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	base := sf.srv.URL
+	ann, ben, cat := signUp(t, base, "Ann"), signUp(t, base, "Ben"), signUp(t, base, "Cat")
+	if st, body := ann.do("POST", "/api/v1/blocks", `{"name": "Ben"}`, nil); st != 201 {
+		t.Fatalf("block: %d %s", st, body)
+	}
+	for _, c := range []*client{ann, ben} {
+		var a seekAnswer
+		if st, body := c.do("POST", "/api/v1/seeks", `{"game": "salvo"}`, &a); st != 201 || a.Status != "waiting" {
+			t.Fatalf("seek: %d %s", st, body)
+		}
+	}
+	players := func(c *client) []string {
+		t.Helper()
+		var list struct{ Seeks []seek.Seek }
+		if st, body := c.do("GET", "/api/v1/seeks?game=salvo", nil, &list); st != 200 {
+			t.Fatalf("the list: %d %s", st, body)
+		}
+		var names []string
+		for _, s := range list.Seeks {
+			names = append(names, s.Player)
+		}
+		slices.Sort(names) // the fixture's clock stands still: seeks made at once are in the order of their ids
+		return names
+	}
+	for _, tc := range []struct {
+		who  string
+		c    *client
+		want []string
+	}{
+		{"Ann", ann, []string{"Ann"}},
+		{"Ben", ben, []string{"Ben"}},
+		{"Cat", cat, []string{"Ann", "Ben"}},
+		{"nobody", &client{t: t, base: base}, []string{"Ann", "Ben"}},
+	} {
+		if got := players(tc.c); !slices.Equal(got, tc.want) {
+			t.Errorf("the seeks %s reads: %q, want %q", tc.who, got, tc.want)
+		}
+	}
+	if st, body := ann.do("DELETE", "/api/v1/blocks/Ben", nil, nil); st != 204 {
+		t.Fatalf("unblock: %d %s", st, body)
+	}
+	if got := players(ben); !slices.Equal(got, []string{"Ann", "Ben"}) {
+		t.Errorf("the seeks Ben reads once unblocked: %q", got)
+	}
+}
+
+// TestSeekPairsUnderTheNameOfNow: a guest seeks, then makes an account
+// of themselves while the seek waits, as a moderator may rename an
+// account meanwhile. The table each seek makes seats its player as they
+// are when it is made, as a rematch does: the account, under its name,
+// whether another accepts the seek or seeks the same.
+func TestSeekPairsUnderTheNameOfNow(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	base := sf.srv.URL
+	bob := signUp(t, base, "Bob")
+	for _, tc := range []struct {
+		name, how string
+	}{{"Gina", "accept"}, {"Hana", "seek"}} {
+		gus := &client{t: t, base: base}
+		var id table.Identity
+		gus.do("POST", "/api/v1/identity", `{}`, &id)
+		gus.token = id.Token
+		var g seekAnswer
+		if st, body := gus.do("POST", "/api/v1/seeks", `{"game": "salvo"}`, &g); st != 201 || g.Status != "waiting" {
+			t.Fatalf("the guest seeks: %d %s", st, body)
+		}
+		if st, body := gus.do("POST", "/api/v1/accounts", map[string]string{"name": tc.name, "password": testPassword}, nil); st != 201 {
+			t.Fatalf("the guest signs up: %d %s", st, body)
+		}
+		var b seekAnswer
+		var st int
+		var body string
+		if tc.how == "accept" {
+			st, body = bob.do("POST", "/api/v1/seeks/"+g.Seek.ID+"/accept", nil, &b)
+		} else {
+			st, body = bob.do("POST", "/api/v1/seeks", `{"game": "salvo"}`, &b)
+		}
+		if st != 201 || b.Status != "paired" {
+			t.Fatalf("Bob's %s: %d %s", tc.how, st, body)
+		}
+		v, err := sf.s.View(context.Background(), nil, b.Table.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := v.Table.Seats[1-b.Table.Seat]; s.Name != tc.name || s.Player != "account" {
+			t.Errorf("Bob's %s: the other seat is %q (%s); want %s, an account", tc.how, s.Name, s.Player, tc.name)
+		}
+	}
 }

@@ -249,6 +249,11 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		// a name now free for anybody, stay taken. (Its tables and
 		// challenges are gone already: a seat refuses the deletion,
 		// and the store withdraws the challenges.)
+		// Its challenges are withdrawn with it, and the other players
+		// told, as of a withdrawal.
+		Deleting: func(ctx context.Context, identity string) func() {
+			return s.social.Withdrawing(ctx, identity)
+		},
 		Deleted: func(ctx context.Context, identity string) {
 			ctx = context.WithoutCancel(ctx)
 			s.closedHere(ctx, identity, players.DeletedName)
@@ -279,7 +284,10 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	s.seeks = seek.New(seek.Config{Tables: s.Service, Streams: s.social, Players: seek.StorePlayers{Store: cfg.Store},
 		Games: cfg.Games, Clock: s.Service.Config().Clock, Logger: cfg.Logger,
 		// A seek never pairs two players one of whom blocks the other.
-		Blocked: func(a, b string) bool { return s.rel.Blocked(s.ctx, a, b) }})
+		Blocked: func(a, b string) bool { return s.rel.Blocked(s.ctx, a, b) },
+		// Nor does it list to a player the seeks of one they keep apart
+		// from: they could not take them.
+		Apart: s.rel.Apart})
 	m, err := mail.New(mail.Config{SMTP: cfg.SMTP, Store: cfg.Store, Players: s.playersService, Games: cfg.Games,
 		BaseURL: s.Service.BaseURL, Online: s.social.IsOnline, Now: s.Service.Now, Logger: cfg.Logger, Registerer: s.reg,
 		RetryDelay: cfg.MailRetryDelay})

@@ -94,7 +94,9 @@ func Check(s string, rules Rules) (string, error) {
 	var prev rune
 	for i, r := range s {
 		switch {
-		case unicode.IsControl(r):
+		case unicode.IsControl(r), unicode.In(r, unicode.Zl, unicode.Zp):
+			// The line and paragraph separators break a line as \n
+			// does, and are refused as it is.
 			return refuse(Control, "may not hold %s (%U)", controls, r)
 		case unicode.Is(unicode.Bidi_Control, r):
 			return refuse(Direction, "may not hold direction controls, which reorder the text around them (%U)", r)

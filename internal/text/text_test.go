@@ -24,6 +24,7 @@ func TestCheck(t *testing.T) {
 	}{
 		{name, "Ann", "Ann"},
 		{name, "  Ben \t Smith\n", "Ben Smith"},
+		{name, "Ben\u2028Smith", "Ben Smith"},
 		{message, "  good  luck \t", "good  luck"},
 		{name, "Zoe\u0308", "Zoë"},
 		{message, "Zoe\u0308", "Zoë"},
@@ -51,6 +52,8 @@ func TestCheck(t *testing.T) {
 		{message, "\xc3", Encoding, "a message must be UTF-8 text: this one holds bytes that are not"},
 		{name, "Ann\x1b[31m", Control, "a name may not hold control characters (U+001B)"},
 		{message, "a\nb", Control, "a message may not hold control characters such as line breaks (U+000A)"},
+		{message, "a\u2028b", Control, "a message may not hold control characters such as line breaks (U+2028)"},
+		{message, "a\u2029b", Control, "a message may not hold control characters such as line breaks (U+2029)"},
 		{name, "Ann\u202Eevil", Direction, "a name may not hold direction controls, which reorder the text around them (U+202E)"},
 		{message, "\u2067hi", Direction, "a message may not hold direction controls, which reorder the text around them (U+2067)"},
 		{name, "Ann \uFE0F", Selector, "a name may not hold a variation selector that follows no character (U+FE0F)"},

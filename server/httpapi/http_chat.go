@@ -29,20 +29,28 @@ func (h *Handler) chatPage(r *http.Request, p *auth.Principal) (table.ChatPage, 
 }
 
 func (h *Handler) chat(r *http.Request, p *auth.Principal, req table.ChatRequest) (table.ChatLine, error) {
-	if err := h.chatAllowed(h.clientAddr(r)); err != nil {
+	sent, err := h.chatAllowed(h.clientAddr(r))
+	if err != nil {
 		return table.ChatLine{}, err
 	}
-	return h.tables.Chat(r.Context(), p, r.PathValue("id"), req)
+	line, err := h.tables.Chat(r.Context(), p, r.PathValue("id"), req)
+	if err == nil {
+		sent()
+	}
+	return line, err
 }
 
 // chatAllowed applies the per-address limit on chat messages, which the
-// doors apply since only they know the address.
-func (h *Handler) chatAllowed(addr string) error {
-	if !h.chatByAddr.Allow(addr) {
+// doors apply since only they know the address. Only messages sent
+// count (sent, called once one is): a writer whose messages are refused,
+// a muted one say, would otherwise silence everyone behind the same
+// address.
+func (h *Handler) chatAllowed(addr string) (sent func(), err error) {
+	if !h.chatByAddr.OK(addr) {
 		h.tables.RateLimited()
-		return refuse.TooMany("too many chat messages from your address: wait a moment")
+		return nil, refuse.TooMany("too many chat messages from your address: wait a moment")
 	}
-	return nil
+	return func() { h.chatByAddr.Allow(addr) }, nil
 }
 
 func (h *Handler) mute(r *http.Request, p *auth.Principal, req table.MuteRequest) (map[string][]string, error) {

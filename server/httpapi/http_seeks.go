@@ -95,7 +95,7 @@ func (h *Handler) mySeek(r *http.Request, p *auth.Principal) (seek.Mine, error) 
 }
 
 // listSeeks serves GET /api/v1/seeks[?game=NAME]: the seeks waiting on
-// this node, oldest first.
+// this node, oldest first, as the asker may take them.
 func (h *Handler) listSeeks(r *http.Request, p *auth.Principal) (map[string][]seek.Seek, error) {
 	name := strings.TrimSpace(r.URL.Query().Get("game"))
 	if name != "" {
@@ -107,5 +107,9 @@ func (h *Handler) listSeeks(r *http.Request, p *auth.Principal) (map[string][]se
 		}
 		name = g.Name()
 	}
-	return map[string][]seek.Seek{"seeks": h.seeks.List(p, name)}, nil
+	list, err := h.seeks.List(r.Context(), p, name)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]seek.Seek{"seeks": list}, nil
 }

@@ -54,10 +54,15 @@ func (h *Handler) tournamentChat(r *http.Request, p *auth.Principal, req protoco
 		return chat.RoomLine{}, err
 	}
 	// The door limits an address's lines, across tables and rooms.
-	if err := h.chatAllowed(h.clientAddr(r)); err != nil {
+	sent, err := h.chatAllowed(h.clientAddr(r))
+	if err != nil {
 		return chat.RoomLine{}, err
 	}
-	return room.Post(r.Context(), p.Identity, "", req.Text)
+	line, err := room.Post(r.Context(), p.Identity, "", req.Text)
+	if err == nil {
+		sent()
+	}
+	return line, err
 }
 
 // tournamentChatMute serves POST /api/v1/tournaments/{id}/chat/mute

@@ -420,11 +420,16 @@ func (s *Service) DeleteAccount(ctx context.Context, p *auth.Principal, password
 	if err != nil {
 		return err
 	}
+	done := func() {}
+	if s.deleting != nil {
+		done = s.deleting(ctx, a.Identity)
+	}
 	dropped, err := ps.DeleteAccount(ctx, a.Identity, DeletedName, renames)
 	if err != nil {
 		return s.saveFailed("deleting your account", err)
 	}
 	s.forget(ctx, dropped)
+	done()
 	// Finished tables in memory hold the old names: let the store answer
 	// for them from now on.
 	ids := make([]string, len(renames))

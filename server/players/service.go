@@ -54,6 +54,12 @@ type Config struct {
 	// Deleted, when set, hears of each account deleted, once it is: its
 	// player plays no more, so the root takes its seeks out of the book.
 	Deleted func(ctx context.Context, identity string)
+	// Deleting, when set, is asked just before an account is deleted,
+	// and the func it returns is called once the deletion is done: the
+	// store withdraws the account's open challenges in the deletion's
+	// own step, so what they were must be read before it, to tell the
+	// other players after it.
+	Deleting func(ctx context.Context, identity string) (done func())
 }
 
 // Service is the players' side of the server.
@@ -66,6 +72,7 @@ type Service struct {
 	peers    Peers
 	keyAdded func(identity string, k KeyInfo)
 	deleted  func(ctx context.Context, identity string)
+	deleting func(ctx context.Context, identity string) (done func())
 
 	// hashing holds a slot for each password being hashed (see
 	// hashPassword); hashWaiting counts the requests waiting for one.
@@ -88,7 +95,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	return &Service{
 		st: cfg.Store, tables: cfg.Tables, games: cfg.Tables.Config().Games, auth: cfg.Auth, log: cfg.Logger,
-		peers: cfg.Peers, keyAdded: cfg.KeyAdded, deleted: cfg.Deleted,
+		peers: cfg.Peers, keyAdded: cfg.KeyAdded, deleted: cfg.Deleted, deleting: cfg.Deleting,
 		hashing:   make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
 		signingUp: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2-1)),
 	}, nil

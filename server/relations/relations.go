@@ -280,6 +280,28 @@ func (s *Service) BlockersOf(ctx context.Context, identity string) (map[string]b
 	return out, nil
 }
 
+// Apart returns the identities identity blocks and those that block it:
+// the players it is never brought together with, whose seeks its lobby
+// leaves out. A store without relations has none.
+func (s *Service) Apart(ctx context.Context, identity string) (map[string]bool, error) {
+	rs, ok := s.st.(store.Relations)
+	if !ok || identity == "" {
+		return map[string]bool{}, nil
+	}
+	out, err := s.blocks(ctx, rs, identity)
+	if err != nil {
+		return nil, refuse.ReadFailed(s.log, "your blocks", err)
+	}
+	by, err := s.BlockersOf(ctx, identity)
+	if err != nil {
+		return nil, refuse.ReadFailed(s.log, "your blocks", err)
+	}
+	for id := range by {
+		out[id] = true
+	}
+	return out, nil
+}
+
 // Blocks reports whether blocker blocks blocked.
 func (s *Service) Blocks(ctx context.Context, blocker, blocked string) (bool, error) {
 	rs, ok := s.st.(store.Relations)

@@ -101,6 +101,11 @@ type Config struct {
 	// Blocked, when set, reports whether either of two identities keeps
 	// away from the other: their seeks never pair.
 	Blocked func(a, b string) bool
+	// Apart, when set, returns the identities that identity blocks or
+	// that block it: the lobby it reads leaves their seeks out, since
+	// it could not accept them, and a blocked player learns nothing of
+	// whether the player blocking them is about.
+	Apart func(ctx context.Context, identity string) (map[string]bool, error)
 }
 
 // Seek is a waiting seek as the lobby lists it.
@@ -575,12 +580,17 @@ func (s *Service) match(e *entry, now time.Time, passed []*entry) (*entry, []*en
 // over): a seek that answered "no such seek" then would send its player
 // away from the game it found.
 func (s *Service) pair(ctx context.Context, w, e, own *entry) (table.Seated, error) {
+	// The waiting player sits as they are now, not as they sought: a
+	// guest may have made an account of themselves meanwhile, and an
+	// account been renamed. Should that not be read, the seek's name
+	// does.
+	waiting := table.PairedSeat{Identity: w.identity, Name: w.seek.Player, Guest: !w.account}
+	if now, err := s.cfg.Players.Player(ctx, w.identity); err == nil {
+		waiting.Name, waiting.Guest = now.Name, !now.Account
+	}
 	seated, err := s.cfg.Tables.Pair(ctx, table.Pairing{
 		Game: e.g, Rules: e.rules, Rated: e.key.rated, Lexicon: e.key.lexicon, Asker: e.identity,
-		Seats: []table.PairedSeat{
-			{Identity: w.identity, Name: w.seek.Player, Guest: !w.account},
-			{Identity: e.identity, Name: e.seek.Player, Guest: !e.account},
-		},
+		Seats: []table.PairedSeat{waiting, {Identity: e.identity, Name: e.seek.Player, Guest: !e.account}},
 	})
 	if err != nil {
 		s.mu.Lock()
@@ -811,8 +821,17 @@ func (s *Service) Get(ctx context.Context, p *auth.Principal, id string) (Mine, 
 }
 
 // List returns the seeks waiting, oldest first, for game when it is not
-// empty; a player's own reading of it counts as being about.
-func (s *Service) List(p *auth.Principal, gameName string) []Seek {
+// empty, as p (nil for anybody) may take them: those of players p blocks
+// or who block p are left out. A player's own reading of it counts as
+// being about.
+func (s *Service) List(ctx context.Context, p *auth.Principal, gameName string) ([]Seek, error) {
+	var apart map[string]bool
+	if p != nil && s.cfg.Apart != nil {
+		var err error
+		if apart, err = s.cfg.Apart(ctx, p.Identity); err != nil {
+			return nil, err
+		}
+	}
 	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -823,7 +842,7 @@ func (s *Service) List(p *auth.Principal, gameName string) []Seek {
 	}
 	out := []Seek{}
 	for _, e := range s.book.byID {
-		if (gameName == "" || e.seek.Game == gameName) && s.present(e, now) {
+		if (gameName == "" || e.seek.Game == gameName) && s.present(e, now) && !apart[e.identity] {
 			out = append(out, e.seek)
 		}
 	}
@@ -833,7 +852,7 @@ func (s *Service) List(p *auth.Principal, gameName string) []Seek {
 		}
 		return out[i].ID < out[j].ID
 	})
-	return out
+	return out, nil
 }
 
 // Rated reports whether seek id, waiting in the book, is for a rated

@@ -258,7 +258,7 @@ func TestSeekOldestFirst(t *testing.T) {
 	if _, err := e.s.Get(context.Background(), &auth.Principal{Identity: "ben"}, first.Seek.ID); refuse.Status(err) != http.StatusNotFound {
 		t.Fatalf("ben reads ann's seek: %v", err)
 	}
-	if l := e.s.List(nil, ""); len(l) != 1 || l[0].Player != "Eve" {
+	if l := list(t, e.s, ""); len(l) != 1 || l[0].Player != "Eve" {
 		t.Fatalf("list %+v", l)
 	}
 }
@@ -318,7 +318,7 @@ func TestSeekGuestCasual(t *testing.T) {
 	if pr.Seats[0].Identity != "gus" || !pr.Seats[0].Guest || !pr.Seats[1].Guest || pr.Rated {
 		t.Fatalf("pairing %+v", pr)
 	}
-	if l := e.s.List(nil, "guess"); len(l) != 1 || l[0].Player != "Ann" || l[0].RatingRange == nil || l[0].RatingRange.Min != 1200 || l[0].RatingRange.Max != 1800 {
+	if l := list(t, e.s, "guess"); len(l) != 1 || l[0].Player != "Ann" || l[0].RatingRange == nil || l[0].RatingRange.Min != 1200 || l[0].RatingRange.Max != 1800 {
 		t.Fatalf("list %+v", l)
 	}
 }
@@ -366,12 +366,12 @@ func TestSeekExpiry(t *testing.T) {
 	}
 	e.clock.now = e.clock.now.Add(Window)
 	e.s.Sweep()
-	if l := e.s.List(nil, ""); len(l) != 2 {
+	if l := list(t, e.s, ""); len(l) != 2 {
 		t.Fatalf("after a poll within the window: %+v", l)
 	}
 	e.clock.now = e.clock.now.Add(Window)
 	e.s.Sweep()
-	if l := e.s.List(nil, ""); len(l) != 1 || l[0].Player != "Eve" {
+	if l := list(t, e.s, ""); len(l) != 1 || l[0].Player != "Eve" {
 		t.Fatalf("Ann gone, Eve streaming: %+v", l)
 	}
 	if got := e.streams.told["ann"]; strings.Join(got, " ") != "seek seekGone" {
@@ -465,7 +465,7 @@ func TestSeekReadWhilePairing(t *testing.T) {
 			if err := e.s.Cancel(ctx, ann, a.Seek.ID); refuse.Status(err) != http.StatusConflict {
 				t.Errorf("Ann cancels as its table is made: %v, want a conflict", err)
 			}
-			if l := e.s.List(nil, ""); len(l) != 0 {
+			if l := list(t, e.s, ""); len(l) != 0 {
 				t.Errorf("the seek being paired is listed: %+v", l)
 			}
 			close(e.tables.hold)
@@ -490,7 +490,7 @@ func TestSeekPairFails(t *testing.T) {
 	if _, err := e.seek("ben", `{"game":"guess","rated":true}`); refuse.Status(err) != http.StatusTooManyRequests {
 		t.Fatalf("got %v", err)
 	}
-	if l := e.s.List(nil, ""); len(l) != 1 || l[0].Player != "Ann" {
+	if l := list(t, e.s, ""); len(l) != 1 || l[0].Player != "Ann" {
 		t.Fatalf("list %+v", l)
 	}
 }
@@ -688,7 +688,7 @@ func TestSeekOneGameAtATime(t *testing.T) {
 			if m, err := e.s.Get(context.Background(), &auth.Principal{Identity: "ben"}, b.Seek.ID); err != nil || m.Status != "paired" {
 				t.Errorf("Ben's own seek reads %+v, %v; want paired", m, err)
 			}
-			if l := e.s.List(nil, ""); len(l) != 1 || l[0].Player != "Eve" {
+			if l := list(t, e.s, ""); len(l) != 1 || l[0].Player != "Eve" {
 				t.Errorf("seeks waiting after: %+v, want Eve's", l)
 			}
 		})
@@ -732,9 +732,19 @@ func TestSeekPassesCappedPair(t *testing.T) {
 			} else if refuse.Status(err) != http.StatusTooManyRequests {
 				t.Fatalf("Ben seeks: %+v, %v; want the cap's refusal", got, err)
 			}
-			if l := e.s.List(nil, ""); len(l) != 1 || l[0].Player != "Ann" {
+			if l := list(t, e.s, ""); len(l) != 1 || l[0].Player != "Ann" {
 				t.Errorf("seeks waiting after: %+v, want Ann's alone", l)
 			}
 		})
 	}
+}
+
+// list is s.List for anybody, failing t on an error.
+func list(t *testing.T, s *Service, gameName string) []Seek {
+	t.Helper()
+	l, err := s.List(context.Background(), nil, gameName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }

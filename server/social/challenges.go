@@ -446,8 +446,46 @@ func (s *Service) CancelAll(ctx context.Context, identity string) error {
 	}
 }
 
+// Withdrawing reads the open challenges from and to identity, whose
+// account is about to be deleted, and returns the func that tells both
+// players of each not yet expired that it was withdrawn
+// ("challengeCanceled"), as a withdrawal does: the store withdraws them
+// in the deletion's own step, so they are read before it and told of
+// after it. A challenge that could not be read is withdrawn all the
+// same, untold; its player finds it gone on answering it.
+func (s *Service) Withdrawing(ctx context.Context, identity string) (done func()) {
+	cs, err := s.challenges()
+	if err != nil {
+		return func() {}
+	}
+	// The newest first: those not yet expired, at most the caps of
+	// both sides, come before any left open past their time.
+	open, err := cs.OpenChallenges(ctx, identity, 2*(MaxOpenChallenges+MaxChallengesWaiting))
+	if err != nil {
+		s.log.Warn("reading the challenges of an account being deleted", "identity", identity, "err", err)
+		return func() {}
+	}
+	return func() {
+		now := s.now()
+		for _, c := range open {
+			if !now.Before(c.Expires) {
+				continue // expired: nobody waits on it
+			}
+			c.Status = store.ChallengeCanceled
+			info, err := s.challengeInfo(ctx, c)
+			if err != nil {
+				s.log.Warn("telling of a challenge withdrawn", "challenge", c.ID, "err", err)
+				continue
+			}
+			s.tell("challengeCanceled", info, c.From, c.To)
+		}
+	}
+}
+
 // Challenges returns p's open challenges that have not expired: those to
-// p (in) and those p made (out), newest first.
+// p (in) and those p made (out), newest first. Those with a player p
+// blocks are left out, whoever made them: a block keeps them from being
+// accepted.
 func (s *Service) Challenges(ctx context.Context, p *auth.Principal) (in, out []Challenge, err error) {
 	defer s.reading("the challenges", &err)
 	in, out = []Challenge{}, []Challenge{}
@@ -474,8 +512,14 @@ func (s *Service) Challenges(ctx context.Context, p *auth.Principal) (in, out []
 	}
 	now := s.now()
 	for _, c := range open {
-		if !now.Before(c.Expires) || c.To == p.Identity && blocked[c.From] {
-			continue // expired, or from a player p blocks
+		other := c.To
+		if c.To == p.Identity {
+			other = c.From
+		}
+		if !now.Before(c.Expires) || blocked[other] {
+			// Expired, or between p and a player p blocks, either way:
+			// it can no longer be accepted, so it leaves p's list.
+			continue
 		}
 		info, err := s.challengeInfo(ctx, c)
 		if err != nil {

@@ -57,12 +57,13 @@ type Config struct {
 	// The HTTP API's own checks, shared with it so that a socket and a
 	// request count alike. They are handed in as functions because the
 	// API stands above the socket and mounts it: ChatAllowed checks an
-	// address's chat rate; Hold takes a place for one long-lived answer
+	// address's chat rate, and sent counts a message once it is sent (a
+	// refused one counts nothing); Hold takes a place for one long-lived answer
 	// (a socket or an event stream) or refuses it, and release gives it
 	// back; ClientAddr is the address a request counts against (behind
 	// trusted proxies, the client's); Fail answers a refusal before the
 	// upgrade.
-	ChatAllowed func(addr string) error
+	ChatAllowed func(addr string) (sent func(), err error)
 	Hold        func(r *http.Request) (release func(), err error)
 	ClientAddr  func(r *http.Request) string
 	Fail        func(w http.ResponseWriter, r *http.Request, err error)
@@ -104,7 +105,7 @@ type Door struct {
 	online      Online
 	lim         limit.Limits
 	perIdentity *limit.Keyed
-	chatAllowed func(addr string) error
+	chatAllowed func(addr string) (sent func(), err error)
 	holdStream  func(r *http.Request) (release func(), err error)
 	clientAddr  func(r *http.Request) string
 	fail        func(w http.ResponseWriter, r *http.Request, err error)
@@ -822,7 +823,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 		}
 		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Setup: res.Setup})
 	case "chat":
-		err := s.d.chatAllowed(s.addr)
+		sent, err := s.d.chatAllowed(s.addr)
 		var line table.ChatLine
 		if err == nil {
 			line, err = s.d.tables.Chat(ctx, s.p, id, table.ChatRequest{Channel: m.Channel, Text: m.Text})
@@ -831,6 +832,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 			s.sendError(ctx, m.ID, err)
 			return 0, ""
 		}
+		sent()
 		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Chat: &line})
 	case "mute":
 		muted, err := s.d.tables.Mute(ctx, s.p, id, table.MuteRequest{Channel: m.Channel, Muted: m.Muted})
