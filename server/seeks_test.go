@@ -380,3 +380,72 @@ func TestSeekPairsUnderTheNameOfNow(t *testing.T) {
 		}
 	}
 }
+
+// TestSeeksLeaveWhenTheirPlayerStartsAGame: Cat seeks Word Fight and
+// Salvo. A game against the computer keeps both waiting; Ann's Word
+// Fight seek then pairs with Cat's, and Cat's Salvo seek leaves the book
+// ("seekGone", reason "playing", naming the table), so that Dan's Salvo
+// seek waits rather than pair Cat into a second game.
+func TestSeeksLeaveWhenTheirPlayerStartsAGame(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	base := sf.srv.URL
+	ann, cat, dan := signUp(t, base, "Ann"), signUp(t, base, "Cat"), signUp(t, base, "Dan")
+	catStream := openStream(t, base, cat.token)
+	var salvo seekAnswer
+	for _, g := range []string{"wordfight", "salvo"} {
+		var a seekAnswer
+		if st, body := cat.do("POST", "/api/v1/seeks", `{"game": "`+g+`", "clock": 20}`, &a); st != 201 || a.Status != "waiting" {
+			t.Fatalf("Cat seeks %s: %d %s", g, st, body)
+		}
+		catStream.next("seek")
+		if g == "salvo" {
+			salvo = a
+		}
+	}
+	waiting := func() []string {
+		t.Helper()
+		var list struct{ Seeks []seek.Seek }
+		if st, body := dan.do("GET", "/api/v1/seeks", nil, &list); st != 200 {
+			t.Fatalf("the list: %d %s", st, body)
+		}
+		var out []string
+		for _, s := range list.Seeks {
+			out = append(out, s.Player+" "+s.Game)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if st, body := cat.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "computer:easy"]}`, nil); st != 201 {
+		t.Fatalf("Cat plays the computer: %d %s", st, body)
+	}
+	if got := waiting(); !slices.Equal(got, []string{"Cat salvo", "Cat wordfight"}) {
+		t.Fatalf("the seeks while Cat plays the computer: %q", got)
+	}
+	var a seekAnswer
+	if st, body := ann.do("POST", "/api/v1/seeks", `{"game": "wordfight", "clock": 20}`, &a); st != 201 || a.Status != "paired" {
+		t.Fatalf("Ann seeks Word Fight: %d %s", st, body)
+	}
+	if got := waiting(); len(got) != 0 {
+		t.Errorf("the seeks once Cat's game began: %q", got)
+	}
+	for {
+		ev := catStream.next("seekGone")
+		if !strings.Contains(string(ev.Seek), salvo.Seek.ID) {
+			continue // the Word Fight seek's, paired
+		}
+		if !strings.Contains(string(ev.Seek), `"reason":"playing"`) || !strings.Contains(string(ev.Seek), a.Table.Table) {
+			t.Errorf("Cat's Salvo seek went with %s", ev.Seek)
+		}
+		break
+	}
+	var d seekAnswer
+	if st, body := dan.do("POST", "/api/v1/seeks", `{"game": "salvo", "clock": 20}`, &d); st != 201 || d.Status != "waiting" {
+		t.Errorf("Dan's Salvo seek, which only Cat's matched: %d %s", st, body)
+	}
+	for _, method := range []string{"GET", "DELETE"} {
+		if st, body := cat.do(method, "/api/v1/seeks/"+salvo.Seek.ID, nil, nil); st != 404 || !strings.Contains(body, "stopped waiting when your game at table "+a.Table.Table+" began") {
+			t.Errorf("Cat's %s of the Salvo seek: %d %s", method, st, body)
+		}
+	}
+}

@@ -219,8 +219,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		// the tables and the players are.
 		// The mail hears of turns and ends through s.mail, made once the
 		// players and presence are.
-		// The events hear of their games through s.tournaments.
-		Observers: []table.Observer{socialObserver{s}, mailObserver{s}, tournamentObserver{s}},
+		// The events hear of their games through s.tournaments, the
+		// seeks through s.seeks.
+		Observers: []table.Observer{socialObserver{s}, mailObserver{s}, tournamentObserver{s}, seekObserver{s}},
 		// Moderation is made once the tables and the players are: the
 		// chat asks it through s.moderation, set by then.
 		ChatGate: func(ctx context.Context, identity, text string) error {
@@ -432,6 +433,18 @@ func (o mailObserver) Turn(n table.GameNote, seats []int) {
 		m.Turn(n, seats)
 	}
 }
+
+// seekObserver hands the table service's news of games begun to the
+// seeks (seek.Service.Started), made after the tables.
+type seekObserver struct{ s *Service }
+
+func (o seekObserver) Started(n table.GameNote) {
+	if o.s.seeks != nil {
+		o.s.seeks.Started(n)
+	}
+}
+
+func (seekObserver) Finished(table.GameNote, *store.GameEnd) {}
 
 // tournamentObserver hands the table service's news of games to the
 // events (tournament.Service), built after the tables.

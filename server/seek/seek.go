@@ -225,11 +225,14 @@ func (b *book) remove(e *entry) {
 	}
 }
 
-// paired is a seek that made a table, kept for its player to read.
+// paired is a seek that made a table, kept for its player to read; or,
+// with playing set, one withdrawn when another game of its player's
+// began, at p.Table (Started), kept to say so.
 type paired struct {
 	identity string
 	p        Pairing
 	at       time.Time
+	playing  bool
 }
 
 // Service keeps the waiting seeks and pairs them.
@@ -307,10 +310,11 @@ func (s *Service) Sweep() {
 // streamSeek is the seek of a "seek" or "seekGone" stream line.
 type streamSeek struct {
 	Seek
-	// Reason, in a seekGone, is "paired", "canceled" or "gone" (its
-	// player left).
+	// Reason, in a seekGone, is "paired", "playing" (another game of its
+	// player's began), "canceled" or "gone" (its player left).
 	Reason string `json:"reason,omitempty"`
-	// Table, in a seekGone that paired, is the table it made.
+	// Table, in a seekGone that paired, is the table it made; in one
+	// of "playing", the table of the game that began.
 	Table string `json:"table,omitempty"`
 }
 
@@ -755,6 +759,8 @@ func (s *Service) Cancel(ctx context.Context, p *auth.Principal, id string) erro
 		w := s.pairing[id]
 		s.mu.Unlock()
 		switch {
+		case done && pd.identity == p.Identity && pd.playing:
+			return refuse.NotFound("your seek %s stopped waiting when your game at table %s began", refuse.Clip(id), pd.p.Table)
 		case done && pd.identity == p.Identity:
 			return refuse.Conflict("this seek paired already: its table is %s", pd.p.Table)
 		case w != nil && w.identity == p.Identity:
@@ -775,17 +781,46 @@ func (s *Service) Cancel(ctx context.Context, p *auth.Principal, id string) erro
 // table: its opponent then wins by claiming the game (a walk-away) or by
 // the clock.
 func (s *Service) Drop(identity string) {
+	s.drop([]string{identity}, "gone", "")
+}
+
+// Started withdraws the waiting seeks of the people seated at a game
+// that began between two or more of them (n), telling each "seekGone"
+// with reason "playing" and the table: a seek left waiting would pair its
+// player into a second game, its clock running while they play the
+// first. A game against the computer keeps them (the browser offers one
+// while a seek waits), as does a game of one seat.
+func (s *Service) Started(n table.GameNote) {
+	var people []string
+	for _, id := range n.Seats {
+		if id != "" && !slices.Contains(people, id) {
+			people = append(people, id)
+		}
+	}
+	if len(people) >= 2 {
+		s.drop(people, "playing", n.Table)
+	}
+}
+
+// drop withdraws the waiting seeks of identities, telling each player
+// why (and the table, for "playing").
+func (s *Service) drop(identities []string, reason, tableID string) {
 	s.mu.Lock()
 	var gone []*entry
-	for _, e := range s.book.byPlayer[identity] {
-		gone = append(gone, e)
+	for _, id := range identities {
+		for _, e := range s.book.byPlayer[id] {
+			gone = append(gone, e)
+		}
 	}
 	for _, e := range gone {
 		s.book.remove(e)
+		if reason == "playing" {
+			s.paired[e.seek.ID] = paired{identity: e.identity, p: Pairing{Table: tableID}, at: s.now(), playing: true}
+		}
 	}
 	s.mu.Unlock()
 	for _, e := range gone {
-		s.tellGone(e, "gone", "")
+		s.tellGone(e, reason, tableID)
 	}
 }
 
@@ -814,6 +849,9 @@ func (s *Service) Get(ctx context.Context, p *auth.Principal, id string) (Mine, 
 		}
 	}
 	if pd, ok := s.paired[id]; ok && pd.identity == p.Identity {
+		if pd.playing {
+			return Mine{}, refuse.NotFound("your seek stopped waiting when your game at table %s began", pd.p.Table)
+		}
 		pp := pd.p
 		return Mine{Status: "paired", Pairing: &pp}, nil
 	}
