@@ -55,7 +55,10 @@ func (r *Registry) rules(g Game, raw map[string]json.RawMessage) (Rules, error) 
 // Lookup returns the game called name.
 func (r *Registry) Lookup(name string) (Game, error) {
 	g, ok := r.games[name]
-	if !ok {
+	switch {
+	case !ok && name == "":
+		return nil, fmt.Errorf("say which game: %s", strings.Join(r.Names(), ", "))
+	case !ok:
 		return nil, fmt.Errorf("no game called %q (there are %s)", clip([]byte(name)), strings.Join(r.Names(), ", "))
 	}
 	return g, nil
