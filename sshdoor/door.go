@@ -89,7 +89,22 @@ type Door struct {
 	refusing chan struct{}
 	// guests are the guest identities keys played under.
 	guests guests
+
+	// closing is closed when Shutdown begins: each session's client
+	// quits, giving the player's terminal back, and says why. mu guards
+	// shut, which keeps sessions that open after it out of wg.
+	closing chan struct{}
+	mu      sync.Mutex
+	shut    bool
 }
+
+// shutdownWait is how long Shutdown gives the sessions to quit and say
+// why before it closes their connections: a client quits in
+// milliseconds; a session still at the password prompt is closed then.
+const shutdownWait = 2 * time.Second
+
+// shuttingDown is the line a session gets when the server stops.
+const shuttingDown = "The server is shutting down (perhaps to restart): your tables are kept; come back with ssh in a moment."
 
 // maxRefusing is how many refused connections are told why at once.
 const maxRefusing = 64
@@ -130,7 +145,7 @@ func New(addr string, cfg Config) (*Door, error) {
 		return nil, fmt.Errorf("ssh door: the host key: %w", err)
 	}
 	d := &Door{cfg: cfg, gate: newGate(cfg.MaxSessions, cfg.PerAddr, rate.Limit(float64(cfg.NewPerMinute)/60), cfg.Burst),
-		fp: gossh.FingerprintSHA256(signer.PublicKey()), refusing: make(chan struct{}, maxRefusing)}
+		fp: gossh.FingerprintSHA256(signer.PublicKey()), refusing: make(chan struct{}, maxRefusing), closing: make(chan struct{})}
 	d.guests.path, d.guests.log = filepath.Join(cfg.DataDir, GuestsFile), cfg.Log
 	if err := d.guests.load(time.Now()); err != nil {
 		// Kept for the operator to look at, and out of the next
@@ -187,8 +202,33 @@ func (d *Door) ListenAndServe() error {
 	return err
 }
 
-// Shutdown stops accepting connections and closes the open ones.
+// Shutdown stops accepting connections, has every session's client quit
+// (which gives the player's terminal back as it found it) and say why,
+// waits a moment for them (shutdownWait, or until ctx is done), then
+// closes the connections still open.
 func (d *Door) Shutdown(ctx context.Context) error {
+	d.mu.Lock()
+	first := !d.shut
+	d.shut = true
+	d.mu.Unlock()
+	if first {
+		close(d.closing)
+		// Closes the listeners; with ctx already done, it waits for
+		// nothing else.
+		now, cancel := context.WithCancel(ctx)
+		cancel()
+		d.srv.Shutdown(now)
+		quit := make(chan struct{})
+		go func() {
+			d.wg.Wait()
+			close(quit)
+		}()
+		select {
+		case <-quit:
+		case <-ctx.Done():
+		case <-time.After(shutdownWait):
+		}
+	}
 	err := d.srv.Close()
 	d.wg.Wait()
 	d.guests.flush()
@@ -260,7 +300,15 @@ const usage = "Parlour is played in a full-screen terminal: connect with ssh -t 
 // when an account added it.
 func (d *Door) handle(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
+		d.mu.Lock()
+		if d.shut {
+			d.mu.Unlock()
+			io.WriteString(sess, shuttingDown+"\r\n")
+			sess.Exit(1)
+			return
+		}
 		d.wg.Add(1)
+		d.mu.Unlock()
 		defer d.wg.Done()
 		d.run(sess)
 		next(sess)
@@ -373,6 +421,7 @@ func (d *Door) run(sess ssh.Session) {
 		}))
 	stop := make(chan struct{})
 	idled := make(chan struct{})
+	closed := make(chan struct{})   // the server is shutting down
 	resized := make(chan string, 1) // why a window-change closed the session
 	go func() {
 		tick := time.NewTicker(min(d.cfg.Idle/4, time.Minute))
@@ -382,6 +431,10 @@ func (d *Door) run(sess ssh.Session) {
 			case <-stop:
 				return
 			case <-ctx.Done():
+				p.Quit()
+				return
+			case <-d.closing:
+				close(closed)
 				p.Quit()
 				return
 			case w := <-winch:
@@ -407,6 +460,8 @@ func (d *Door) run(sess ssh.Session) {
 	select {
 	case <-idled:
 		fmt.Fprintf(sess, "\r\nNo key pressed for %s: the session is closed. Your tables are kept; come back with ssh.\r\n", d.cfg.Idle)
+	case <-closed:
+		fmt.Fprintf(sess, "\r\n%s\r\n", shuttingDown)
 	default:
 	}
 	select {
