@@ -174,6 +174,9 @@ func (m *Model) signedIn(msg sessionMsg) {
 	m.err = ""
 	if msg.out {
 		m.cfg.Session, m.cfg.Account, m.idToken = "", "", ""
+		// The account's name is no guest's to take: the server names
+		// the guest, and n chooses another.
+		m.c.Name = ""
 		m.note = "signed out: you play as a guest"
 		if msg.deleted {
 			m.note = "your account is deleted: you play as a guest"

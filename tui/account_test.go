@@ -76,7 +76,7 @@ func TestSignUpInOut(t *testing.T) {
 	tm.key("esc")
 
 	tm.key("o")
-	tm.waitFor("signed out", has("guest Ann", "signed out"))
+	tm.waitFor("signed out", has("guest (no name yet)", "signed out"))
 	if len(kept) != 2 || kept[1] != "/" {
 		t.Fatalf("OnSession after the sign-out: %v", kept)
 	}
@@ -171,4 +171,30 @@ func TestQuestionMarkTyped(t *testing.T) {
 	tm.key("esc")
 	tm.key("?")
 	tm.waitFor("the help at home", has("Everywhere:"))
+}
+
+// TestSignOutPlaysOn: once signed out, the player plays on as a guest:
+// the next table opens, rather than being refused because the guest
+// still bore the account's name, which no guest may take.
+func TestSignOutPlaysOn(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("u")
+	tm.typeText("Ann")
+	tm.key("tab")
+	tm.typeText("correct horse battery")
+	tm.key("enter")
+	tm.waitFor("signed up", has("signed in as Ann"))
+	tm.key("o")
+	s := tm.waitFor("signed out", has("signed out", "s sign in · u sign up"))
+	if strings.Contains(s, "guest Ann") {
+		t.Errorf("the guest still bears the account's name:\n%s", s)
+	}
+	tm.key("1")
+	tm.key("enter")
+	s = tm.waitFor("a table, or a refusal", func(s string) bool { return strings.Contains(s, "you: ") || strings.Contains(s, "! ") })
+	if !strings.Contains(s, "you: ") {
+		t.Fatalf("signed out, the next table was not opened:\n%s", s)
+	}
 }
