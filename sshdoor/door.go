@@ -364,7 +364,11 @@ func (d *Door) run(sess ssh.Session) {
 	if pub == nil {
 		// No key: an account's name is signed in by its password, as
 		// an SSH server's login is.
-		if acct, tok, ok, taken := d.offerPassword(sess, hc, name, nil); ok {
+		acct, tok, ok, taken, err := d.offerPassword(sess, hc, name, nil)
+		if err != nil {
+			return // the session ended at the prompt
+		}
+		if ok {
 			cfg.Session, cfg.Account, c.Name = tok, acct, acct
 		} else if taken {
 			c.Name = ""
@@ -372,12 +376,18 @@ func (d *Door) run(sess ssh.Session) {
 	} else if d.cfg.KeySession != nil {
 		if acct, tok, err := d.cfg.KeySession(ctx, pub); err == nil {
 			cfg.Session, cfg.Account, c.Name = tok, acct, acct
-		} else if acct, tok, ok, taken := d.offerPassword(sess, hc, name, pub); ok {
-			cfg.Session, cfg.Account, c.Name = tok, acct, acct
-		} else if taken {
-			// A guest may not take an account's name: the server names
-			// the guest.
-			c.Name = ""
+		} else {
+			acct, tok, ok, taken, err := d.offerPassword(sess, hc, name, pub)
+			if err != nil {
+				return
+			}
+			if ok {
+				cfg.Session, cfg.Account, c.Name = tok, acct, acct
+			} else if taken {
+				// A guest may not take an account's name: the server
+				// names the guest.
+				c.Name = ""
+			}
 		}
 	}
 	if pub != nil && cfg.Session == "" {
@@ -459,7 +469,7 @@ func (d *Door) run(sess ssh.Session) {
 	p.Kill()
 	select {
 	case <-idled:
-		fmt.Fprintf(sess, "\r\nNo key pressed for %s: the session is closed. Your tables are kept; come back with ssh.\r\n", d.cfg.Idle)
+		io.WriteString(sess, d.idleLine())
 	case <-closed:
 		fmt.Fprintf(sess, "\r\n%s\r\n", shuttingDown)
 	default:
@@ -474,6 +484,11 @@ func (d *Door) run(sess ssh.Session) {
 		d.cfg.Log.Warn("ssh session", "addr", sess.RemoteAddr().String(), "err", err)
 	}
 	sess.Exit(0)
+}
+
+// idleLine is what a session closed for want of keys reads last.
+func (d *Door) idleLine() string {
+	return fmt.Sprintf("\r\nNo key pressed for %s: the session is closed. Your tables are kept; come back with ssh.\r\n", d.cfg.Idle)
 }
 
 func (d *Door) httpFor(remote net.Addr) *http.Client {

@@ -45,3 +45,35 @@ func TestShutdownTellsSessions(t *testing.T) {
 	}
 	tm.waitFor("The server is shutting down")
 }
+
+// TestIdlePasswordPrompt: a session left at the password prompt is
+// closed after the idle time without a key, as one left anywhere else
+// is, and says so; it is not held until the transport gives up on it.
+func TestIdlePasswordPrompt(t *testing.T) {
+	f := newFixture(t, Config{Idle: 600 * time.Millisecond})
+	f.signUp("Ann", "correct horse battery")
+	tm := f.dial("ann", nil, "")
+	tm.waitFor("Password to sign in")
+	done := make(chan error, 1)
+	go func() { done <- tm.sess.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a session idle at the password prompt stayed open")
+	}
+	tm.waitFor("No key pressed for 600ms: the session is closed")
+}
+
+// TestShutdownAtThePasswordPrompt: a session at the password prompt when
+// the server stops is told why and closed, not cut off without a word
+// once Shutdown has waited for it.
+func TestShutdownAtThePasswordPrompt(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.signUp("Ann", "correct horse battery")
+	tm := f.dial("ann", nil, "")
+	tm.waitFor("Password to sign in")
+	if err := f.door.Shutdown(context.Background()); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	tm.waitFor("The server is shutting down")
+}
