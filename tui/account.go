@@ -209,6 +209,9 @@ func (sh *shared) addKey(key string) tea.Cmd {
 // signOut ends the account's session.
 func (hm *homeScreen) signOut() tea.Cmd {
 	tok, c := hm.cfg.Session, *hm.c
+	// The stream's last word, that the session ended, is this sign-out's
+	// own: no news to act on.
+	hm.unfollow()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(hm.ctx, 15*time.Second)
 		defer cancel()

@@ -91,6 +91,17 @@ func (m *Model) followPlayer() tea.Cmd {
 	return tea.Batch(m.nextPlayer(), m.loadServed())
 }
 
+// unfollow closes the player stream; messages of it still on their way
+// are no longer heard.
+func (sh *shared) unfollow() {
+	so := &sh.soc
+	if so.cancel != nil {
+		so.cancel()
+		so.cancel = nil
+	}
+	so.gen++
+}
+
 // nextPlayer waits for the player stream's next line or failure.
 func (m *Model) nextPlayer() tea.Cmd {
 	so := &m.soc
