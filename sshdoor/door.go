@@ -89,7 +89,22 @@ type Door struct {
 	refusing chan struct{}
 	// guests are the guest identities keys played under.
 	guests guests
+
+	// closing is closed when Shutdown begins: each session's client
+	// quits, giving the player's terminal back, and says why. mu guards
+	// shut, which keeps sessions that open after it out of wg.
+	closing chan struct{}
+	mu      sync.Mutex
+	shut    bool
 }
+
+// shutdownWait is how long Shutdown gives the sessions to quit and say
+// why before it closes their connections: a client quits in
+// milliseconds; a session still at the password prompt is closed then.
+const shutdownWait = 2 * time.Second
+
+// shuttingDown is the line a session gets when the server stops.
+const shuttingDown = "The server is shutting down (perhaps to restart): your tables are kept; come back with ssh in a moment."
 
 // maxRefusing is how many refused connections are told why at once.
 const maxRefusing = 64
@@ -130,7 +145,7 @@ func New(addr string, cfg Config) (*Door, error) {
 		return nil, fmt.Errorf("ssh door: the host key: %w", err)
 	}
 	d := &Door{cfg: cfg, gate: newGate(cfg.MaxSessions, cfg.PerAddr, rate.Limit(float64(cfg.NewPerMinute)/60), cfg.Burst),
-		fp: gossh.FingerprintSHA256(signer.PublicKey()), refusing: make(chan struct{}, maxRefusing)}
+		fp: gossh.FingerprintSHA256(signer.PublicKey()), refusing: make(chan struct{}, maxRefusing), closing: make(chan struct{})}
 	d.guests.path, d.guests.log = filepath.Join(cfg.DataDir, GuestsFile), cfg.Log
 	if err := d.guests.load(time.Now()); err != nil {
 		// Kept for the operator to look at, and out of the next
@@ -187,8 +202,33 @@ func (d *Door) ListenAndServe() error {
 	return err
 }
 
-// Shutdown stops accepting connections and closes the open ones.
+// Shutdown stops accepting connections, has every session's client quit
+// (which gives the player's terminal back as it found it) and say why,
+// waits a moment for them (shutdownWait, or until ctx is done), then
+// closes the connections still open.
 func (d *Door) Shutdown(ctx context.Context) error {
+	d.mu.Lock()
+	first := !d.shut
+	d.shut = true
+	d.mu.Unlock()
+	if first {
+		close(d.closing)
+		// Closes the listeners; with ctx already done, it waits for
+		// nothing else.
+		now, cancel := context.WithCancel(ctx)
+		cancel()
+		d.srv.Shutdown(now)
+		quit := make(chan struct{})
+		go func() {
+			d.wg.Wait()
+			close(quit)
+		}()
+		select {
+		case <-quit:
+		case <-ctx.Done():
+		case <-time.After(shutdownWait):
+		}
+	}
 	err := d.srv.Close()
 	d.wg.Wait()
 	d.guests.flush()
@@ -260,7 +300,15 @@ const usage = "Parlour is played in a full-screen terminal: connect with ssh -t 
 // when an account added it.
 func (d *Door) handle(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
+		d.mu.Lock()
+		if d.shut {
+			d.mu.Unlock()
+			io.WriteString(sess, shuttingDown+"\r\n")
+			sess.Exit(1)
+			return
+		}
 		d.wg.Add(1)
+		d.mu.Unlock()
 		defer d.wg.Done()
 		d.run(sess)
 		next(sess)
@@ -316,7 +364,11 @@ func (d *Door) run(sess ssh.Session) {
 	if pub == nil {
 		// No key: an account's name is signed in by its password, as
 		// an SSH server's login is.
-		if acct, tok, ok, taken := d.offerPassword(sess, hc, name, nil); ok {
+		acct, tok, ok, taken, err := d.offerPassword(sess, hc, name, nil)
+		if err != nil {
+			return // the session ended at the prompt
+		}
+		if ok {
 			cfg.Session, cfg.Account, c.Name = tok, acct, acct
 		} else if taken {
 			c.Name = ""
@@ -324,12 +376,18 @@ func (d *Door) run(sess ssh.Session) {
 	} else if d.cfg.KeySession != nil {
 		if acct, tok, err := d.cfg.KeySession(ctx, pub); err == nil {
 			cfg.Session, cfg.Account, c.Name = tok, acct, acct
-		} else if acct, tok, ok, taken := d.offerPassword(sess, hc, name, pub); ok {
-			cfg.Session, cfg.Account, c.Name = tok, acct, acct
-		} else if taken {
-			// A guest may not take an account's name: the server names
-			// the guest.
-			c.Name = ""
+		} else {
+			acct, tok, ok, taken, err := d.offerPassword(sess, hc, name, pub)
+			if err != nil {
+				return
+			}
+			if ok {
+				cfg.Session, cfg.Account, c.Name = tok, acct, acct
+			} else if taken {
+				// A guest may not take an account's name: the server
+				// names the guest.
+				c.Name = ""
+			}
 		}
 	}
 	if pub != nil && cfg.Session == "" {
@@ -373,6 +431,7 @@ func (d *Door) run(sess ssh.Session) {
 		}))
 	stop := make(chan struct{})
 	idled := make(chan struct{})
+	closed := make(chan struct{})   // the server is shutting down
 	resized := make(chan string, 1) // why a window-change closed the session
 	go func() {
 		tick := time.NewTicker(min(d.cfg.Idle/4, time.Minute))
@@ -382,6 +441,10 @@ func (d *Door) run(sess ssh.Session) {
 			case <-stop:
 				return
 			case <-ctx.Done():
+				p.Quit()
+				return
+			case <-d.closing:
+				close(closed)
 				p.Quit()
 				return
 			case w := <-winch:
@@ -406,7 +469,9 @@ func (d *Door) run(sess ssh.Session) {
 	p.Kill()
 	select {
 	case <-idled:
-		fmt.Fprintf(sess, "\r\nNo key pressed for %s: the session is closed. Your tables are kept; come back with ssh.\r\n", d.cfg.Idle)
+		io.WriteString(sess, d.idleLine())
+	case <-closed:
+		fmt.Fprintf(sess, "\r\n%s\r\n", shuttingDown)
 	default:
 	}
 	select {
@@ -419,6 +484,11 @@ func (d *Door) run(sess ssh.Session) {
 		d.cfg.Log.Warn("ssh session", "addr", sess.RemoteAddr().String(), "err", err)
 	}
 	sess.Exit(0)
+}
+
+// idleLine is what a session closed for want of keys reads last.
+func (d *Door) idleLine() string {
+	return fmt.Sprintf("\r\nNo key pressed for %s: the session is closed. Your tables are kept; come back with ssh.\r\n", d.cfg.Idle)
 }
 
 func (d *Door) httpFor(remote net.Addr) *http.Client {

@@ -21,13 +21,34 @@ import (
 // and, once it is right, adds the key, if any, to the account through the
 // API so that the next session signs in by the key alone. It returns the
 // account's name and session token, or ok false and whether name is an
-// account's all the same (a guest may not take it then).
-func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub gossh.PublicKey) (acct, tok string, ok, taken bool) {
+// account's all the same (a guest may not take it then). An error says
+// the session ended at the prompt: the client went, or pressed no key
+// for the door's idle time, when the session is told so and closed.
+func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub gossh.PublicKey) (acct, tok string, ok, taken bool, err error) {
 	ctx, cancel := context.WithTimeout(sess.Context(), 3*time.Minute)
 	defer cancel()
 	if name == "" || api(ctx, hc, d.cfg.API, "GET", "/api/v1/players/"+url.PathEscape(name), "", nil, nil) != nil {
-		return "", "", false, false // no such account: a guest
+		return "", "", false, false, nil // no such account: a guest
 	}
+	// A prompt left alone is closed as the client is for want of keys:
+	// the read it waits in ends with the session.
+	idle := time.AfterFunc(d.cfg.Idle, func() {
+		io.WriteString(sess, d.idleLine())
+		sess.Exit(0)
+	})
+	defer idle.Stop()
+	key := func() { idle.Reset(d.cfg.Idle) }
+	// So is a prompt open when the server stops.
+	asked := make(chan struct{})
+	defer close(asked)
+	go func() {
+		select {
+		case <-d.closing:
+			io.WriteString(sess, "\r\n"+shuttingDown+"\r\n")
+			sess.Exit(0)
+		case <-asked:
+		}
+	}()
 	prompt := "Password to sign in and add the key (enter alone: play as a guest): "
 	if pub == nil {
 		fmt.Fprintf(sess, "%s has an account here.\n", name)
@@ -37,10 +58,13 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 	}
 	for range 3 {
 		fmt.Fprint(sess, prompt)
-		pw, err := readSecret(sess)
+		pw, err := readSecret(sess, key)
+		if err != nil {
+			return "", "", false, true, fmt.Errorf("reading the password: %w", err)
+		}
 		fmt.Fprintln(sess)
-		if err != nil || pw == "" {
-			return "", "", false, true
+		if pw == "" {
+			return "", "", false, true, nil
 		}
 		var s struct{ Name, Token string }
 		if err := api(ctx, hc, d.cfg.API, "POST", "/api/v1/sessions", "", map[string]string{"name": name, "password": pw}, &s); err != nil {
@@ -49,7 +73,7 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 		}
 		if pub == nil {
 			fmt.Fprintf(sess, "Signed in as %s. (With an SSH key added to your account, the next session needs no password.)\n", s.Name)
-			return s.Name, s.Token, true, true
+			return s.Name, s.Token, true, true, nil
 		}
 		key := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(pub))) + " added over ssh"
 		if err := api(ctx, hc, d.cfg.API, "POST", "/api/v1/keys", s.Token, map[string]string{"key": key}, nil); err != nil {
@@ -57,9 +81,9 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 		} else {
 			fmt.Fprintf(sess, "Signed in as %s; the key %s is added to your account.\n", s.Name, gossh.FingerprintSHA256(pub))
 		}
-		return s.Name, s.Token, true, true
+		return s.Name, s.Token, true, true, nil
 	}
-	return "", "", false, true
+	return "", "", false, true, nil
 }
 
 // api sends one request to the HTTP API; a refusal comes back as an
@@ -101,19 +125,21 @@ func api(ctx context.Context, hc *http.Client, base, method, path, token string,
 }
 
 // readSecret reads a line from a session's raw terminal without echoing
-// it: enter ends it, backspace erases, ctrl+c or ctrl+d gives up.
-func readSecret(r io.Reader) (string, error) {
+// it, calling key at each key: enter ends it, backspace erases, ctrl+c or
+// ctrl+d gives up, as an empty line does. An error says the input ended.
+func readSecret(r io.Reader, key func()) (string, error) {
 	var line []byte
 	b := make([]byte, 1)
 	for {
 		if _, err := r.Read(b); err != nil {
 			return "", err
 		}
+		key()
 		switch b[0] {
 		case '\r', '\n':
 			return string(line), nil
 		case 3, 4:
-			return "", io.EOF
+			return "", nil
 		case 127, 8:
 			if len(line) > 0 {
 				line = line[:len(line)-1]

@@ -174,6 +174,9 @@ func (m *Model) signedIn(msg sessionMsg) {
 	m.err = ""
 	if msg.out {
 		m.cfg.Session, m.cfg.Account, m.idToken = "", "", ""
+		// The account's name is no guest's to take: the server names
+		// the guest, and n chooses another.
+		m.c.Name = ""
 		m.note = "signed out: you play as a guest"
 		if msg.deleted {
 			m.note = "your account is deleted: you play as a guest"
@@ -206,6 +209,9 @@ func (sh *shared) addKey(key string) tea.Cmd {
 // signOut ends the account's session.
 func (hm *homeScreen) signOut() tea.Cmd {
 	tok, c := hm.cfg.Session, *hm.c
+	// The stream's last word, that the session ended, is this sign-out's
+	// own: no news to act on.
+	hm.unfollow()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(hm.ctx, 15*time.Second)
 		defer cancel()

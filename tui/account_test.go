@@ -76,7 +76,7 @@ func TestSignUpInOut(t *testing.T) {
 	tm.key("esc")
 
 	tm.key("o")
-	tm.waitFor("signed out", has("guest Ann", "signed out"))
+	tm.waitFor("signed out", has("guest (no name yet)", "signed out"))
 	if len(kept) != 2 || kept[1] != "/" {
 		t.Fatalf("OnSession after the sign-out: %v", kept)
 	}
@@ -171,4 +171,80 @@ func TestQuestionMarkTyped(t *testing.T) {
 	tm.key("esc")
 	tm.key("?")
 	tm.waitFor("the help at home", has("Everywhere:"))
+}
+
+// TestSignOutPlaysOn: once signed out, the player plays on as a guest:
+// the next table opens, rather than being refused because the guest
+// still bore the account's name, which no guest may take.
+func TestSignOutPlaysOn(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("u")
+	tm.typeText("Ann")
+	tm.key("tab")
+	tm.typeText("correct horse battery")
+	tm.key("enter")
+	tm.waitFor("signed up", has("signed in as Ann"))
+	tm.key("o")
+	s := tm.waitFor("signed out", has("signed out", "s sign in · u sign up"))
+	if strings.Contains(s, "guest Ann") {
+		t.Errorf("the guest still bears the account's name:\n%s", s)
+	}
+	tm.key("1")
+	tm.key("enter")
+	s = tm.waitFor("a table, or a refusal", func(s string) bool { return strings.Contains(s, "you: ") || strings.Contains(s, "! ") })
+	if !strings.Contains(s, "you: ") {
+		t.Fatalf("signed out, the next table was not opened:\n%s", s)
+	}
+}
+
+// TestSignedOutElsewhere: when the account's session ends elsewhere (its
+// other sessions signed out from the browser, a new password), the
+// client hears it on the player stream and plays on as a guest, saying
+// so in a player's words, rather than answering every request after with
+// the server's word that it does not know the token.
+func TestSignedOutElsewhere(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	var kept []string
+	tm.m.cfg.OnSession = func(tok, name string) error {
+		kept = append(kept, name+"/"+tok)
+		return nil
+	}
+	tm.key("u")
+	tm.typeText("Ann")
+	tm.key("tab")
+	tm.typeText("correct horse battery")
+	tm.key("enter")
+	tm.waitFor("signed up", has("signed in as Ann"))
+
+	body := strings.NewReader(`{"name": "Ann", "password": "correct horse battery"}`)
+	res, err := http.Post(ts.URL+"/api/v1/sessions", "application/json", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var other struct{ Token string }
+	json.NewDecoder(res.Body).Decode(&other)
+	res.Body.Close()
+	req, _ := http.NewRequest("DELETE", ts.URL+"/api/v1/account/sessions", nil)
+	req.Header.Set("Authorization", "Bearer "+other.Token)
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 200 {
+		t.Fatalf("signing out the other sessions: %v %v", res, err)
+	}
+
+	s := tm.waitFor("the sign-out heard", has("you were signed out", "s sign in"))
+	if strings.Contains(s, "token") || strings.Contains(s, "signed in as Ann") {
+		t.Errorf("after the session ended elsewhere:\n%s", s)
+	}
+	if tm.m.cfg.Session != "" || len(kept) != 2 || kept[1] != "/" {
+		t.Fatalf("the ended session is kept: %q, OnSession %v", tm.m.cfg.Session, kept)
+	}
+	tm.key("1")
+	tm.key("enter")
+	s = tm.waitFor("a table, or a refusal", func(s string) bool { return strings.Contains(s, "you: ") || strings.Contains(s, "! ") })
+	if !strings.Contains(s, "you: ") {
+		t.Fatalf("a guest again, the next table was not opened:\n%s", s)
+	}
 }

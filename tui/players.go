@@ -91,6 +91,17 @@ func (m *Model) followPlayer() tea.Cmd {
 	return tea.Batch(m.nextPlayer(), m.loadServed())
 }
 
+// unfollow closes the player stream; messages of it still on their way
+// are no longer heard.
+func (sh *shared) unfollow() {
+	so := &sh.soc
+	if so.cancel != nil {
+		so.cancel()
+		so.cancel = nil
+	}
+	so.gen++
+}
+
 // nextPlayer waits for the player stream's next line or failure.
 func (m *Model) nextPlayer() tea.Cmd {
 	so := &m.soc
@@ -182,6 +193,21 @@ func (m *Model) playerMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case playerErrMsg:
 		if msg.gen != so.gen {
 			return nil, true
+		}
+		var e *client.Error
+		if errors.As(msg.err, &e) && e.Status == http.StatusUnauthorized && m.cfg.Session != "" {
+			// The account's session ended elsewhere (signed out from
+			// another device, a new password, the account closed): every
+			// request with it would be refused from now on. The player
+			// plays on as a guest, told why and how to sign in again.
+			// The screen on show stays: a game goes on under it.
+			m.cfg.Session, m.cfg.Account, m.idToken, m.c.Name = "", "", "", ""
+			m.err, m.note = "you were signed out of this terminal (from another device, or by a new password): s on the home screen signs in again; meanwhile you play as a guest", ""
+			if m.cfg.OnSession != nil {
+				// Forgotten: a start after would find it ended anyway.
+				m.cfg.OnSession("", "")
+			}
+			return m.followPlayer(), true
 		}
 		if msg.err == nil {
 			so.lost = ""

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/term"
+
 	"parlour/account"
 	"parlour/server/limit"
 	"parlour/server/table"
@@ -41,6 +43,13 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	if fs.NArg() > 1 {
 		fs.Usage()
+		return 2
+	}
+	if !isTerminal(stdin) || !isTerminal(stdout) {
+		// Without one the program cannot read keys (a pipe that has
+		// ended reads as nothing, for good) nor draw: say so before
+		// starting a server.
+		fmt.Fprintln(stderr, "parlour play: it is a full-screen game and needs a terminal, but its input or output is a pipe or a file; run it in a terminal (or play over SSH or in the browser)")
 		return 2
 	}
 	if *name == "" {
@@ -155,4 +164,11 @@ func startEmbedded(ctx context.Context, data string, served chan<- error) (strin
 	case <-time.After(30 * time.Second):
 		return "", errors.New("the embedded server took more than 30 s to start")
 	}
+}
+
+// isTerminal says whether f, the command's input or output, is a
+// terminal.
+func isTerminal(f any) bool {
+	fd, ok := f.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(fd.Fd())
 }
