@@ -263,7 +263,7 @@ func (p *playScreen) salvoView() string {
 	}
 	if !p.t.watching() && !p.t.replaying {
 		// The salvo being aimed: nobody aims at a game watched or replayed.
-		info = append(info, fmt.Sprintf("Salvo: %s (%d of %d shots)", strings.Join(p.aim, " "), len(p.aim), v.Shots))
+		info = append(info, fmt.Sprintf("Salvo: %s (%d of %s)", strings.Join(p.aim, " "), len(p.aim), game.Count(v.Shots, "shot", "shots")))
 	}
 	prompt := ""
 	if p.line != "" {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"parlour/game"
 	"regexp"
 	"slices"
 	"strconv"
@@ -244,7 +245,7 @@ func TestSalvoPractice(t *testing.T) {
 			tm.key("space")
 			aimed = append(aimed, sqName(q%10, q/10))
 		}
-		if s := tm.screen(); !strings.Contains(s, fmt.Sprintf("Salvo: %s (%d of %d shots)", strings.Join(aimed, " "), len(aimed), v.Shots)) {
+		if s := tm.screen(); !strings.Contains(s, fmt.Sprintf("Salvo: %s (%d of %s)", strings.Join(aimed, " "), len(aimed), game.Count(v.Shots, "shot", "shots"))) {
 			t.Fatalf("the salvo being aimed is not shown:\n%s", s)
 		}
 		tm.key("enter")

@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parlour/game"
 	"parlour/tui/client"
 )
 
@@ -78,7 +79,7 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 			tm.key("space")
 			aimed = append(aimed, sqName(c, r))
 		}
-		if s := tm.screen(); !strings.Contains(s, fmt.Sprintf("Salvo: %s (%d of %d shots)", strings.Join(aimed, " "), len(aimed), v.Shots)) {
+		if s := tm.screen(); !strings.Contains(s, fmt.Sprintf("Salvo: %s (%d of %s)", strings.Join(aimed, " "), len(aimed), game.Count(v.Shots, "shot", "shots"))) {
 			t.Fatalf("the salvo being aimed is not shown:\n%s", s)
 		}
 		tm.key("enter")
