@@ -334,6 +334,10 @@ func (d *Door) run(sess ssh.Session) {
 	case len(cmd) == 0:
 	case len(cmd) >= 2 && cmd[0] == "join":
 		table = strings.Join(cmd[1:], " ") // a code read aloud may come as "K7M 4PX"
+	case len(cmd) == 1 && cmd[0] == "join":
+		fmt.Fprintf(sess, "Say which table to join: \"join CODE\", with the code its player gave you.\n")
+		sess.Exit(2)
+		return
 	default:
 		fmt.Fprintf(sess, "Parlour knows one command, \"join CODE\"; %q is not it.\n", strings.Join(cmd, " "))
 		sess.Exit(2)

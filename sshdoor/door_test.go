@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -1067,5 +1068,26 @@ func TestGuests(t *testing.T) {
 	}
 	if g.get("SHA256:1", "g", now.Add(3*time.Hour)) != "" {
 		t.Error("the longest unused key was kept")
+	}
+}
+
+// TestRefusedCommands: a command the door does not know, or "join"
+// without its code, is answered with a line saying what to type, and
+// the session ends with status 2, starting no client.
+func TestRefusedCommands(t *testing.T) {
+	f := newFixture(t, Config{})
+	for _, tc := range []struct{ cmd, want string }{
+		{"join", `Say which table to join: "join CODE"`},
+		{"play chess", `Parlour knows one command, "join CODE"; "play chess" is not it.`},
+	} {
+		tm := f.dial("gus", newSigner(t), tc.cmd)
+		tm.waitFor(tc.want)
+		var exit *gossh.ExitError
+		if err := tm.sess.Wait(); !errors.As(err, &exit) || exit.ExitStatus() != 2 {
+			t.Errorf("%q: the session ended with %v, want status 2", tc.cmd, err)
+		}
+		if strings.Contains(tm.text(), "guest") {
+			t.Errorf("%q: a client started: %s", tc.cmd, tm.text())
+		}
 	}
 }
