@@ -429,16 +429,7 @@ func (s *Service) CancelAll(ctx context.Context, identity string) error {
 			if err != nil {
 				return fmt.Errorf("withdrawing challenge %s: %w", c.ID, err)
 			}
-			if !s.now().Before(c.Expires) {
-				continue // expired: nobody waits on it
-			}
-			c.Status = store.ChallengeCanceled
-			info, err := s.challengeInfo(ctx, c)
-			if err != nil {
-				s.log.Warn("telling of a challenge withdrawn", "challenge", c.ID, "err", err)
-				continue
-			}
-			s.tell("challengeCanceled", info, c.From, c.To)
+			s.tellWithdrawn(ctx, c, s.now())
 		}
 		if len(open) < page {
 			return nil
@@ -468,18 +459,25 @@ func (s *Service) Withdrawing(ctx context.Context, identity string) (done func()
 	return func() {
 		now := s.now()
 		for _, c := range open {
-			if !now.Before(c.Expires) {
-				continue // expired: nobody waits on it
-			}
-			c.Status = store.ChallengeCanceled
-			info, err := s.challengeInfo(ctx, c)
-			if err != nil {
-				s.log.Warn("telling of a challenge withdrawn", "challenge", c.ID, "err", err)
-				continue
-			}
-			s.tell("challengeCanceled", info, c.From, c.To)
+			s.tellWithdrawn(ctx, c, now)
 		}
 	}
+}
+
+// tellWithdrawn tells both players of challenge c, withdrawn, that it
+// was ("challengeCanceled"), unless it had expired by now: nobody waits
+// on an expired one.
+func (s *Service) tellWithdrawn(ctx context.Context, c store.Challenge, now time.Time) {
+	if !now.Before(c.Expires) {
+		return
+	}
+	c.Status = store.ChallengeCanceled
+	info, err := s.challengeInfo(ctx, c)
+	if err != nil {
+		s.log.Warn("telling of a challenge withdrawn", "challenge", c.ID, "err", err)
+		return
+	}
+	s.tell("challengeCanceled", info, c.From, c.To)
 }
 
 // Challenges returns p's open challenges that have not expired: those to
