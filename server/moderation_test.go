@@ -431,3 +431,112 @@ func TestCloseRefunds(t *testing.T) {
 		}
 	})
 }
+
+// TestMuteChatLine: a moderator mutes the writer of a chat line, a
+// table's or an event's, whoever wrote it: a guest (whose name is not
+// their own: the other Gus still writes) or an account, everywhere, and
+// lifts it the same way; the log names the writer as the line does and
+// says which line. A line that is not there, a request that names both a
+// player and a line or half a line, and a line nobody wrote are refused
+// in words, and change nothing.
+func TestMuteChatLine(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		f := newEventFixture(t, &k, "Ann", "Bob", "Moe")
+		base := f.srv.URL
+		ann, bob, mo := f.players["Ann"], f.players["Bob"], f.players["Moe"]
+		guest := func(name string) *client {
+			c := &client{t: t, base: base}
+			var id table.Identity
+			if st, got := c.do("POST", "/api/v1/identity", `{"name": "`+name+`"}`, &id); st != 201 && st != 200 {
+				t.Fatalf("a guest identity: %d %s", st, got)
+			}
+			c.token = id.Token
+			return c
+		}
+		gus, gus2, ida := guest("Gus"), guest("Gus"), guest("Ida")
+		f.clock.Advance(table.GuestSpectatorsDelay) // a new guest waits to write to spectators
+		tableID := playNymphabet(t, ann, bob, map[string]any{}, 1)
+		chatPath := "/api/v1/tables/" + tableID + "/chat"
+		ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60}`)
+		roomPath := "/api/v1/tournaments/" + ev.ID + "/chat"
+		expect(t, ida, "POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, 200, "")
+
+		expect(t, gus, "POST", chatPath, `{"channel": "spectators", "text": "you all stink"}`, 201, `"seq":1`)
+		expect(t, bob, "POST", chatPath, `{"channel": "players", "text": "so do you"}`, 201, `"seq":2`)
+		expect(t, ida, "POST", roomPath, `{"text": "rigged event"}`, 200, `"seq":1`)
+		// A line the server itself wrote, as the store may hold one: it
+		// has no writer to mute.
+		if err := f.st.(store.ChatRooms).AppendRoomChat(context.Background(), store.RoomLine{Room: "tournament:" + ev.ID, Seq: 2, Name: "Parlour", Text: "round 1 begins", At: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+		grant(t, f.st, "Moe", true)
+
+		mutes := "/api/v1/moderation/mutes"
+		expect(t, ann, "POST", mutes, map[string]any{"table": tableID, "seq": 1, "minutes": 60, "reason": "abuse"}, 403, "only moderators")
+		for _, c := range []struct {
+			body   map[string]any
+			status int
+			want   string
+		}{
+			{map[string]any{"minutes": 60, "reason": "abuse"}, 400, "say whom to mute"},
+			{map[string]any{"name": "Bob", "table": tableID, "seq": 2, "minutes": 60, "reason": "abuse"}, 400, "not both"},
+			{map[string]any{"table": tableID, "tournament": ev.ID, "seq": 1, "minutes": 60, "reason": "abuse"}, 400, "table or tournament, not both"},
+			{map[string]any{"seq": 1, "minutes": 60, "reason": "abuse"}, 400, "give the table or the tournament"},
+			{map[string]any{"table": tableID, "minutes": 60, "reason": "abuse"}, 400, "seq is the line's number"},
+			{map[string]any{"table": tableID, "seq": -2, "minutes": 60, "reason": "abuse"}, 400, "seq is the line's number"},
+			{map[string]any{"table": "../x", "seq": 1, "minutes": 60, "reason": "abuse"}, 400, "not a table's id"},
+			{map[string]any{"table": tableID, "seq": 1, "minutes": 60}, 400, "give a reason"},
+			{map[string]any{"table": tableID, "seq": 1, "minutes": -1, "reason": "abuse"}, 400, "from 1 to"},
+			{map[string]any{"table": "abcdefghijkmnpqr", "seq": 1, "minutes": 60, "reason": "abuse"}, 404, "there is no table abcdefghijkmnpqr"},
+			{map[string]any{"table": tableID, "seq": 9, "minutes": 60, "reason": "abuse"}, 404, "chat has no line 9"},
+			{map[string]any{"tournament": ev.ID, "seq": 2, "minutes": 60, "reason": "abuse"}, 400, "written by the server, not a player"},
+			{map[string]any{"tournament": "abcdefghijkmnpqr", "seq": 1, "minutes": 60, "reason": "abuse"}, 404, "there is no event abcdefghijkmnpqr"},
+			{map[string]any{"tournament": ev.ID, "seq": 9, "minutes": 60, "reason": "abuse"}, 404, "chat has no line 9"},
+		} {
+			expect(t, mo, "POST", mutes, c.body, c.status, c.want)
+		}
+		// Nothing changed: everybody still writes, and the log holds the
+		// role's grant alone.
+		expect(t, gus, "POST", chatPath, `{"channel": "spectators", "text": "still here"}`, 201, "")
+		expect(t, ida, "POST", roomPath, `{"text": "still rigged"}`, 200, "")
+		var log []moderation.LogLine
+		if st, body := mo.do("GET", "/api/v1/moderation/log", nil, &log); st != 200 || len(log) != 1 || log[0].Action != "grant" {
+			t.Fatalf("the log after refused mutes: %d %s", st, body)
+		}
+
+		// The guest of line 1 is muted, everywhere; the other Gus is not.
+		expect(t, mo, "POST", mutes, map[string]any{"table": tableID, "seq": 1, "minutes": 60, "reason": "insults"}, 200, `"name":"Gus","player":"guest","until"`)
+		expect(t, gus, "POST", chatPath, `{"channel": "spectators", "text": "hello?"}`, 403, "a moderator muted your chat: you may write again in 1 hour")
+		expect(t, gus2, "POST", chatPath, `{"channel": "spectators", "text": "not me"}`, 201, "")
+		// An event's line: its guest writer is kept out of the tables too.
+		expect(t, mo, "POST", mutes, map[string]any{"tournament": ev.ID, "seq": 1, "minutes": 1440, "reason": "spam"}, 200, `"name":"Ida","player":"guest"`)
+		expect(t, ida, "POST", roomPath, `{"text": "hello?"}`, 403, "a moderator muted your chat")
+		expect(t, ida, "POST", chatPath, `{"channel": "spectators", "text": "hello?"}`, 403, "a moderator muted your chat")
+		// An account's line mutes the account.
+		expect(t, mo, "POST", mutes, map[string]any{"table": tableID, "seq": 2, "minutes": 10, "reason": "answered in kind"}, 200, `"name":"Bob","player":"account"`)
+		expect(t, bob, "POST", chatPath, `{"channel": "players", "text": "sorry"}`, 403, "a moderator muted your chat")
+		// Lifted through the same line.
+		expect(t, mo, "POST", mutes, map[string]any{"table": tableID, "seq": 1, "minutes": 0, "reason": "apologised"}, 200, `"name":"Gus","player":"guest"}`)
+		expect(t, gus, "POST", chatPath, `{"channel": "spectators", "text": "sorry"}`, 201, "")
+
+		log = nil
+		if st, body := mo.do("GET", "/api/v1/moderation/log", nil, &log); st != 200 {
+			t.Fatalf("log: %d %s", st, body)
+		}
+		var got []string
+		for _, l := range log {
+			got = append(got, l.Moderator+" "+l.Action+" "+l.Name+" ("+l.Detail+") "+l.Reason)
+		}
+		want := []string{
+			"Moe mute Gus (lifted, the writer of line 1 of table " + tableID + ") apologised",
+			"Moe mute Bob (for 10 minutes, the writer of line 2 of table " + tableID + ") answered in kind",
+			"Moe mute Ida (for 1 day, the writer of line 1 of event " + ev.ID + ") spam",
+			"Moe mute Gus (for 1 hour, the writer of line 1 of table " + tableID + ") insults",
+			"the operator grant Moe () ",
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("the log:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	})
+}

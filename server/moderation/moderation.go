@@ -443,22 +443,127 @@ func (s *Service) CloseReport(ctx context.Context, p *auth.Principal, id string,
 	return reportOf(r, ns), nil
 }
 
-// MuteRequest is the body of POST /api/v1/moderation/mutes: keep the
-// player Name out of every chat for Minutes (0 lifts a mute).
+// MuteRequest is the body of POST /api/v1/moderation/mutes: keep a
+// player out of every chat for Minutes (0 lifts a mute). The player is
+// the account called Name, or the writer of a chat line: line Seq of
+// Table's chat or of Tournament's. A line is how a moderator names a
+// guest, whose name is no one's own.
 type MuteRequest struct {
-	Name    string `json:"name"`
-	Minutes int    `json:"minutes"`
-	Reason  string `json:"reason"`
+	Name       string `json:"name,omitempty"`
+	Table      string `json:"table,omitempty"`
+	Tournament string `json:"tournament,omitempty"`
+	Seq        int    `json:"seq,omitempty"`
+	Minutes    int    `json:"minutes"`
+	Reason     string `json:"reason"`
 }
 
-// Mute is a chat mute as answered.
+// Mute is a chat mute as answered. Player says whether the one muted
+// has an account ("account") or is a guest ("guest"), for a mute that
+// named a line.
 type Mute struct {
-	Name  string     `json:"name"`
-	Until *time.Time `json:"until,omitempty"`
+	Name   string     `json:"name"`
+	Player string     `json:"player,omitempty"`
+	Until  *time.Time `json:"until,omitempty"`
 }
 
-// Mute keeps a player out of every table's chat for a time, for
-// moderator p.
+// writer is whom a mute is for: an identity, its name as the request
+// found it, and what the log's line adds to say which line it was.
+type writer struct {
+	store.Account
+	player string
+	line   string
+}
+
+// checkTarget refuses a request that names neither a player nor a line,
+// or both, or a line half-named.
+func (r MuteRequest) checkTarget() error {
+	line := r.Table != "" || r.Tournament != "" || r.Seq != 0
+	switch {
+	case strings.TrimSpace(r.Name) != "" && line:
+		return refuse.Bad("name the player to mute, or the chat line they wrote (table or tournament, and seq), not both")
+	case !line && strings.TrimSpace(r.Name) == "":
+		return refuse.Bad("say whom to mute: the player's name, or the chat line they wrote (table or tournament, and seq)")
+	case !line:
+		return nil
+	case r.Table != "" && r.Tournament != "":
+		return refuse.Bad("a chat line is a table's or an event's: give table or tournament, not both")
+	case r.Table == "" && r.Tournament == "":
+		return refuse.Bad("say whose chat line %d is: give the table or the tournament it was written in", r.Seq)
+	case r.Table != "" && !auth.ValidID(r.Table):
+		return refuse.Bad("%q is not a table's id", refuse.Clip(r.Table))
+	case r.Tournament != "" && !auth.ValidID(r.Tournament):
+		return refuse.Bad("%q is not an event's id", refuse.Clip(r.Tournament))
+	case r.Seq < 1:
+		return refuse.Bad("say which chat line: seq is the line's number, from 1")
+	}
+	return nil
+}
+
+// writerOf returns whom req names: the account called req.Name, or the
+// writer of the chat line req names, guest or account, as the line names
+// them.
+func (s *Service) writerOf(ctx context.Context, req MuteRequest) (writer, error) {
+	if req.Table == "" && req.Tournament == "" {
+		them, _, err := s.players.AccountNamed(ctx, req.Name)
+		return writer{Account: them}, err
+	}
+	var identity, name, where string
+	var account bool
+	if req.Table != "" {
+		where = fmt.Sprintf("line %d of table %s", req.Seq, req.Table)
+		if _, err := s.st.Table(ctx, req.Table); errors.Is(err, store.ErrNotFound) {
+			return writer{}, refuse.NotFound("there is no table %s", req.Table)
+		} else if err != nil {
+			return writer{}, refuse.ReadFailed(s.log, "the table", err)
+		}
+		ms, err := s.st.Chat(ctx, req.Table, req.Seq-1, 1)
+		if err != nil {
+			return writer{}, refuse.ReadFailed(s.log, "the chat", err)
+		}
+		if len(ms) == 0 || ms[0].Seq != req.Seq {
+			return writer{}, refuse.NotFound("table %s's chat has no line %d", req.Table, req.Seq)
+		}
+		identity, name = ms[0].Identity, ms[0].Name
+		if identity != "" {
+			kinds, err := chat.Players(ctx, s.st, ms)
+			if err != nil {
+				return writer{}, refuse.ReadFailed(s.log, "the writer's account", err)
+			}
+			account = kinds[identity] == "account"
+		}
+	} else {
+		where = fmt.Sprintf("line %d of event %s", req.Seq, req.Tournament)
+		ts, ok := s.st.(store.Tournaments)
+		rooms, ok2 := s.st.(store.ChatRooms)
+		if !ok || !ok2 {
+			return writer{}, refuse.With(http.StatusNotImplemented, "this server keeps no chat for events")
+		}
+		if _, err := ts.Tournament(ctx, req.Tournament); errors.Is(err, store.ErrNotFound) {
+			return writer{}, refuse.NotFound("there is no event %s", req.Tournament)
+		} else if err != nil {
+			return writer{}, refuse.ReadFailed(s.log, "the event", err)
+		}
+		ls, err := rooms.RoomChatSince(ctx, "tournament:"+req.Tournament, req.Seq-1, 1)
+		if err != nil {
+			return writer{}, refuse.ReadFailed(s.log, "the chat", err)
+		}
+		if len(ls) == 0 || ls[0].Seq != req.Seq {
+			return writer{}, refuse.NotFound("event %s's chat has no line %d", req.Tournament, req.Seq)
+		}
+		identity, name, account = ls[0].Identity, ls[0].Name, ls[0].Account
+	}
+	if identity == "" {
+		return writer{}, refuse.Bad("%s was written by the server, not a player: there is nobody to mute", where)
+	}
+	w := writer{Account: store.Account{Identity: identity, Name: name}, player: "guest", line: where}
+	if account {
+		w.player = "account"
+	}
+	return w, nil
+}
+
+// Mute keeps a player out of every chat (the tables' and the events')
+// for a time, for moderator p.
 func (s *Service) Mute(ctx context.Context, p *auth.Principal, req MuteRequest) (Mute, error) {
 	mod, err := s.Moderator(ctx, p)
 	if err != nil {
@@ -471,7 +576,10 @@ func (s *Service) Mute(ctx context.Context, p *auth.Principal, req MuteRequest) 
 	if err != nil {
 		return Mute{}, err
 	}
-	them, _, err := s.players.AccountNamed(ctx, req.Name)
+	if err := req.checkTarget(); err != nil {
+		return Mute{}, err
+	}
+	them, err := s.writerOf(ctx, req)
 	if err != nil {
 		return Mute{}, err
 	}
@@ -482,11 +590,15 @@ func (s *Service) Mute(ctx context.Context, p *auth.Principal, req MuteRequest) 
 		until = s.tables.Now().UTC().Add(time.Duration(req.Minutes) * time.Minute)
 		detail = "for " + game.Span(time.Duration(req.Minutes)*time.Minute)
 	}
-	if err := ms.BanChat(ctx, them.Identity, until, s.action(mod, "mute", them, detail, reason)); err != nil {
+	if them.line != "" {
+		// A guest's name is no one's own: the line says whom.
+		detail += ", the writer of " + them.line
+	}
+	if err := ms.BanChat(ctx, them.Identity, until, s.action(mod, "mute", them.Account, detail, reason)); err != nil {
 		return Mute{}, refuse.SaveFailed(s.log, "the mute", err)
 	}
 	s.log.Info("chat muted", "moderator", mod.Identity, "identity", them.Identity, "minutes", req.Minutes)
-	out := Mute{Name: them.Name}
+	out := Mute{Name: them.Name, Player: them.player}
 	if !until.IsZero() {
 		out.Until = &until
 	}

@@ -3,6 +3,7 @@ package accounts
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -192,4 +193,60 @@ func TestRefundOnHistory(t *testing.T) {
 
 	mo.Open("/players/Cal")
 	mo.Wait("Cal's game given back", `[...document.querySelectorAll(".refund")].some(e => e.textContent.includes("+162 given back"))`)
+}
+
+// TestMuteGuestByLine: a guest, Gus, insults Ann in their table's chat;
+// Ann reports Ben, who joined in, about the table. On the moderators'
+// page the report fills the table in, and Mo mutes the writer of Gus's
+// line, whom no name could find: the log says which line, and Gus's next
+// message is refused.
+func TestMuteGuestByLine(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	mo := e2e.NewPlayer(t, b, "Mo", s.Base)
+	mo.SignUp("Moe", "a moderate passphrase")
+	grantModerator(t, s, "moe")
+	tokens := map[string]string{}
+	for _, n := range []string{"Ann", "Ben"} {
+		var sess struct{ Token string }
+		st, body := e2e.API(t, s.Base, "POST", "/accounts", "", map[string]string{"name": n, "password": "correct horse battery"})
+		if err := json.Unmarshal(body, &sess); st != 201 || err != nil {
+			t.Fatalf("%s signs up: %d %s", n, st, body)
+		}
+		tokens[n] = sess.Token
+	}
+	var gus struct{ Token string }
+	if st, body := e2e.API(t, s.Base, "POST", "/identity", "", map[string]string{"name": "Gus"}); json.Unmarshal(body, &gus) != nil || (st != 201 && st != 200) {
+		t.Fatalf("Gus, a guest: %d %s", st, body)
+	}
+	var ann, seat struct{ Table, Token string }
+	st, body := e2e.API(t, s.Base, "POST", "/tables", tokens["Ann"], map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}})
+	if err := json.Unmarshal(body, &ann); st != 201 || err != nil {
+		t.Fatalf("Ann's table: %d %s", st, body)
+	}
+	st, body = e2e.API(t, s.Base, "POST", "/tables/"+ann.Table+"/join", gus.Token, map[string]any{})
+	if err := json.Unmarshal(body, &seat); st != 200 || err != nil {
+		t.Fatalf("Gus joins: %d %s", st, body)
+	}
+	chat := "/tables/" + ann.Table + "/chat"
+	if st, body := e2e.API(t, s.Base, "POST", chat, gus.Token, map[string]string{"channel": "players", "text": "you play like a fool"}); st != 201 {
+		t.Fatalf("Gus writes: %d %s", st, body)
+	}
+	if st, body := e2e.API(t, s.Base, "POST", "/reports", tokens["Ann"], map[string]string{"name": "Ben", "reason": "chat", "text": "Ben and the guest at line 1", "table": ann.Table}); st != 201 {
+		t.Fatalf("Ann reports: %d %s", st, body)
+	}
+
+	mo.Open("/moderation")
+	mo.Wait("the report", `!!document.querySelector("#reports tr.open .report-act")`)
+	mo.Click("#reports tr.open .report-act")
+	mo.Wait("the report's table filled in", `document.querySelector("#action-table").value === `+strconv.Quote(ann.Table))
+	mo.TypeIn("#action-line", "1")
+	mo.TypeIn("#action-reason", "insults")
+	mo.Click("#action-mute-line")
+	mo.Wait("the mute in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe muted Gus's chat (for 1 hour, the writer of line 1 of table `+ann.Table+`): insults")`)
+	mo.Labelled("the moderators' page")
+	if st, body := e2e.API(t, s.Base, "POST", chat, gus.Token, map[string]string{"channel": "players", "text": "and again"}); st != 403 || !strings.Contains(string(body), "a moderator muted your chat") {
+		t.Errorf("Gus writes once muted: %d %s, want 403", st, body)
+	}
 }

@@ -1,7 +1,9 @@
 // moderation.js: the moderators' page (/moderation). It shows the
 // queue of reports, open ones first, with what a moderator may do about
 // each (close it; mute the player's chat, rename or close the account),
-// and the log of what moderators did. The server checks the role on
+// and the log of what moderators did. A guest, whose name is not their
+// own, is muted by a chat line they wrote: a table's id (a report's, filled
+// in) and the line's number. The server checks the role on
 // every request; a page asked for by anyone else says it is not theirs.
 
 import { h, append, fill, field, toast } from "./dom.js";
@@ -72,17 +74,19 @@ function drawQueue(el, reports, refresh, actions) {
           ? [h("button", { type: "button", class: "report-close", onclick: async () => {
             try { await call("POST", `/moderation/reports/${r.id}/close`, {}); toast("Report closed"); refresh(); } catch (e) { toast(e.message); }
           }, "aria-label": `Close report about ${r.name}` }, "Close report"), " ",
-          h("button", { type: "button", class: "report-act", onclick: () => { drawActions(actions, r.name, refresh); actions.scrollIntoView(); } }, `Act on ${r.name}`)]
+          h("button", { type: "button", class: "report-act", onclick: () => { drawActions(actions, r.name, refresh, r.table); actions.scrollIntoView(); } }, `Act on ${r.name}`)]
           : `closed by ${r.closed_by}`)))))
       : h("p", { class: "muted" }, "No reports."));
 }
 
-function drawActions(el, name, refresh) {
+function drawActions(el, name, refresh, table) {
   const err = h("p", { class: "error", role: "alert", id: "action-error" });
   const who = h("input", { id: "action-name", value: name, maxlength: 20, autocomplete: "off" });
   const reason = h("input", { id: "action-reason", maxlength: 300, autocomplete: "off" });
   const minutes = h("select", { id: "action-minutes", "aria-label": "How long" },
     [[60, "1 hour"], [1440, "1 day"], [10080, "1 week"], [43200, "30 days"], [0, "Lift a mute"]].map(([v, t]) => h("option", { value: v }, t)));
+  const lineTable = h("input", { id: "action-table", value: table || "", maxlength: 16, autocomplete: "off" });
+  const lineSeq = h("input", { id: "action-line", type: "number", min: 1, inputmode: "numeric", autocomplete: "off" });
   const newName = h("input", { id: "action-new-name", maxlength: 20, autocomplete: "off" });
   const refund = h("input", { type: "checkbox", id: "action-refund" });
   const act = (label, id, path, body, said) => h("button", { type: "button", id, onclick: async () => {
@@ -98,6 +102,10 @@ function drawActions(el, name, refresh) {
     h("div", { class: "row" }, minutes,
       act("Mute their chat", "action-mute", "/moderation/mutes", () => ({ name: who.value.trim(), minutes: Number(minutes.value), reason: reason.value.trim() }),
         a => a.until ? `${a.name} is muted until ${when(a.until)}` : `${a.name} may chat again`)),
+    h("div", { class: "row" }, field("Or a chat line: the table", lineTable), field("Line number", lineSeq),
+      act("Mute the line's writer", "action-mute-line", "/moderation/mutes",
+        () => ({ table: lineTable.value.trim(), seq: Number(lineSeq.value), minutes: Number(minutes.value), reason: reason.value.trim() }),
+        a => `${a.player === "guest" ? "The guest " : ""}${a.name} ${a.until ? `is muted until ${when(a.until)}` : "may chat again"}`)),
     h("div", { class: "row" }, field("New name", newName),
       act("Rename", "action-rename", "/moderation/rename", () => ({ name: who.value.trim(), new_name: newName.value.trim(), reason: reason.value.trim() }),
         a => `${a.old_name} is now ${a.name}`)),
