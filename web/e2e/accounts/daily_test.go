@@ -162,3 +162,38 @@ func TestDailyAccount(t *testing.T) {
 		t.Errorf("the profile lists the daily game as %q", got)
 	}
 }
+
+// TestDailyStartedElsewhere: Ann's daily page still offers the play
+// button when her attempt was started meanwhile (in another tab, on
+// another device). Pressing it says she has played, and the page then
+// leads back to that game, with the keyboard's focus on the way back,
+// rather than leaving a button that can only be refused again.
+func TestDailyStartedElsewhere(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	p.Open("/daily/quizl")
+	p.Wait("the play button", `!!document.querySelector("#daily-play")`)
+	id := e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.identity")).token`)
+	st, body := e2e.API(t, base, "POST", "/daily/quizl", id, nil)
+	if st != 201 {
+		t.Fatalf("starting the attempt in another tab: %d %s", st, body)
+	}
+	var s struct{ Table string }
+	if err := json.Unmarshal(body, &s); err != nil {
+		t.Fatal(err)
+	}
+	p.Click("#daily-play")
+	p.Wait("the refusal", `document.querySelector("main .error").textContent !== ""`)
+	if got := p.Text("main .error"); !strings.Contains(got, "one attempt a day") {
+		t.Errorf("the refusal says %q", got)
+	}
+	p.Wait("the way back to the game", `!!document.querySelector('#daily-today a[href="/t/`+s.Table+`"]')`)
+	if n := e2e.Eval[int](p, `document.querySelectorAll("#daily-play").length`); n != 0 {
+		t.Errorf("the refused play button is still offered")
+	}
+	if got := e2e.Eval[string](p, `document.activeElement.getAttribute("href") || document.activeElement.tagName`); got != "/t/"+s.Table {
+		t.Errorf("the keyboard's focus is on %q, not the way back to the game", got)
+	}
+}

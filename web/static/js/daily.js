@@ -49,18 +49,23 @@ export async function daily(main, game) {
   try {
     d = await call("GET", "/daily/" + game, undefined, token);
   } catch (e) { err.textContent = e.message; return; }
-  fill(today, h("h2", {}, `Today, ${d.day}`), h("p", { id: "daily-streak" }, `Your streak: ${d.streak} ${d.streak === 1 ? "day" : "days"}`));
-  const a = d.attempt;
-  if (!a) {
-    append(today, h("button", { type: "button", class: "primary", id: "daily-play", onclick: start }, "Play today's puzzle"));
-  } else if (!a.finished) {
-    append(today, h("p", {}, "Your game is under way. "), h("a", { class: "button primary", href: "/t/" + a.table }, "Back to your game"));
-  } else {
-    const share = h("pre", { class: "share", id: "daily-share" }, a.share);
-    append(today, h("p", { id: "daily-result" }, result(game, a) + (a.ranked ? "" : " (as a guest: not ranked; sign in to rank)")),
-      share,
-      h("button", { type: "button", id: "daily-copy", onclick: () => copy(a.share) }, "Copy the result"));
-  }
+  // drawToday shows the asker's attempt at today's puzzle: the button that
+  // starts it, the way back to it, or its result.
+  const drawToday = d => {
+    fill(today, h("h2", {}, `Today, ${d.day}`), h("p", { id: "daily-streak" }, `Your streak: ${d.streak} ${d.streak === 1 ? "day" : "days"}`));
+    const a = d.attempt;
+    if (!a) {
+      append(today, h("button", { type: "button", class: "primary", id: "daily-play", onclick: start }, "Play today's puzzle"));
+    } else if (!a.finished) {
+      append(today, h("p", {}, "Your game is under way. "), h("a", { class: "button primary", id: "daily-resume", href: "/t/" + a.table }, "Back to your game"));
+    } else {
+      const share = h("pre", { class: "share", id: "daily-share" }, a.share);
+      append(today, h("p", { id: "daily-result" }, result(game, a) + (a.ranked ? "" : " (as a guest: not ranked; sign in to rank)")),
+        share,
+        h("button", { type: "button", id: "daily-copy", onclick: () => copy(a.share) }, "Copy the result"));
+    }
+  };
+  drawToday(d);
   drawBoard(board, game, d.day, "Today's leaderboard");
   drawBoard(past, game, d.yesterday, `Yesterday (${d.yesterday}): replay any game with its analysis`);
   if (account && account.name) {
@@ -73,7 +78,17 @@ export async function daily(main, game) {
       const s = await call("POST", "/daily/" + game, {}, token);
       rememberSeat(s.table, { seat: s.seat, token: s.token, game });
       go("/t/" + s.table);
-    } catch (e) { err.textContent = e.message; }
+    } catch (e) {
+      err.textContent = e.message;
+      // Started meanwhile in another tab or on another device: the page
+      // shows that attempt, its way back or its result, in place of a
+      // button that can only be refused again, and the focus that was
+      // on the button goes to what took its place.
+      if (e.status !== 409) return;
+      try { drawToday(await call("GET", "/daily/" + game, undefined, token)); } catch { return; }
+      const next = today.querySelector("#daily-resume, #daily-copy, #daily-play");
+      if (next) next.focus();
+    }
   }
 }
 
