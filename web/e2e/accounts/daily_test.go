@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
+	"parlour/server"
 	"parlour/web/e2e"
 )
 
@@ -196,4 +198,45 @@ func TestDailyStartedElsewhere(t *testing.T) {
 	if got := e2e.Eval[string](p, `document.activeElement.getAttribute("href") || document.activeElement.tagName`); got != "/t/"+s.Table {
 		t.Errorf("the keyboard's focus is on %q, not the way back to the game", got)
 	}
+}
+
+// TestDailyPhone: on a phone, the daily Salvo page of a player with a
+// long name fits the screen, its leaderboards and its share text
+// included, today and, once the day is over, yesterday's with its
+// Game column; the history counts one salvo as one.
+func TestDailyPhone(t *testing.T) {
+	t.Parallel()
+	clk := &e2e.JumpClock{}
+	srv := e2e.NewConfiguredServer(t, func(c *server.Config) { c.Clock = clk })
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	const name = "Annabelle_Longbottom"
+	p.SignUp(name, "correct horse battery")
+	p.Open("/daily/salvo")
+	p.Wait("the daily page", `!!document.querySelector("#daily-play")`)
+	p.Click("#daily-play")
+	p.Wait("the daily table", `location.pathname.startsWith("/t/")`)
+	id := e2e.Eval[string](p, `location.pathname.slice(3)`)
+	tok := e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.seats"))["`+id+`"].token`)
+	for _, m := range []string{"fire A1 C3 E5 G7 I9", "resign"} {
+		if st, b := e2e.API(t, srv.Base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": m}); st != 200 {
+			t.Fatalf("move %s: %d %s", m, st, b)
+		}
+	}
+	p.Phone(false)
+	p.Open("/daily/salvo")
+	p.Wait("the result and the leaderboard", `!!document.querySelector("#daily-share") && !!document.querySelector("#daily-board table") && !!document.querySelector(".daily-history li")`)
+	p.FitsWidth("the daily page with a result")
+	if w := e2e.Eval[[]int](p, `(e => [e.scrollWidth, e.clientWidth])(document.querySelector("#daily-share"))`); w[0] > w[1] {
+		t.Errorf("the share text is %d pixels wide in a box of %d", w[0], w[1])
+	}
+	if got := p.Text(".daily-history li"); !strings.Contains(got, "not solved, 1 salvo, 0 wrong") {
+		t.Errorf("the history says %q", got)
+	}
+	p.Accessible("the daily page with a result on a phone")
+	clk.Jump(25 * time.Hour)
+	p.Open("/daily/salvo")
+	p.Wait("yesterday's leaderboard", `!!document.querySelector("#daily-yesterday table a[href^='/replay']")`)
+	p.FitsWidth("the daily page the day after")
+	p.Accessible("the daily page the day after on a phone")
 }

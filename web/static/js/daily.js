@@ -104,12 +104,15 @@ async function drawBoard(el, game, day, heading) {
   try { b = await call("GET", `/daily/${game}/${day}/leaderboard`); } catch (e) { append(el, h("p", { class: "error" }, e.message)); return; }
   if (!b.entries.length) { append(el, h("p", { class: "muted" }, "Nobody with an account has finished it yet.")); return; }
   const unit = game === "quizl" ? "Calls" : "Salvos";
-  append(el, h("table", { class: "leaderboard" },
+  // The frame scrolls sideways on a screen too narrow for the table (a
+  // long name, the Game column), not the whole page; the keyboard may
+  // scroll it too.
+  append(el, h("div", { class: "table-frame", tabindex: 0, "aria-label": heading }, h("table", { class: "leaderboard" },
     h("thead", {}, h("tr", {}, ["#", "Player", "Solved", unit, "Wrong", "Time", b.over ? "Game" : null].filter(Boolean).map(c => h("th", { scope: "col" }, c)))),
     h("tbody", {}, b.entries.map(e => h("tr", {},
       h("td", {}, String(e.rank)), h("td", {}, e.name), h("td", {}, e.solved ? "yes" : "no"), h("td", {}, String(e.moves)),
       h("td", {}, String(e.wrong)), h("td", {}, Math.round(e.seconds) + " s"),
-      b.over ? h("td", {}, h("a", { href: "/replay?analyse&table=" + encodeURIComponent(e.table), "aria-label": `Replay ${e.name}'s game with its analysis` }, "Replay")) : null)))));
+      b.over ? h("td", {}, h("a", { href: "/replay?analyse&table=" + encodeURIComponent(e.table), "aria-label": `Replay ${e.name}'s game with its analysis` }, "Replay")) : null))))));
 }
 
 async function copy(text) {
