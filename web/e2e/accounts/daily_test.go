@@ -240,3 +240,39 @@ func TestDailyPhone(t *testing.T) {
 	p.FitsWidth("the daily page the day after")
 	p.Accessible("the daily page the day after on a phone")
 }
+
+// TestDailyTableNextDay: once the day is over, an attempt's table is a
+// finished game like any other, and its way to the daily page says
+// where it leads, today's puzzle, both to the attempt's player and to
+// a visitor, not "your result", which is no longer there.
+func TestDailyTableNextDay(t *testing.T) {
+	t.Parallel()
+	clk := &e2e.JumpClock{}
+	srv := e2e.NewConfiguredServer(t, func(c *server.Config) { c.Clock = clk })
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	p.Open("/daily/quizl")
+	p.Wait("the daily page", `!!document.querySelector("#daily-play")`)
+	p.Click("#daily-play")
+	p.Wait("the daily table", `location.pathname.startsWith("/t/")`)
+	id := e2e.Eval[string](p, `location.pathname.slice(3)`)
+	tok := e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.seats"))["`+id+`"].token`)
+	if st, b := e2e.API(t, srv.Base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": "resign"}); st != 200 {
+		t.Fatalf("resign: %d %s", st, b)
+	}
+	p.Wait("the end screen's way back", `!!document.querySelector("#daily-back")`)
+	if got := p.Text("#daily-back"); got != "Your daily result and share text" {
+		t.Errorf("during the day the end screen's way back reads %q", got)
+	}
+	clk.Jump(25 * time.Hour)
+	ben := e2e.NewPlayer(t, b, "Ben", srv.Base)
+	for _, v := range []*e2e.Player{p, ben} {
+		v.Open("/t/" + id)
+		v.Wait("the game's replay", `!!document.querySelector("#replay-game") && !!document.querySelector("#daily-back")`)
+		if got := v.Text("#daily-back"); got != "Today's daily Quizl" {
+			t.Errorf("%s: the day after, the way to the daily page reads %q", v.Name, got)
+		}
+		v.Click("#daily-back")
+		v.Wait("today's puzzle", `!!document.querySelector("#daily-play")`)
+	}
+}
