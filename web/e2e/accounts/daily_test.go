@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -275,4 +276,48 @@ func TestDailyTableNextDay(t *testing.T) {
 		v.Click("#daily-back")
 		v.Wait("today's puzzle", `!!document.querySelector("#daily-play")`)
 	}
+}
+
+// TestDailyGameReplayAfterTheDay: while the day lasts, the record of
+// today's attempt is kept from everyone, its player too, so the lists of
+// games (the profile's, the home page's) offer no replay of it that
+// could only fail, and say when it opens; the day after, they do, and
+// the replay plays.
+func TestDailyGameReplayAfterTheDay(t *testing.T) {
+	t.Parallel()
+	clk := &e2e.JumpClock{}
+	srv := e2e.NewConfiguredServer(t, func(c *server.Config) { c.Clock = clk })
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	p.SignUp("Ann", "correct horse battery")
+	p.Open("/daily/salvo")
+	p.Wait("the daily page", `!!document.querySelector("#daily-play")`)
+	p.Click("#daily-play")
+	p.Wait("the daily table", `location.pathname.startsWith("/t/")`)
+	id := e2e.Eval[string](p, `location.pathname.slice(3)`)
+	tok := e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.seats"))["`+id+`"].token`)
+	if st, b := e2e.API(t, srv.Base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": "resign"}); st != 200 {
+		t.Fatalf("resign: %d %s", st, b)
+	}
+	lists := []struct{ path, item string }{
+		{"/players/Ann", "#games li"},
+		{"/", "#my-finished li"},
+	}
+	for _, l := range lists {
+		p.Open(l.path)
+		p.Wait("the daily game listed", `[...document.querySelectorAll(`+strconv.Quote(l.item)+`)].some(li => li.textContent.includes("Daily Salvo"))`)
+		if got := p.Text(l.item); !strings.Contains(got, "replay when the day ends") {
+			t.Errorf("%s lists today's attempt as %q", l.path, got)
+		}
+		if n := e2e.Eval[int](p, `document.querySelectorAll(`+strconv.Quote(l.item+` a[href*="`+id+`"]`)+`).length`); n != 0 {
+			t.Errorf("%s offers today's attempt's replay before the day ends", l.path)
+		}
+	}
+	clk.Jump(25 * time.Hour)
+	for _, l := range lists {
+		p.Open(l.path)
+		p.Wait("the daily game's replay", `!!document.querySelector(`+strconv.Quote(l.item+` a[href*="`+id+`"]`)+`)`)
+	}
+	p.Click(`#my-finished a[href*="` + id + `"]`)
+	p.Wait("the replay", `!!document.querySelector("main h2") && !document.querySelector("main .error[role=alert]:not(:empty)")`)
 }

@@ -34,3 +34,22 @@ export function dailySection(name, limit = 10) {
   }).catch(e => append(el, h("p", { class: "error" }, "Cannot read the daily puzzles: " + e.message)));
   return el;
 }
+
+// sealedDailies returns name's finished attempts whose day is not over
+// yet, as "game/day" (a listed game's daily field): until midnight UTC
+// their records are kept from everyone, their player too, so nothing
+// offers their replay. The server's clock says when the day ends: its
+// history names an attempt's table only then. Should the history not
+// come, the set is empty and the replays stay offered.
+export async function sealedDailies(name) {
+  const out = new Set();
+  let d;
+  try { d = await call("GET", `/players/${encodeURIComponent(name)}/daily`); } catch { return out; }
+  for (const [g, r] of Object.entries(d || {})) {
+    for (const a of r.history || []) if (a.finished && !a.table) out.add(`${g}/${a.day}`);
+  }
+  return out;
+}
+
+// waitWords stands for the replay of an attempt whose day is not over.
+export const waitWords = "replay when the day ends (midnight UTC)";
