@@ -321,3 +321,35 @@ func TestDailyGameReplayAfterTheDay(t *testing.T) {
 	p.Click(`#my-finished a[href*="` + id + `"]`)
 	p.Wait("the replay", `!!document.querySelector("main h2") && !document.querySelector("main .error[role=alert]:not(:empty)")`)
 }
+
+// TestDailyGuestThenSignUp: a guest who played today's puzzle and then
+// signs up keeps the attempt, unranked, and may not play again today;
+// the daily page then says why it is not ranked, and does not tell the
+// player, now signed in, to sign in to rank.
+func TestDailyGuestThenSignUp(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	p.Open("/daily/salvo")
+	p.Wait("the daily page", `!!document.querySelector("#daily-play")`)
+	p.Click("#daily-play")
+	p.Wait("the daily table", `location.pathname.startsWith("/t/")`)
+	id := e2e.Eval[string](p, `location.pathname.slice(3)`)
+	tok := e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.seats"))["`+id+`"].token`)
+	if st, b := e2e.API(t, base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": "resign"}); st != 200 {
+		t.Fatalf("resign: %d %s", st, b)
+	}
+	p.Open("/daily/salvo")
+	p.Wait("the guest's result", `!!document.querySelector("#daily-result")`)
+	if got := p.Text("#daily-result"); !strings.Contains(got, "not ranked") || !strings.Contains(got, "signed in") {
+		t.Errorf("the guest's result reads %q", got)
+	}
+	p.SignUp("Ann", "correct horse battery")
+	p.Open("/daily/salvo")
+	p.Wait("the result, signed in", `!!document.querySelector("#daily-result") && !!document.querySelector("#daily-profile")`)
+	got := p.Text("#daily-result")
+	if !strings.Contains(got, "not ranked") || strings.Contains(got, "sign in") {
+		t.Errorf("signed in, the result of the attempt begun as a guest reads %q", got)
+	}
+}

@@ -60,7 +60,12 @@ export async function daily(main, game) {
       append(today, h("p", {}, "Your game is under way. "), h("a", { class: "button primary", id: "daily-resume", href: "/t/" + a.table }, "Back to your game"));
     } else {
       const share = h("pre", { class: "share", id: "daily-share" }, a.share);
-      append(today, h("p", { id: "daily-result" }, result(game, a) + (a.ranked ? "" : " (as a guest: not ranked; sign in to rank)")),
+      // Only an attempt begun signed in is ranked. A guest who signed up
+      // after playing keeps the attempt, unranked, and plays no other
+      // today: signing in would not rank it.
+      const unranked = account && account.name ? " (begun as a guest, before you signed up: not ranked)"
+        : " (as a guest: not ranked; only an attempt begun signed in is ranked)";
+      append(today, h("p", { id: "daily-result" }, result(game, a) + (a.ranked ? "" : unranked)),
         share,
         h("button", { type: "button", id: "daily-copy", onclick: () => copy(a.share) }, "Copy the result"));
     }
