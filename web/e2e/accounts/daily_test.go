@@ -143,6 +143,10 @@ func TestDailyAccount(t *testing.T) {
 	if got := p.Text("#daily-board"); !strings.Contains(got, "Ann") {
 		t.Errorf("today's leaderboard: %q", got)
 	}
+	// As on the ratings' leaderboards, a name leads to its player's page.
+	if n := e2e.Eval[int](p, `document.querySelectorAll('#daily-board td a[href="/players/Ann"]').length`); n != 1 {
+		t.Errorf("today's leaderboard links Ann's name to her page %d times", n)
+	}
 	if got := p.Text(".daily-streak[data-game=salvo]"); got != "Streak 0 · longest 0 · solved 0 of 1" {
 		t.Errorf("the daily history's streak: %q", got)
 	}

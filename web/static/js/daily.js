@@ -115,7 +115,7 @@ async function drawBoard(el, game, day, heading) {
   append(el, h("div", { class: "table-frame", tabindex: 0, "aria-label": heading }, h("table", { class: "leaderboard" },
     h("thead", {}, h("tr", {}, ["#", "Player", "Solved", unit, "Wrong", "Time", b.over ? "Game" : null].filter(Boolean).map(c => h("th", { scope: "col" }, c)))),
     h("tbody", {}, b.entries.map(e => h("tr", {},
-      h("td", {}, String(e.rank)), h("td", {}, e.name), h("td", {}, e.solved ? "yes" : "no"), h("td", {}, String(e.moves)),
+      h("td", {}, String(e.rank)), h("td", {}, h("a", { href: "/players/" + encodeURIComponent(e.name) }, e.name)), h("td", {}, e.solved ? "yes" : "no"), h("td", {}, String(e.moves)),
       h("td", {}, String(e.wrong)), h("td", {}, Math.round(e.seconds) + " s"),
       b.over ? h("td", {}, h("a", { href: "/replay?analyse&table=" + encodeURIComponent(e.table), "aria-label": `Replay ${e.name}'s game with its analysis` }, "Replay")) : null))))));
 }
