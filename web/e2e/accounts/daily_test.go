@@ -2,9 +2,12 @@ package accounts
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"parlour/server"
 	"parlour/web/e2e"
 )
 
@@ -140,6 +143,10 @@ func TestDailyAccount(t *testing.T) {
 	if got := p.Text("#daily-board"); !strings.Contains(got, "Ann") {
 		t.Errorf("today's leaderboard: %q", got)
 	}
+	// As on the ratings' leaderboards, a name leads to its player's page.
+	if n := e2e.Eval[int](p, `document.querySelectorAll('#daily-board td a[href="/players/Ann"]').length`); n != 1 {
+		t.Errorf("today's leaderboard links Ann's name to her page %d times", n)
+	}
 	if got := p.Text(".daily-streak[data-game=salvo]"); got != "Streak 0 · longest 0 · solved 0 of 1" {
 		t.Errorf("the daily history's streak: %q", got)
 	}
@@ -160,5 +167,193 @@ func TestDailyAccount(t *testing.T) {
 	p.Wait("the profile's games", `!!document.querySelector("#games li strong")`)
 	if got := p.Text("#games li"); !strings.HasPrefix(got, "Lost Daily Salvo, alone") {
 		t.Errorf("the profile lists the daily game as %q", got)
+	}
+}
+
+// TestDailyStartedElsewhere: Ann's daily page still offers the play
+// button when her attempt was started meanwhile (in another tab, on
+// another device). Pressing it says she has played, and the page then
+// leads back to that game, with the keyboard's focus on the way back,
+// rather than leaving a button that can only be refused again.
+func TestDailyStartedElsewhere(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	p.Open("/daily/quizl")
+	p.Wait("the play button", `!!document.querySelector("#daily-play")`)
+	id := e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.identity")).token`)
+	st, body := e2e.API(t, base, "POST", "/daily/quizl", id, nil)
+	if st != 201 {
+		t.Fatalf("starting the attempt in another tab: %d %s", st, body)
+	}
+	var s struct{ Table string }
+	if err := json.Unmarshal(body, &s); err != nil {
+		t.Fatal(err)
+	}
+	p.Click("#daily-play")
+	p.Wait("the refusal", `document.querySelector("main .error").textContent !== ""`)
+	if got := p.Text("main .error"); !strings.Contains(got, "one attempt a day") {
+		t.Errorf("the refusal says %q", got)
+	}
+	p.Wait("the way back to the game", `!!document.querySelector('#daily-today a[href="/t/`+s.Table+`"]')`)
+	if n := e2e.Eval[int](p, `document.querySelectorAll("#daily-play").length`); n != 0 {
+		t.Errorf("the refused play button is still offered")
+	}
+	if got := e2e.Eval[string](p, `document.activeElement.getAttribute("href") || document.activeElement.tagName`); got != "/t/"+s.Table {
+		t.Errorf("the keyboard's focus is on %q, not the way back to the game", got)
+	}
+}
+
+// TestDailyPhone: on a phone, the daily Salvo page of a player with a
+// long name fits the screen, its leaderboards and its share text
+// included, today and, once the day is over, yesterday's with its
+// Game column; the history counts one salvo as one.
+func TestDailyPhone(t *testing.T) {
+	t.Parallel()
+	clk := &e2e.JumpClock{}
+	srv := e2e.NewConfiguredServer(t, func(c *server.Config) { c.Clock = clk })
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	const name = "Annabelle_Longbottom"
+	p.SignUp(name, "correct horse battery")
+	p.Open("/daily/salvo")
+	p.Wait("the daily page", `!!document.querySelector("#daily-play")`)
+	p.Click("#daily-play")
+	p.Wait("the daily table", `location.pathname.startsWith("/t/")`)
+	id := e2e.Eval[string](p, `location.pathname.slice(3)`)
+	tok := e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.seats"))["`+id+`"].token`)
+	for _, m := range []string{"fire A1 C3 E5 G7 I9", "resign"} {
+		if st, b := e2e.API(t, srv.Base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": m}); st != 200 {
+			t.Fatalf("move %s: %d %s", m, st, b)
+		}
+	}
+	p.Phone(false)
+	p.Open("/daily/salvo")
+	p.Wait("the result and the leaderboard", `!!document.querySelector("#daily-share") && !!document.querySelector("#daily-board table") && !!document.querySelector(".daily-history li")`)
+	p.FitsWidth("the daily page with a result")
+	if w := e2e.Eval[[]int](p, `(e => [e.scrollWidth, e.clientWidth])(document.querySelector("#daily-share"))`); w[0] > w[1] {
+		t.Errorf("the share text is %d pixels wide in a box of %d", w[0], w[1])
+	}
+	if got := p.Text(".daily-history li"); !strings.Contains(got, "not solved, 1 salvo, 0 wrong") {
+		t.Errorf("the history says %q", got)
+	}
+	p.Accessible("the daily page with a result on a phone")
+	clk.Jump(25 * time.Hour)
+	p.Open("/daily/salvo")
+	p.Wait("yesterday's leaderboard", `!!document.querySelector("#daily-yesterday table a[href^='/replay']")`)
+	p.FitsWidth("the daily page the day after")
+	p.Accessible("the daily page the day after on a phone")
+}
+
+// TestDailyTableNextDay: once the day is over, an attempt's table is a
+// finished game like any other, and its way to the daily page says
+// where it leads, today's puzzle, both to the attempt's player and to
+// a visitor, not "your result", which is no longer there.
+func TestDailyTableNextDay(t *testing.T) {
+	t.Parallel()
+	clk := &e2e.JumpClock{}
+	srv := e2e.NewConfiguredServer(t, func(c *server.Config) { c.Clock = clk })
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	p.Open("/daily/quizl")
+	p.Wait("the daily page", `!!document.querySelector("#daily-play")`)
+	p.Click("#daily-play")
+	p.Wait("the daily table", `location.pathname.startsWith("/t/")`)
+	id := e2e.Eval[string](p, `location.pathname.slice(3)`)
+	tok := e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.seats"))["`+id+`"].token`)
+	if st, b := e2e.API(t, srv.Base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": "resign"}); st != 200 {
+		t.Fatalf("resign: %d %s", st, b)
+	}
+	p.Wait("the end screen's way back", `!!document.querySelector("#daily-back")`)
+	if got := p.Text("#daily-back"); got != "Your daily result and share text" {
+		t.Errorf("during the day the end screen's way back reads %q", got)
+	}
+	clk.Jump(25 * time.Hour)
+	ben := e2e.NewPlayer(t, b, "Ben", srv.Base)
+	for _, v := range []*e2e.Player{p, ben} {
+		v.Open("/t/" + id)
+		v.Wait("the game's replay", `!!document.querySelector("#replay-game") && !!document.querySelector("#daily-back")`)
+		if got := v.Text("#daily-back"); got != "Today's daily Quizl" {
+			t.Errorf("%s: the day after, the way to the daily page reads %q", v.Name, got)
+		}
+		v.Click("#daily-back")
+		v.Wait("today's puzzle", `!!document.querySelector("#daily-play")`)
+	}
+}
+
+// TestDailyGameReplayAfterTheDay: while the day lasts, the record of
+// today's attempt is kept from everyone, its player too, so the lists of
+// games (the profile's, the home page's) offer no replay of it that
+// could only fail, and say when it opens; the day after, they do, and
+// the replay plays.
+func TestDailyGameReplayAfterTheDay(t *testing.T) {
+	t.Parallel()
+	clk := &e2e.JumpClock{}
+	srv := e2e.NewConfiguredServer(t, func(c *server.Config) { c.Clock = clk })
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	p.SignUp("Ann", "correct horse battery")
+	p.Open("/daily/salvo")
+	p.Wait("the daily page", `!!document.querySelector("#daily-play")`)
+	p.Click("#daily-play")
+	p.Wait("the daily table", `location.pathname.startsWith("/t/")`)
+	id := e2e.Eval[string](p, `location.pathname.slice(3)`)
+	tok := e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.seats"))["`+id+`"].token`)
+	if st, b := e2e.API(t, srv.Base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": "resign"}); st != 200 {
+		t.Fatalf("resign: %d %s", st, b)
+	}
+	lists := []struct{ path, item string }{
+		{"/players/Ann", "#games li"},
+		{"/", "#my-finished li"},
+	}
+	for _, l := range lists {
+		p.Open(l.path)
+		p.Wait("the daily game listed", `[...document.querySelectorAll(`+strconv.Quote(l.item)+`)].some(li => li.textContent.includes("Daily Salvo"))`)
+		if got := p.Text(l.item); !strings.Contains(got, "replay when the day ends") {
+			t.Errorf("%s lists today's attempt as %q", l.path, got)
+		}
+		if n := e2e.Eval[int](p, `document.querySelectorAll(`+strconv.Quote(l.item+` a[href*="`+id+`"]`)+`).length`); n != 0 {
+			t.Errorf("%s offers today's attempt's replay before the day ends", l.path)
+		}
+	}
+	clk.Jump(25 * time.Hour)
+	for _, l := range lists {
+		p.Open(l.path)
+		p.Wait("the daily game's replay", `!!document.querySelector(`+strconv.Quote(l.item+` a[href*="`+id+`"]`)+`)`)
+	}
+	p.Click(`#my-finished a[href*="` + id + `"]`)
+	p.Wait("the replay", `!!document.querySelector("main h2") && !document.querySelector("main .error[role=alert]:not(:empty)")`)
+}
+
+// TestDailyGuestThenSignUp: a guest who played today's puzzle and then
+// signs up keeps the attempt, unranked, and may not play again today;
+// the daily page then says why it is not ranked, and does not tell the
+// player, now signed in, to sign in to rank.
+func TestDailyGuestThenSignUp(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	p.Open("/daily/salvo")
+	p.Wait("the daily page", `!!document.querySelector("#daily-play")`)
+	p.Click("#daily-play")
+	p.Wait("the daily table", `location.pathname.startsWith("/t/")`)
+	id := e2e.Eval[string](p, `location.pathname.slice(3)`)
+	tok := e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.seats"))["`+id+`"].token`)
+	if st, b := e2e.API(t, base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": "resign"}); st != 200 {
+		t.Fatalf("resign: %d %s", st, b)
+	}
+	p.Open("/daily/salvo")
+	p.Wait("the guest's result", `!!document.querySelector("#daily-result")`)
+	if got := p.Text("#daily-result"); !strings.Contains(got, "not ranked") || !strings.Contains(got, "signed in") {
+		t.Errorf("the guest's result reads %q", got)
+	}
+	p.SignUp("Ann", "correct horse battery")
+	p.Open("/daily/salvo")
+	p.Wait("the result, signed in", `!!document.querySelector("#daily-result") && !!document.querySelector("#daily-profile")`)
+	got := p.Text("#daily-result")
+	if !strings.Contains(got, "not ranked") || strings.Contains(got, "sign in") {
+		t.Errorf("signed in, the result of the attempt begun as a guest reads %q", got)
 	}
 }

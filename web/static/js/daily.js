@@ -49,18 +49,28 @@ export async function daily(main, game) {
   try {
     d = await call("GET", "/daily/" + game, undefined, token);
   } catch (e) { err.textContent = e.message; return; }
-  fill(today, h("h2", {}, `Today, ${d.day}`), h("p", { id: "daily-streak" }, `Your streak: ${d.streak} ${d.streak === 1 ? "day" : "days"}`));
-  const a = d.attempt;
-  if (!a) {
-    append(today, h("button", { type: "button", class: "primary", id: "daily-play", onclick: start }, "Play today's puzzle"));
-  } else if (!a.finished) {
-    append(today, h("p", {}, "Your game is under way. "), h("a", { class: "button primary", href: "/t/" + a.table }, "Back to your game"));
-  } else {
-    const share = h("pre", { class: "share", id: "daily-share" }, a.share);
-    append(today, h("p", { id: "daily-result" }, result(game, a) + (a.ranked ? "" : " (as a guest: not ranked; sign in to rank)")),
-      share,
-      h("button", { type: "button", id: "daily-copy", onclick: () => copy(a.share) }, "Copy the result"));
-  }
+  // drawToday shows the asker's attempt at today's puzzle: the button that
+  // starts it, the way back to it, or its result.
+  const drawToday = d => {
+    fill(today, h("h2", {}, `Today, ${d.day}`), h("p", { id: "daily-streak" }, `Your streak: ${d.streak} ${d.streak === 1 ? "day" : "days"}`));
+    const a = d.attempt;
+    if (!a) {
+      append(today, h("button", { type: "button", class: "primary", id: "daily-play", onclick: start }, "Play today's puzzle"));
+    } else if (!a.finished) {
+      append(today, h("p", {}, "Your game is under way. "), h("a", { class: "button primary", id: "daily-resume", href: "/t/" + a.table }, "Back to your game"));
+    } else {
+      const share = h("pre", { class: "share", id: "daily-share" }, a.share);
+      // Only an attempt begun signed in is ranked. A guest who signed up
+      // after playing keeps the attempt, unranked, and plays no other
+      // today: signing in would not rank it.
+      const unranked = account && account.name ? " (begun as a guest, before you signed up: not ranked)"
+        : " (as a guest: not ranked; only an attempt begun signed in is ranked)";
+      append(today, h("p", { id: "daily-result" }, result(game, a) + (a.ranked ? "" : unranked)),
+        share,
+        h("button", { type: "button", id: "daily-copy", onclick: () => copy(a.share) }, "Copy the result"));
+    }
+  };
+  drawToday(d);
   drawBoard(board, game, d.day, "Today's leaderboard");
   drawBoard(past, game, d.yesterday, `Yesterday (${d.yesterday}): replay any game with its analysis`);
   if (account && account.name) {
@@ -73,7 +83,17 @@ export async function daily(main, game) {
       const s = await call("POST", "/daily/" + game, {}, token);
       rememberSeat(s.table, { seat: s.seat, token: s.token, game });
       go("/t/" + s.table);
-    } catch (e) { err.textContent = e.message; }
+    } catch (e) {
+      err.textContent = e.message;
+      // Started meanwhile in another tab or on another device: the page
+      // shows that attempt, its way back or its result, in place of a
+      // button that can only be refused again, and the focus that was
+      // on the button goes to what took its place.
+      if (e.status !== 409) return;
+      try { drawToday(await call("GET", "/daily/" + game, undefined, token)); } catch { return; }
+      const next = today.querySelector("#daily-resume, #daily-copy, #daily-play");
+      if (next) next.focus();
+    }
   }
 }
 
@@ -89,12 +109,15 @@ async function drawBoard(el, game, day, heading) {
   try { b = await call("GET", `/daily/${game}/${day}/leaderboard`); } catch (e) { append(el, h("p", { class: "error" }, e.message)); return; }
   if (!b.entries.length) { append(el, h("p", { class: "muted" }, "Nobody with an account has finished it yet.")); return; }
   const unit = game === "quizl" ? "Calls" : "Salvos";
-  append(el, h("table", { class: "leaderboard" },
+  // The frame scrolls sideways on a screen too narrow for the table (a
+  // long name, the Game column), not the whole page; the keyboard may
+  // scroll it too.
+  append(el, h("div", { class: "table-frame", tabindex: 0, "aria-label": heading }, h("table", { class: "leaderboard" },
     h("thead", {}, h("tr", {}, ["#", "Player", "Solved", unit, "Wrong", "Time", b.over ? "Game" : null].filter(Boolean).map(c => h("th", { scope: "col" }, c)))),
     h("tbody", {}, b.entries.map(e => h("tr", {},
-      h("td", {}, String(e.rank)), h("td", {}, e.name), h("td", {}, e.solved ? "yes" : "no"), h("td", {}, String(e.moves)),
+      h("td", {}, String(e.rank)), h("td", {}, h("a", { href: "/players/" + encodeURIComponent(e.name) }, e.name)), h("td", {}, e.solved ? "yes" : "no"), h("td", {}, String(e.moves)),
       h("td", {}, String(e.wrong)), h("td", {}, Math.round(e.seconds) + " s"),
-      b.over ? h("td", {}, h("a", { href: "/replay?analyse&table=" + encodeURIComponent(e.table), "aria-label": `Replay ${e.name}'s game with its analysis` }, "Replay")) : null)))));
+      b.over ? h("td", {}, h("a", { href: "/replay?analyse&table=" + encodeURIComponent(e.table), "aria-label": `Replay ${e.name}'s game with its analysis` }, "Replay")) : null))))));
 }
 
 async function copy(text) {

@@ -116,10 +116,15 @@ function myGames(name) {
     for (const t of a.tables) append(now, h("li", {}, h("a", { href: "/t/" + t.id }, `${t.title} · table ${t.id}`), " ",
       h("span", { class: "muted" }, t.status, t.rated ? " · rated" : "", " · with ", t.seats.filter(x => x.seat !== t.seat).map(x => x.kind === "open" ? "an open seat" : x.name).join(", ") || "nobody")));
   }).catch(e => append(now, h("li", { class: "error" }, e.message)));
-  call("GET", `/players/${encodeURIComponent(name)}/games?limit=10`).then(a => {
+  call("GET", `/players/${encodeURIComponent(name)}/games?limit=10`).then(async a => {
     if (!a.games.length) append(done, h("li", { class: "muted" }, "None yet."));
-    for (const g of a.games) append(done, h("li", {}, `${{ win: "Won", loss: "Lost", draw: "Drew", aborted: "Aborted" }[g.result] || g.result} ${title(g.game)}${g.opponents.length ? " against " + g.opponents.map(o => o.name || o.kind).join(", ") : ", alone"} `,
-      h("span", { class: "muted" }, new Date(g.ended).toLocaleString()), " · ", h("a", { href: "/replay?table=" + encodeURIComponent(g.table), "aria-label": `Replay the ${title(g.game)} game of ${new Date(g.ended).toLocaleString()}` }, "Replay")));
+    // An attempt at a daily puzzle says so, as on the profile, and has no
+    // replay to offer until its day ends (dailyprofile.js).
+    const daily = a.games.some(g => g.daily) ? await import("./dailyprofile.js") : null;
+    const sealed = daily ? await daily.sealedDailies(name) : new Set();
+    for (const g of a.games) append(done, h("li", {}, `${{ win: "Won", loss: "Lost", draw: "Drew", aborted: "Aborted" }[g.result] || g.result} ${g.daily ? "Daily " : ""}${title(g.game)}${g.opponents.length ? " against " + g.opponents.map(o => o.name || o.kind).join(", ") : ", alone"} `,
+      h("span", { class: "muted" }, new Date(g.ended).toLocaleString()), " · ", sealed.has(g.daily) ? h("span", { class: "muted" }, daily.waitWords)
+        : h("a", { href: "/replay?table=" + encodeURIComponent(g.table), "aria-label": `Replay the ${title(g.game)} game of ${new Date(g.ended).toLocaleString()}` }, "Replay")));
   }).catch(e => append(done, h("li", { class: "error" }, e.message)));
   return box;
 }

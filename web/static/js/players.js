@@ -114,6 +114,9 @@ export async function profile(main, name) {
       const ans = await call("GET", `/players/${encodeURIComponent(p.name)}/games${before ? "?before=" + encodeURIComponent(before) : ""}`);
       if (!ans.games.length && !before) append(list, h("li", { class: "muted" }, "No finished games yet."));
       // Every game at once, as records a program or the Replay page reads.
+      // Today's daily attempts have no replay to offer until the day ends.
+      const daily = ans.games.some(g => g.daily) ? await import("./dailyprofile.js") : null;
+      const sealed = daily ? await daily.sealedDailies(p.name) : new Set();
       if (ans.games.length && !before) list.before(h("p", {}, h("a", { id: "games-export", href: `/api/v1/players/${encodeURIComponent(p.name)}/games/export`, download: "" }, "Download every game"), h("span", { class: "muted" }, " (their records, one a line)")));
       for (const g of ans.games) {
         const opp = g.opponents.length ? g.opponents.map(o => o.kind === "account" ? h("a", { href: "/players/" + encodeURIComponent(o.name) }, o.name)
@@ -128,7 +131,8 @@ export async function profile(main, name) {
           delta === null ? null : h("span", { class: delta >= 0 ? "up" : "down" }, ` · rated, ${delta >= 0 ? "+" : "−"}${Math.abs(delta)} (${num(g.rating_after)})`),
           // Points lost to a player closed for cheating come back.
           g.refund ? h("span", { class: "up refund" }, ` · +${Math.round(g.refund)} given back (the opponent's account was closed)`) : null,
-          " · ", h("a", { href: "/replay?table=" + encodeURIComponent(g.table), "aria-label": `Replay the ${title(g.game)} game of ${new Date(g.ended).toLocaleString()}` }, "Replay")));
+          " · ", sealed.has(g.daily) ? h("span", { class: "muted" }, daily.waitWords)
+            : h("a", { href: "/replay?table=" + encodeURIComponent(g.table), "aria-label": `Replay the ${title(g.game)} game of ${new Date(g.ended).toLocaleString()}` }, "Replay")));
       }
       if (ans.next) append(more, h("button", { type: "button", id: "more-games", onclick: () => page(ans.next) }, "Older games"));
     } catch (e) { append(more, h("p", { class: "error" }, e.message)); }

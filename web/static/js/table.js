@@ -417,7 +417,9 @@ async function playScreen(main, id, mine) {
         : u.seat >= 0 ? h("button", { type: "button", class: t.daily ? "" : "primary", id: "rematch", onclick: rematch }, rematchText(t)) : null,
       sealed(t) ? null : h("a", { class: "button", id: "replay-game", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it"),
       res.status === "aborted" || sealed(t) ? null : h("a", { class: "button", id: "analyse-game", href: "/replay?analyse&table=" + encodeURIComponent(id) }, "Analyse this game"),
-      t.daily ? h("a", { class: "button primary", id: "daily-back", href: "/daily/" + t.daily.split("/")[0] }, "Your daily result and share text") : null));
+      // Once the day is over the daily page shows the next day's puzzle,
+      // and the attempt's result is no longer there to go back to.
+      t.daily ? h("a", { class: "button primary", id: "daily-back", href: "/daily/" + t.daily.split("/")[0] }, sealed(t) ? "Your daily result and share text" : `Today's daily ${t.title}`) : null));
     return box;
   }
 
