@@ -179,11 +179,12 @@ type Players interface {
 	Rehash(ctx context.Context, identity, old, new string) error
 	// DeleteCredential deletes the credential with token hash h.
 	DeleteCredential(ctx context.Context, h []byte) error
-	// DeleteAccount deletes identity's account, ratings and every
-	// credential, renames the identity name, and replaces the
+	// DeleteAccount deletes identity's account, ratings, daily attempts
+	// and every credential, renames the identity name, and replaces the
 	// descriptions of the tables in renames (its finished games, under
 	// the new name), drops their filed analyses, which hold the old
-	// name, and renames its chat lines, in one transaction. It returns the hashes deleted.
+	// name, and renames its chat lines, in one transaction. It returns
+	// the hashes deleted.
 	DeleteAccount(ctx context.Context, identity, name string, renames []TableUpdate) ([][]byte, error)
 
 	// Ratings returns identity's ratings, by pool.

@@ -64,7 +64,8 @@ type Dailies interface {
 	UnfinishedDailies(ctx context.Context, game, day string) ([]DailyAttempt, error)
 	// DailyLeaderboard returns up to limit finished attempts of players
 	// with accounts at game's puzzle of day, best first: solved first,
-	// then fewest moves, fewest wrong, least time.
+	// then fewest moves, fewest wrong, least time. An account a
+	// moderator closed is left out, as the rating leaderboards leave it.
 	DailyLeaderboard(ctx context.Context, game, day string, limit int) ([]DailyAttempt, error)
 	// DailyHistory returns up to limit attempts of identity at game's
 	// puzzles, the latest day first.

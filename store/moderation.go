@@ -101,8 +101,9 @@ type Moderation interface {
 	// name name (key as names compare), replaces the descriptions of
 	// the tables in renames (its finished games, under the new name),
 	// drops their filed analyses, which hold the old name, renames its
-	// chat lines and logs a, in one transaction. A key another account holds is
-	// ErrConflict; an identity without an account ErrNotFound.
+	// chat lines and daily attempts and logs a, in one transaction. A key
+	// another account holds is ErrConflict; an identity without an
+	// account ErrNotFound.
 	RenameAccount(ctx context.Context, identity, name, key string, renames []TableUpdate, a ModAction) error
 	// CloseAccount replaces identity's password hash with hash (one no
 	// password matches), deletes its sessions and identity tokens (not

@@ -243,6 +243,7 @@ func (s *Store) DeleteAccount(ctx context.Context, identity, name string, rename
 		for _, q := range []string{
 			"DELETE FROM ratings WHERE identity = $1",
 			"DELETE FROM player_games WHERE identity = $1",
+			"DELETE FROM daily_attempts WHERE identity = $1",
 			"DELETE FROM presence_settings WHERE identity = $1",
 			"DELETE FROM ssh_keys WHERE identity = $1",
 			"DELETE FROM relations WHERE from_id = $1 OR to_id = $1",
@@ -258,7 +259,7 @@ func (s *Store) DeleteAccount(ctx context.Context, identity, name string, rename
 		if err := renameInEvents(ctx, tx, identity, name); err != nil {
 			return err
 		}
-		if err := renameInChat(ctx, tx, identity, name); err != nil {
+		if err := renameLines(ctx, tx, identity, name); err != nil {
 			return err
 		}
 		if err := renameTables(ctx, tx, renames); err != nil {

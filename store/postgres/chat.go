@@ -154,16 +154,18 @@ func (s *Store) RoomMutes(ctx context.Context, room string) ([]string, error) {
 
 var _ store.ChatRooms = (*Store)(nil)
 
-// renameInChat gives identity's chat lines, at tables and in rooms, the
-// name name: a renamed or deleted account leaves no line under its old
-// name.
-func renameInChat(ctx context.Context, tx pgx.Tx, identity, name string) error {
+// renameLines gives the lines that name identity as its writer or
+// player (its chat lines at tables and in rooms, its attempts on the
+// daily puzzles' boards) the name name: a renamed or deleted account
+// leaves no line under its old name.
+func renameLines(ctx context.Context, tx pgx.Tx, identity, name string) error {
 	for _, q := range []string{
 		"UPDATE chat SET name = $1 WHERE identity = $2",
 		"UPDATE chat_rooms SET name = $1 WHERE identity = $2",
+		"UPDATE daily_attempts SET name = $1 WHERE identity = $2",
 	} {
 		if _, err := tx.Exec(ctx, q, name, identity); err != nil {
-			return fmt.Errorf("postgres: renaming chat lines: %w", err)
+			return fmt.Errorf("postgres: renaming chat lines and daily attempts: %w", err)
 		}
 	}
 	return nil

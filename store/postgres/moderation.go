@@ -171,7 +171,7 @@ func (s *Store) RenameAccount(ctx context.Context, identity, name, key string, r
 		if err := renameInEvents(ctx, tx, identity, name); err != nil {
 			return err
 		}
-		if err := renameInChat(ctx, tx, identity, name); err != nil {
+		if err := renameLines(ctx, tx, identity, name); err != nil {
 			return err
 		}
 		if err := renameTables(ctx, tx, renames); err != nil {

@@ -322,6 +322,7 @@ func (s *Store) DeleteAccount(ctx context.Context, identity, name string, rename
 			"DELETE FROM credentials WHERE identity = ?",
 			"DELETE FROM ratings WHERE identity = ?",
 			"DELETE FROM player_games WHERE identity = ?",
+			"DELETE FROM daily_attempts WHERE identity = ?",
 			"DELETE FROM presence_settings WHERE identity = ?",
 			"DELETE FROM relations WHERE from_id = ?1 OR to_id = ?1",
 			"UPDATE challenges SET status = 'canceled' WHERE status = 'open' AND (from_id = ?1 OR to_id = ?1)",
@@ -336,7 +337,7 @@ func (s *Store) DeleteAccount(ctx context.Context, identity, name string, rename
 		if err := renameInEvents(ex, identity, name); err != nil {
 			return err
 		}
-		if err := renameInChat(ex, identity, name); err != nil {
+		if err := renameLines(ex, identity, name); err != nil {
 			return err
 		}
 		if err := renameTables(ex, renames); err != nil {

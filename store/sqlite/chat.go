@@ -165,16 +165,18 @@ func (s *Store) RoomMutes(ctx context.Context, room string) ([]string, error) {
 
 var _ store.ChatRooms = (*Store)(nil)
 
-// renameInChat gives identity's chat lines, at tables and in rooms, the
-// name name: a renamed or deleted account leaves no line under its old
-// name.
-func renameInChat(ex *execer, identity, name string) error {
+// renameLines gives the lines that name identity as its writer or
+// player (its chat lines at tables and in rooms, its attempts on the
+// daily puzzles' boards) the name name: a renamed or deleted account
+// leaves no line under its old name.
+func renameLines(ex *execer, identity, name string) error {
 	for _, q := range []string{
 		"UPDATE chat SET name = ? WHERE identity = ?",
 		"UPDATE chat_rooms SET name = ? WHERE identity = ?",
+		"UPDATE daily_attempts SET name = ? WHERE identity = ?",
 	} {
 		if _, err := ex.exec(q, name, identity); err != nil {
-			return fmt.Errorf("sqlite: renaming chat lines: %w", err)
+			return fmt.Errorf("sqlite: renaming chat lines and daily attempts: %w", err)
 		}
 	}
 	return nil

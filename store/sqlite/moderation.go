@@ -189,7 +189,7 @@ func (s *Store) RenameAccount(ctx context.Context, identity, name, key string, r
 		if err := renameInEvents(ex, identity, name); err != nil {
 			return err
 		}
-		if err := renameInChat(ex, identity, name); err != nil {
+		if err := renameLines(ex, identity, name); err != nil {
 			return err
 		}
 		if err := renameTables(ex, renames); err != nil {

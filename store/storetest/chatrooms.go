@@ -124,7 +124,8 @@ func roomLinesEqual(a, b []store.RoomLine) bool {
 
 // chatLines writes a line by each of two writers, the account a test
 // renames (subject) and another, at table "chat-renamed" and in room
-// "tournament:renamed", for checkChatNames to read after the renaming.
+// "tournament:renamed", and a finished attempt of each at a daily puzzle,
+// for checkChatNames to read after the renaming.
 func chatLines(t *testing.T, e *env, subject, subjectName, other, otherName string) {
 	t.Helper()
 	ctx := context.Background()
@@ -138,7 +139,36 @@ func chatLines(t *testing.T, e *env, subject, subjectName, other, otherName stri
 				t.Fatal(err)
 			}
 		}
+		if ds, ok := e.s.(store.Dailies); ok {
+			a := store.DailyAttempt{Game: "quizl", Day: "2026-05-01", Identity: w[0], Name: w[1], Account: true, Table: "daily-" + w[0], Started: at.Add(time.Duration(i) * time.Second)}
+			if err := ds.StartDaily(ctx, a); err != nil {
+				t.Fatal(err)
+			}
+			a.Finished, a.Solved, a.Moves = true, true, 5
+			if err := ds.FinishDaily(ctx, a); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
+}
+
+// dailyNames returns the names on chatLines' daily puzzle's board, best
+// first.
+func dailyNames(t *testing.T, e *env) []string {
+	t.Helper()
+	ds, ok := e.s.(store.Dailies)
+	if !ok {
+		return nil
+	}
+	board, err := ds.DailyLeaderboard(context.Background(), "quizl", "2026-05-01", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, a := range board {
+		out = append(out, a.Name)
+	}
+	return out
 }
 
 // checkChatNames checks that chatLines' lines now name their writers

@@ -180,6 +180,11 @@ func testModeratorsActions(t *testing.T, e *env) {
 		t.Fatal(err)
 	}
 	checkChatNames(t, e, "Robin", "Ann")
+	if _, ok := e.s.(store.Dailies); ok {
+		if got := dailyNames(t, e); !equal(got, []string{"Robin", "Ann"}) {
+			t.Errorf("the daily board after the renaming names %q", got)
+		}
+	}
 	if hasAnalyses {
 		if body, err := an.Analysis(ctx, "t1", 1); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("the renamed table's analysis, naming Bob: %s, %v; want it dropped", body, err)
@@ -212,6 +217,11 @@ func testModeratorsActions(t *testing.T, e *env) {
 	}
 	if board, err := ps.Leaderboard(ctx, "quizl-standard", 1, 1000, 10, at); err != nil || len(board) != 1 || board[0].Name != "Ann" {
 		t.Errorf("the leaderboard after Robin's closing: %+v, %v; want Ann alone", board, err)
+	}
+	if _, ok := e.s.(store.Dailies); ok {
+		if got := dailyNames(t, e); !equal(got, []string{"Ann"}) {
+			t.Errorf("the daily board after Robin's closing names %q, want Ann alone", got)
+		}
 	}
 	if rs, err := ps.Ratings(ctx, "idb"); err != nil || len(rs) != 1 || rs[0].Games != 1 {
 		t.Errorf("the closed account's ratings: %+v, %v; want kept", rs, err)

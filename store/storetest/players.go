@@ -731,6 +731,14 @@ func testDeleteAccount(t *testing.T, e *env) {
 		}
 	}
 	checkChatNames(t, e, "deleted player", "Bob")
+	if _, ok := e.s.(store.Dailies); ok {
+		if got := dailyNames(t, e); !equal(got, []string{"Bob"}) {
+			t.Errorf("the daily board after Ann's deletion names %q, want Bob alone", got)
+		}
+		if a, err := as[store.Dailies](t, e.s).DailyAttempt(ctx, "quizl", "2026-05-01", "idann"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("the deleted account's daily attempt: %+v, %v", a, err)
+		}
+	}
 	if _, err := e.s.Credential(ctx, []byte("idbob-session")); err != nil {
 		t.Errorf("Bob's session: %v", err)
 	}
