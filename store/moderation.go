@@ -25,6 +25,9 @@ type Report struct {
 	Reason string
 	Text   string
 	Table  string // the table the report is about ("" for none)
+	// Seq is the number of the line of Table's chat the report is about
+	// (0 for none): its writer is Subject, guest or account.
+	Seq    int64
 	Status ReportStatus
 	// Created is when it was made; Closed and ClosedBy (a moderator's
 	// identity) when and by whom it was closed.

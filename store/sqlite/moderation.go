@@ -10,13 +10,13 @@ import (
 	"parlour/store"
 )
 
-const reportCols = "id, reporter, subject, reason, text, table_id, status, created, closed, closed_by"
+const reportCols = "id, reporter, subject, reason, text, table_id, seq, status, created, closed, closed_by"
 
 func scanReport(sc interface{ Scan(...any) error }) (store.Report, error) {
 	var r store.Report
 	var status string
 	var created, closed int64
-	if err := sc.Scan(&r.ID, &r.Reporter, &r.Subject, &r.Reason, &r.Text, &r.Table, &status, &created, &closed, &r.ClosedBy); err != nil {
+	if err := sc.Scan(&r.ID, &r.Reporter, &r.Subject, &r.Reason, &r.Text, &r.Table, &r.Seq, &status, &created, &closed, &r.ClosedBy); err != nil {
 		return r, err
 	}
 	r.Status, r.Created = store.ReportStatus(status), fromNanos(created)
@@ -46,8 +46,8 @@ func (s *Store) CreateReport(ctx context.Context, r store.Report) error {
 		if dup > 0 {
 			return fmt.Errorf("report %s: %w", r.ID, store.ErrReportDuplicate)
 		}
-		_, err := ex.exec("INSERT INTO reports ("+reportCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, '')",
-			r.ID, r.Reporter, r.Subject, r.Reason, r.Text, r.Table, string(store.ReportOpen), nanos(r.Created))
+		_, err := ex.exec("INSERT INTO reports ("+reportCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '')",
+			r.ID, r.Reporter, r.Subject, r.Reason, r.Text, r.Table, r.Seq, string(store.ReportOpen), nanos(r.Created))
 		if isConstraint(err) {
 			return fmt.Errorf("report %s: %w", r.ID, store.ErrConflict)
 		}

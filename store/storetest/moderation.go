@@ -23,14 +23,15 @@ func moderationTests() []test {
 	}
 }
 
-// testReports: a report is stored once per reporter, player and table;
+// testReports: a report is stored once per reporter, player and table,
+// with the chat line it is about, if any;
 // the queue lists open reports first, oldest first; a report closes once
 // and its closing is logged; all of it survives a restart.
 func testReports(t *testing.T, e *env) {
 	ctx := context.Background()
 	ms := as[store.Moderation](t, e.s)
 	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
-	r1 := store.Report{ID: "r1", Reporter: "ann", Subject: "bob", Reason: "chat", Text: "rude «words»", Table: "t1", Created: at}
+	r1 := store.Report{ID: "r1", Reporter: "ann", Subject: "bob", Reason: "chat", Text: "rude «words»", Table: "t1", Seq: 7, Created: at}
 	r2 := store.Report{ID: "r2", Reporter: "cat", Subject: "bob", Reason: "cheating", Table: "t1", Created: at.Add(time.Minute)}
 	r3 := store.Report{ID: "r3", Reporter: "ann", Subject: "bob", Reason: "name", Created: at.Add(2 * time.Minute)}
 	for _, r := range []store.Report{r1, r2, r3} {
@@ -70,6 +71,12 @@ func testReports(t *testing.T, e *env) {
 	}
 	if c := queue[2]; c.Status != store.ReportClosed || c.ClosedBy != "mod" || !c.Closed.Equal(at.Add(time.Hour)) {
 		t.Errorf("the closed report: %+v", c)
+	}
+	if c := queue[2]; c.Table != "t1" || c.Seq != 7 {
+		t.Errorf("the report about line 7 of t1 reads back as about line %d of %q", c.Seq, c.Table)
+	}
+	if queue[0].Seq != 0 || queue[1].Seq != 0 {
+		t.Errorf("reports about no line read back as about lines %d and %d", queue[0].Seq, queue[1].Seq)
 	}
 	if queue[0].Status != store.ReportOpen || !queue[0].Closed.IsZero() {
 		t.Errorf("an open report: %+v", queue[0])
