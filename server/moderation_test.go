@@ -540,3 +540,90 @@ func TestMuteChatLine(t *testing.T) {
 		}
 	})
 }
+
+// TestReportChatLine: a player reports a line of a table's chat rather
+// than a name, and so reports a guest, whose name is nobody's own: the
+// report names the line's writer and keeps the line, the moderators'
+// queue shows it, and a moderator mutes its writer straight from it,
+// and no other guest of that name. A line that is not there, or not one
+// the reporter may read, their own, half a line, or a name that is not
+// its writer's, is refused in words and stores nothing.
+func TestReportChatLine(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		f := newEventFixture(t, &k, "Ann", "Bob", "Cat", "Moe")
+		base := f.srv.URL
+		ann, bob, cat, mo := f.players["Ann"], f.players["Bob"], f.players["Cat"], f.players["Moe"]
+		guest := func(name string) *client {
+			c := &client{t: t, base: base}
+			var id table.Identity
+			if st, got := c.do("POST", "/api/v1/identity", `{"name": "`+name+`"}`, &id); st != 201 && st != 200 {
+				t.Fatalf("a guest identity: %d %s", st, got)
+			}
+			c.token = id.Token
+			return c
+		}
+		gus, gus2 := guest("Gus"), guest("Gus")
+		f.clock.Advance(table.GuestSpectatorsDelay) // a new guest waits to write to spectators
+		tableID := playNymphabet(t, ann, bob, map[string]any{}, 1)
+		chatPath := "/api/v1/tables/" + tableID + "/chat"
+		expect(t, gus, "POST", chatPath, `{"channel": "spectators", "text": "you all stink"}`, 201, `"seq":1`)
+		expect(t, cat, "POST", chatPath, `{"channel": "spectators", "text": "stop it"}`, 201, `"seq":2`)
+		// A game under way: its players' chat is not the spectators' to
+		// read, nor to learn its writers from by reporting it.
+		var live table.Seated
+		if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &live); st != 201 {
+			t.Fatalf("create: %d %s", st, body)
+		}
+		expect(t, bob, "POST", "/api/v1/tables/"+live.Table+"/join", map[string]any{}, 200, "")
+		expect(t, bob, "POST", "/api/v1/tables/"+live.Table+"/chat", `{"channel": "players", "text": "gg"}`, 201, `"seq":1`)
+
+		reports := "/api/v1/reports"
+		for _, c := range []struct {
+			body   map[string]any
+			status int
+			want   string
+		}{
+			{map[string]any{"reason": "chat"}, 400, "name the player you report, or the chat line"},
+			{map[string]any{"seq": 1, "reason": "chat"}, 400, "give the table it was written at"},
+			{map[string]any{"table": tableID, "seq": -1, "reason": "chat"}, 400, "seq is the line's number"},
+			{map[string]any{"table": "abcdefghijkmnpqr", "seq": 1, "reason": "chat"}, 404, "there is no table abcdefghijkmnpqr"},
+			{map[string]any{"table": tableID, "seq": 9, "reason": "chat"}, 404, "has no line 9 that you can read"},
+			{map[string]any{"table": live.Table, "seq": 1, "reason": "chat"}, 404, "has no line 1 that you can read"},
+			{map[string]any{"table": tableID, "seq": 2, "reason": "chat"}, 400, "you wrote line 2 of table " + tableID + " yourself"},
+			{map[string]any{"name": "Bob", "table": tableID, "seq": 1, "reason": "chat"}, 400, "line 1 of table " + tableID + " was written by Gus, not Bob"},
+		} {
+			expect(t, cat, "POST", reports, c.body, c.status, c.want)
+		}
+		grant(t, f.st, "Moe", true)
+		var queue []moderation.Report
+		if st, body := mo.do("GET", "/api/v1/moderation/reports", nil, &queue); st != 200 || len(queue) != 0 {
+			t.Fatalf("the queue after refused reports: %d %s", st, body)
+		}
+
+		var r moderation.Report
+		if st, body := cat.do("POST", reports, map[string]any{"table": tableID, "seq": 1, "reason": "chat", "text": "rude"}, &r); st != 201 {
+			t.Fatalf("report a guest's line: %d %s", st, body)
+		}
+		if r.Name != "Gus" || r.Reporter != "Cat" || r.Table != tableID || r.Seq != 1 || r.Line == nil || r.Line.Text != "you all stink" || r.Line.Player != "guest" {
+			t.Fatalf("the report of a guest's line: %+v (line %+v)", r, r.Line)
+		}
+		// One report a reporter, a writer and a table: another of the
+		// writer's lines there is the same report.
+		expect(t, gus, "POST", chatPath, `{"channel": "spectators", "text": "and again"}`, 201, `"seq":3`)
+		expect(t, cat, "POST", reports, map[string]any{"name": "gus", "table": tableID, "seq": 3, "reason": "chat"}, 409, "you already reported Gus about table "+tableID)
+
+		queue = nil
+		if st, body := mo.do("GET", "/api/v1/moderation/reports", nil, &queue); st != 200 || len(queue) != 1 {
+			t.Fatalf("the queue: %d %s", st, body)
+		}
+		q := queue[0]
+		if q.ID != r.ID || q.Name != "Gus" || q.Seq != 1 || q.Line == nil || q.Line.Text != "you all stink" || q.Line.Name != "Gus" || q.Line.Player != "guest" {
+			t.Fatalf("the queue's report: %+v (line %+v)", q, q.Line)
+		}
+		// Straight from the report: its table and seq name the writer.
+		expect(t, mo, "POST", "/api/v1/moderation/mutes", map[string]any{"table": q.Table, "seq": q.Seq, "minutes": 60, "reason": "reported insults"}, 200, `"name":"Gus","player":"guest"`)
+		expect(t, gus, "POST", chatPath, `{"channel": "spectators", "text": "hello?"}`, 403, "a moderator muted your chat")
+		expect(t, gus2, "POST", chatPath, `{"channel": "spectators", "text": "not me"}`, 201, "")
+	})
+}

@@ -151,15 +151,20 @@ func (s *Service) ChatGate(ctx context.Context, identity, text string) error {
 type ReportRequest struct {
 	// Name is the player reported, Reason one of the Reason constants,
 	// Text the reporter's own words (needed for "other"), Table the
-	// table the report is about, if any.
+	// table the report is about, if any, and Seq the line of Table's
+	// chat it is about, if any. A line names its writer, guest or
+	// account, so a report of a line needs no Name (one given must be
+	// the writer's): a guest's name is nobody's own, and only a line
+	// says which guest.
 	Name   string `json:"name"`
 	Reason string `json:"reason"`
 	Text   string `json:"text,omitempty"`
 	Table  string `json:"table,omitempty"`
+	Seq    int    `json:"seq,omitempty"`
 }
 
-// DecodeReport decodes a report's body strictly and checks it: a name,
-// a reason of the four, text within MaxReportText (some, for "other"),
+// DecodeReport decodes a report's body strictly and checks it: a name
+// or a chat line (a table and a seq), a reason of the four, text within MaxReportText (some, for "other"),
 // and a table id of the right shape. It returns the request as kept.
 func DecodeReport(b []byte) (ReportRequest, error) {
 	var req ReportRequest
@@ -172,8 +177,13 @@ func DecodeReport(b []byte) (ReportRequest, error) {
 // check checks r and keeps its text in the form to store.
 func (r *ReportRequest) check() error {
 	r.Name = strings.TrimSpace(r.Name)
-	if r.Name == "" {
-		return refuse.Bad("name the player you report")
+	switch {
+	case r.Seq < 0:
+		return refuse.Bad("say which chat line: seq is the line's number, from 1")
+	case r.Seq > 0 && r.Table == "":
+		return refuse.Bad("say whose chat line %d is: give the table it was written at", r.Seq)
+	case r.Name == "" && r.Seq == 0:
+		return refuse.Bad("name the player you report, or the chat line they wrote (table and seq)")
 	}
 	switch r.Reason {
 	case ReasonCheating, ReasonChat, ReasonName, ReasonOther:
@@ -201,11 +211,16 @@ type Report struct {
 	ID string `json:"id"`
 	// Name is the player reported and Reporter who reported them, as
 	// they are called now.
-	Name     string     `json:"name"`
-	Reporter string     `json:"reporter"`
-	Reason   string     `json:"reason"`
-	Text     string     `json:"text"`
-	Table    string     `json:"table,omitempty"`
+	Name     string `json:"name"`
+	Reporter string `json:"reporter"`
+	Reason   string `json:"reason"`
+	Text     string `json:"text"`
+	Table    string `json:"table,omitempty"`
+	// Seq is the number of the line of Table's chat the report is
+	// about, and Line that line as stored (missing once the table's
+	// chat is gone): a moderator mutes its writer by table and seq.
+	Seq      int        `json:"seq,omitempty"`
+	Line     *chat.Line `json:"line,omitempty"`
 	Status   string     `json:"status"`
 	Created  time.Time  `json:"created"`
 	Closed   *time.Time `json:"closed,omitempty"`
@@ -246,13 +261,6 @@ func (s *Service) Report(ctx context.Context, p *auth.Principal, req ReportReque
 	if err != nil {
 		return Report{}, err
 	}
-	them, _, err := s.players.AccountNamed(ctx, req.Name)
-	if err != nil {
-		return Report{}, err
-	}
-	if them.Identity == me.Identity {
-		return Report{}, refuse.Bad("you cannot report yourself")
-	}
 	if req.Table != "" {
 		if _, err := s.st.Table(ctx, req.Table); errors.Is(err, store.ErrNotFound) {
 			return Report{}, refuse.NotFound("there is no table %s", req.Table)
@@ -260,8 +268,21 @@ func (s *Service) Report(ctx context.Context, p *auth.Principal, req ReportReque
 			return Report{}, refuse.ReadFailed(s.log, "the table", err)
 		}
 	}
+	var them store.Account
+	var line *chat.Line
+	if req.Seq > 0 {
+		them, line, err = s.reportedLine(ctx, p, me, req)
+	} else {
+		them, _, err = s.players.AccountNamed(ctx, req.Name)
+	}
+	if err != nil {
+		return Report{}, err
+	}
+	if them.Identity == me.Identity {
+		return Report{}, refuse.Bad("you cannot report yourself")
+	}
 	r := store.Report{ID: auth.NewID(), Reporter: me.Identity, Subject: them.Identity, Reason: req.Reason, Text: req.Text,
-		Table: req.Table, Status: store.ReportOpen, Created: s.tables.Now().UTC()}
+		Table: req.Table, Seq: int64(req.Seq), Status: store.ReportOpen, Created: s.tables.Now().UTC()}
 	if err := ms.CreateReport(ctx, r); err != nil {
 		if errors.Is(err, store.ErrReportDuplicate) {
 			if req.Table != "" {
@@ -272,12 +293,43 @@ func (s *Service) Report(ctx context.Context, p *auth.Principal, req ReportReque
 		return Report{}, refuse.SaveFailed(s.log, "your report", err)
 	}
 	s.log.Info("player reported", "report", r.ID, "reason", r.Reason)
-	return reportOf(r, map[string]string{me.Identity: me.Name, them.Identity: them.Name}), nil
+	out := reportOf(r, map[string]string{me.Identity: me.Name, them.Identity: them.Name})
+	out.Line = line
+	return out, nil
+}
+
+// reportedLine returns the writer of the chat line req names, guest or
+// account, and the line, for reporter p (whose account is me). The line
+// must be one p may read: a spectator cannot learn, by reporting, who
+// wrote in the players' chat of a game under way. A name given with the
+// line must be its writer's.
+func (s *Service) reportedLine(ctx context.Context, p *auth.Principal, me store.Account, req ReportRequest) (store.Account, *chat.Line, error) {
+	page, err := s.tables.ChatSince(ctx, p, req.Table, req.Seq-1, 1)
+	if err != nil {
+		return store.Account{}, nil, err
+	}
+	if len(page.Chat) == 0 || page.Chat[0].Seq != req.Seq {
+		return store.Account{}, nil, refuse.NotFound("table %s's chat has no line %d that you can read", req.Table, req.Seq)
+	}
+	w, m, err := s.tableLine(ctx, req.Table, req.Seq)
+	if err != nil {
+		return store.Account{}, nil, err
+	}
+	line := page.Chat[0]
+	switch {
+	case w.Identity == "":
+		return store.Account{}, nil, refuse.Bad("%s was written by the server, not a player: there is nobody to report", w.line)
+	case w.Identity == me.Identity:
+		return store.Account{}, nil, refuse.Bad("you wrote %s yourself: you cannot report yourself", w.line)
+	case req.Name != "" && !strings.EqualFold(req.Name, m.Name):
+		return store.Account{}, nil, refuse.Bad("%s was written by %s, not %s: report the line alone, or name its writer", w.line, m.Name, refuse.Clip(req.Name))
+	}
+	return w.Account, &line, nil
 }
 
 // reportOf returns r as sent, with the names in names.
 func reportOf(r store.Report, names map[string]string) Report {
-	out := Report{ID: r.ID, Name: names[r.Subject], Reporter: names[r.Reporter], Reason: r.Reason, Text: r.Text, Table: r.Table,
+	out := Report{ID: r.ID, Name: names[r.Subject], Reporter: names[r.Reporter], Reason: r.Reason, Text: r.Text, Table: r.Table, Seq: int(r.Seq),
 		Status: string(r.Status), Created: r.Created, ClosedBy: names[r.ClosedBy]}
 	if !r.Closed.IsZero() {
 		c := r.Closed
@@ -379,8 +431,31 @@ func Queue(ctx context.Context, st store.Store, limit int) ([]Report, error) {
 	out := make([]Report, len(rs))
 	for i, r := range rs {
 		out[i] = reportOf(r, ns)
+		if r.Seq > 0 {
+			if out[i].Line, err = reportedLineOf(ctx, st, r); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return out, nil
+}
+
+// reportedLineOf returns the chat line report r is about as stored, or
+// nil when the store no longer has it.
+func reportedLineOf(ctx context.Context, st store.Store, r store.Report) (*chat.Line, error) {
+	ms, err := st.Chat(ctx, r.Table, int(r.Seq)-1, 1)
+	if err != nil {
+		return nil, fmt.Errorf("reading line %d of table %s: %w", r.Seq, r.Table, err)
+	}
+	if len(ms) == 0 || int64(ms[0].Seq) != r.Seq {
+		return nil, nil
+	}
+	m := ms[0]
+	kinds, err := chat.Players(ctx, st, ms)
+	if err != nil {
+		return nil, fmt.Errorf("reading the writer of line %d of table %s: %w", r.Seq, r.Table, err)
+	}
+	return &chat.Line{Seq: m.Seq, Channel: m.Channel, Seat: m.Seat, Name: m.Name, Player: kinds[m.Identity], Text: m.Text, At: m.At}, nil
 }
 
 // ReasonRequest is the body of the moderators' actions that need only a
@@ -510,27 +585,16 @@ func (s *Service) writerOf(ctx context.Context, req MuteRequest) (writer, error)
 	var identity, name, where string
 	var account bool
 	if req.Table != "" {
-		where = fmt.Sprintf("line %d of table %s", req.Seq, req.Table)
 		if _, err := s.st.Table(ctx, req.Table); errors.Is(err, store.ErrNotFound) {
 			return writer{}, refuse.NotFound("there is no table %s", req.Table)
 		} else if err != nil {
 			return writer{}, refuse.ReadFailed(s.log, "the table", err)
 		}
-		ms, err := s.st.Chat(ctx, req.Table, req.Seq-1, 1)
+		w, _, err := s.tableLine(ctx, req.Table, req.Seq)
 		if err != nil {
-			return writer{}, refuse.ReadFailed(s.log, "the chat", err)
+			return writer{}, err
 		}
-		if len(ms) == 0 || ms[0].Seq != req.Seq {
-			return writer{}, refuse.NotFound("table %s's chat has no line %d", req.Table, req.Seq)
-		}
-		identity, name = ms[0].Identity, ms[0].Name
-		if identity != "" {
-			kinds, err := chat.Players(ctx, s.st, ms)
-			if err != nil {
-				return writer{}, refuse.ReadFailed(s.log, "the writer's account", err)
-			}
-			account = kinds[identity] == "account"
-		}
+		identity, name, account, where = w.Identity, w.Name, w.player == "account", w.line
 	} else {
 		where = fmt.Sprintf("line %d of event %s", req.Seq, req.Tournament)
 		ts, ok := s.st.(store.Tournaments)
@@ -560,6 +624,31 @@ func (s *Service) writerOf(ctx context.Context, req MuteRequest) (writer, error)
 		w.player = "account"
 	}
 	return w, nil
+}
+
+// tableLine returns the writer of line seq of table id's chat as the
+// store keeps it (an empty identity for a line the server wrote), and
+// the line.
+func (s *Service) tableLine(ctx context.Context, id string, seq int) (writer, store.ChatMessage, error) {
+	ms, err := s.st.Chat(ctx, id, seq-1, 1)
+	if err != nil {
+		return writer{}, store.ChatMessage{}, refuse.ReadFailed(s.log, "the chat", err)
+	}
+	if len(ms) == 0 || ms[0].Seq != seq {
+		return writer{}, store.ChatMessage{}, refuse.NotFound("table %s's chat has no line %d", id, seq)
+	}
+	m := ms[0]
+	w := writer{Account: store.Account{Identity: m.Identity, Name: m.Name}, player: "guest", line: fmt.Sprintf("line %d of table %s", seq, id)}
+	if m.Identity != "" {
+		kinds, err := chat.Players(ctx, s.st, ms)
+		if err != nil {
+			return writer{}, store.ChatMessage{}, refuse.ReadFailed(s.log, "the writer's account", err)
+		}
+		if kinds[m.Identity] == "account" {
+			w.player = "account"
+		}
+	}
+	return w, m, nil
 }
 
 // Mute keeps a player out of every chat (the tables' and the events')
