@@ -250,3 +250,46 @@ func TestMuteGuestByLine(t *testing.T) {
 		t.Errorf("Gus writes once muted: %d %s, want 403", st, body)
 	}
 }
+
+// TestReportGuestLine: Ann reports a guest, whose name is nobody's own,
+// by the chat line he wrote at their table; Mo's queue shows the line,
+// and Mo mutes its writer straight from the report.
+func TestReportGuestLine(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	ann, mo, gus := e2e.NewPlayer(t, b, "Ann", s.Base), e2e.NewPlayer(t, b, "Mo", s.Base), e2e.NewPlayer(t, b, "Gus", s.Base)
+	ann.SignUp("Ann", "correct horse battery")
+	mo.SignUp("Moe", "a moderate passphrase")
+	grantModerator(t, s, "moe")
+	ann.Open("/new/nymphabet")
+	ann.Wait("the new table form", `!!document.querySelector("form button[type=submit]")`)
+	ann.ClickText("#main form button", "A friend")
+	ann.Click("form button[type=submit]")
+	ann.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	gus.Join(ann.InviteLink())
+	gus.TypeIn("#chat-text", "you all stink")
+	gus.Click("#chat-send")
+	ann.Wait("the guest's line", `[...document.querySelectorAll("#chat-log li[data-seq]")].some(l => l.textContent.includes("you all stink"))`)
+
+	ann.Click("#chat #report-open")
+	ann.Wait("the report form in the chat", `!!document.querySelector("#chat-report #report-form #report-name")`)
+	if got := e2e.Eval[string](ann, `document.querySelector("#report-name").value + " / " + document.querySelector("#report-title").textContent`); got != "line:1 / Report Gus (guest), line 1: you all stink" {
+		t.Errorf("the chat's report offers %q, want the guest's line alone", got)
+	}
+	ann.Labelled("the report form naming a line")
+	e2e.Eval[bool](ann, `(s => { s.value = "chat"; return true; })(document.querySelector("#report-reason"))`)
+	ann.Click("#report-send")
+	ann.Wait("the form gone once sent", `!document.querySelector("#report-form")`)
+
+	mo.Open("/moderation")
+	mo.Wait("the line's report in the queue", `[...document.querySelectorAll("#reports tr[data-report]")].some(tr => tr.textContent.includes("Gus") && tr.textContent.includes("you all stink") && tr.textContent.includes("line 1"))`)
+	mo.Click("#reports tr.open .report-act")
+	mo.Wait("the line filled in", `document.querySelector("#action-line").value === "1" && document.querySelector("#action-table").value !== ""`)
+	mo.TypeIn("#action-reason", "insults")
+	mo.Click("#action-mute-line")
+	mo.Wait("the mute in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe muted Gus's chat")`)
+	gus.TypeIn("#chat-text", "hello?")
+	gus.Click("#chat-send")
+	gus.Wait("the refusal", `document.querySelector("#chat-error").textContent.includes("a moderator muted your chat")`)
+}

@@ -32,8 +32,8 @@ export class Chat {
     this.count = h("span", { class: "help", id: "chat-count" }, `0/${CAP}`);
     this.err = h("p", { class: "error", role: "alert", id: "chat-error" });
     this.mutes = h("div", { class: "row", id: "chat-mutes" });
-    // Reports are for accounts: the players at the table and the chat's
-    // writers who have one, other than oneself.
+    // Reports name the players at the table and the chat's writers who
+    // have an account, other than oneself, and guests by their lines.
     this.seats = [];
     this.reportSlot = h("div", { id: "chat-report" });
     this.input.addEventListener("input", () => {
@@ -96,12 +96,17 @@ export class Chat {
     return this.report;
   }
 
+  // reportable lists whom a report here may name: the accounts by name,
+  // then the guests' latest lines shown (a guest's name is nobody's own:
+  // the server finds the writer by the line), newest first.
   reportable() {
     const me = signedIn().toLowerCase();
     const names = new Set();
     for (const s of this.seats) if (s.player === "account" && s.name) names.add(s.name);
     for (const l of this.lines.values()) if (l.player === "account" && l.name) names.add(l.name);
-    return [...names].filter(n => n.toLowerCase() !== me);
+    const guests = [...this.lines.values()].filter(l => l.player === "guest" && !this.muted.includes(l.channel))
+      .sort((a, b) => b.seq - a.seq).slice(0, 20).map(l => ({ name: l.name, seq: l.seq, text: l.text }));
+    return [...[...names].filter(n => n.toLowerCase() !== me), ...guests];
   }
 
   async tok() { return this.token || await identityToken(); }

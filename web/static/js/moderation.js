@@ -66,7 +66,8 @@ function drawQueue(el, reports, refresh, actions) {
       h("tbody", {}, reports.map(r => h("tr", { "data-report": r.id, class: r.status },
         h("td", {}, h("a", { href: "/players/" + encodeURIComponent(r.name) }, r.name)),
         h("td", {}, reasonText[r.reason] || r.reason),
-        h("td", {}, r.text || "—"),
+        h("td", {}, r.line ? [h("q", { class: "report-line" }, r.line.text), ` (line ${r.seq})`, r.text ? [h("br"), r.text] : ""]
+          : r.seq ? [`line ${r.seq}`, r.text ? [h("br"), r.text] : ""] : r.text || "—"),
         h("td", {}, r.table ? h("a", { href: "/t/" + r.table }, r.table) : "—"),
         h("td", {}, r.reporter),
         h("td", {}, when(r.created)),
@@ -74,19 +75,22 @@ function drawQueue(el, reports, refresh, actions) {
           ? [h("button", { type: "button", class: "report-close", onclick: async () => {
             try { await call("POST", `/moderation/reports/${r.id}/close`, {}); toast("Report closed"); refresh(); } catch (e) { toast(e.message); }
           }, "aria-label": `Close report about ${r.name}` }, "Close report"), " ",
-          h("button", { type: "button", class: "report-act", onclick: () => { drawActions(actions, r.name, refresh, r.table); actions.scrollIntoView(); } }, `Act on ${r.name}`)]
+          h("button", { type: "button", class: "report-act", onclick: () => { drawActions(actions, r.name, refresh, r.table, r.seq); actions.scrollIntoView(); } }, `Act on ${r.name}`)]
           : `closed by ${r.closed_by}`)))))
       : h("p", { class: "muted" }, "No reports."));
 }
 
-function drawActions(el, name, refresh, table) {
+// drawActions draws the moderators' actions on the player called name,
+// or on the writer of line seq of table's chat when a report named one
+// (a guest is muted by their line: their name is nobody's own).
+function drawActions(el, name, refresh, table, seq) {
   const err = h("p", { class: "error", role: "alert", id: "action-error" });
   const who = h("input", { id: "action-name", value: name, maxlength: 20, autocomplete: "off" });
   const reason = h("input", { id: "action-reason", maxlength: 300, autocomplete: "off" });
   const minutes = h("select", { id: "action-minutes", "aria-label": "How long" },
     [[60, "1 hour"], [1440, "1 day"], [10080, "1 week"], [43200, "30 days"], [0, "Lift a mute"]].map(([v, t]) => h("option", { value: v }, t)));
   const lineTable = h("input", { id: "action-table", value: table || "", maxlength: 16, autocomplete: "off" });
-  const lineSeq = h("input", { id: "action-line", type: "number", min: 1, inputmode: "numeric", autocomplete: "off" });
+  const lineSeq = h("input", { id: "action-line", type: "number", min: 1, inputmode: "numeric", autocomplete: "off", value: seq || "" });
   const newName = h("input", { id: "action-new-name", maxlength: 20, autocomplete: "off" });
   const refund = h("input", { type: "checkbox", id: "action-refund" });
   const act = (label, id, path, body, said) => h("button", { type: "button", id, onclick: async () => {

@@ -1,7 +1,8 @@
 // report.js: the form that reports a player to the moderators
 // (docs/protocol.md, "Reports and moderation"): a reason from the four
 // the server knows and the reporter's own words. It opens from a
-// player's profile and from a table's chat.
+// player's profile and from a table's chat, where a guest is reported
+// by a line they wrote.
 
 import { h, fill, field, toast } from "./dom.js";
 import { call } from "./api.js";
@@ -16,19 +17,30 @@ export const REASONS = [
 
 const MAX_TEXT = 500;
 
-// reportForm reports one of names (a single name is fixed; several are
+// A target of a report is a player's name, or a line of the table's chat
+// ({name, seq, text}): a guest's name is nobody's own, so a guest is
+// reported by a line they wrote, which the server finds them by. Its
+// value in the form is the name, or "line:" and the line's number.
+const targetValue = t => typeof t === "string" ? t : `line:${t.seq}`;
+function targetText(t) {
+  if (typeof t === "string") return t;
+  const text = [...t.text].length > 40 ? [...t.text].slice(0, 39).join("") + "…" : t.text;
+  return `${t.name} (guest), line ${t.seq}: ${text}`;
+}
+
+// reportForm reports one of targets (a single one is fixed; several are
 // offered in a picker), about table when given. done runs once the
 // report is sent.
-export function reportForm(names, table, done) {
+export function reportForm(targets, table, done) {
   const err = h("p", { class: "error", role: "alert", id: "report-error" });
-  const who = names.length === 1
-    ? h("input", { id: "report-name", type: "hidden", value: names[0] })
-    : h("select", { id: "report-name" }, names.map(n => h("option", { value: n }, n)));
+  const who = targets.length === 1
+    ? h("input", { id: "report-name", type: "hidden", value: targetValue(targets[0]) })
+    : h("select", { id: "report-name" }, targets.map(t => h("option", { value: targetValue(t) }, targetText(t))));
   const reason = h("select", { id: "report-reason" }, h("option", { value: "" }, "Choose a reason"), REASONS.map(([v, t]) => h("option", { value: v }, t)));
   const text = h("textarea", { id: "report-text", rows: 3, maxlength: MAX_TEXT });
   const form = h("form", { class: "card stack", id: "report-form", "aria-labelledby": "report-title", novalidate: true },
-    h("h2", { id: "report-title" }, names.length === 1 ? `Report ${names[0]}` : "Report a player"),
-    names.length === 1 ? who : field("Player", who),
+    h("h2", { id: "report-title" }, targets.length === 1 ? `Report ${targetText(targets[0])}` : "Report a player"),
+    targets.length === 1 ? who : field("Player", who),
     field("Reason", reason),
     field("What happened", text, `Up to ${MAX_TEXT} characters; needed for "Something else". Only the moderators read it.`),
     err,
@@ -39,7 +51,9 @@ export function reportForm(names, table, done) {
     e.preventDefault();
     err.textContent = "";
     if (!reason.value) { err.textContent = "choose a reason"; reason.focus(); return; }
-    const body = { name: who.value, reason: reason.value, text: text.value.trim() };
+    const body = { reason: reason.value, text: text.value.trim() };
+    if (who.value.startsWith("line:")) body.seq = Number(who.value.slice(5));
+    else body.name = who.value;
     if (table) body.table = table;
     const send = form.querySelector("#report-send");
     if (send.disabled) return;
@@ -58,7 +72,8 @@ export function reportForm(names, table, done) {
   return form;
 }
 
-// reportButton is a button that opens the report form in slot.
+// reportButton is a button that opens the report form in slot, about
+// names (targets, as reportForm takes them, or a function giving them).
 export function reportButton(names, table, slot, label) {
   return h("button", { type: "button", class: "report-open", id: "report-open", onclick: () => {
     const list = typeof names === "function" ? names() : names;
