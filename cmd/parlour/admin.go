@@ -207,11 +207,18 @@ func printReports(w io.Writer, rs []moderation.Report) {
 		if r.ClosedBy != "" {
 			status += " by " + r.ClosedBy
 		}
-		tbl := r.Table
+		tbl, text := r.Table, r.Text
 		if tbl == "" {
 			tbl = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, status, r.Created.UTC().Format("2006-01-02 15:04"), r.Name, r.Reason, r.Reporter, tbl, r.Text)
+		// A report of a chat line says which, and what it said.
+		if r.Seq > 0 {
+			tbl += fmt.Sprintf(" line %d", r.Seq)
+		}
+		if r.Line != nil {
+			text = strings.TrimSpace(fmt.Sprintf("the line: %q %s", r.Line.Text, text))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, status, r.Created.UTC().Format("2006-01-02 15:04"), r.Name, r.Reason, r.Reporter, tbl, text)
 	}
 	tw.Flush()
 }

@@ -23,7 +23,8 @@ func adminRun(args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
-// seedAdmin stores two accounts and a report of one by the other.
+// seedAdmin stores two accounts and a report of one by the other, about
+// a line of chat.
 func seedAdmin(t *testing.T, st store.Store) {
 	t.Helper()
 	ctx := context.Background()
@@ -36,8 +37,11 @@ func seedAdmin(t *testing.T, st store.Store) {
 			t.Fatal(err)
 		}
 	}
-	r := store.Report{ID: "r1", Reporter: "idAnn", Subject: "idBob", Reason: "chat", Text: "rude words", Status: store.ReportOpen, Created: at}
+	r := store.Report{ID: "r1", Reporter: "idAnn", Subject: "idBob", Reason: "chat", Text: "rude words", Table: "tablet1", Seq: 3, Status: store.ReportOpen, Created: at}
 	if err := st.(store.Moderation).CreateReport(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AddChat(ctx, store.ChatMessage{Table: "tablet1", Seq: 3, Channel: "spectators", Identity: "idBob", Name: "Bob", Seat: -1, Text: "you stink", At: at}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -62,7 +66,8 @@ func checkAdmin(t *testing.T, st store.Store, where ...string) {
 	}
 	code, out, errs = adminRun(append(append([]string{}, where...), "reports")...)
 	if code != 0 || !strings.Contains(out, "1 open, 0 closed.") || !strings.Contains(out, "r1") || !strings.Contains(out, "Bob") ||
-		!strings.Contains(out, "Ann") || !strings.Contains(out, "rude words") || !strings.Contains(out, "2026-05-06 07:08") {
+		!strings.Contains(out, "Ann") || !strings.Contains(out, `the line: "you stink" rude words`) || !strings.Contains(out, "tablet1 line 3") ||
+		!strings.Contains(out, "2026-05-06 07:08") {
 		t.Fatalf("reports: %d %q %q", code, out, errs)
 	}
 	code, out, errs = adminRun(append(append([]string{}, where...), "revoke", "Ann")...)
