@@ -285,7 +285,8 @@ func TestReportGuestLine(t *testing.T) {
 	mo.Open("/moderation")
 	mo.Wait("the line's report in the queue", `[...document.querySelectorAll("#reports tr[data-report]")].some(tr => tr.textContent.includes("Gus") && tr.textContent.includes("you all stink") && tr.textContent.includes("line 1"))`)
 	mo.Click("#reports tr.open .report-act")
-	mo.Wait("the line filled in", `document.querySelector("#action-line").value === "1" && document.querySelector("#action-table").value !== ""`)
+	// The line, not the name: a guest's name may be an account's too.
+	mo.Wait("the line filled in", `document.querySelector("#action-line").value === "1" && document.querySelector("#action-table").value !== "" && document.querySelector("#action-name").value === ""`)
 	mo.TypeIn("#action-reason", "insults")
 	mo.Click("#action-mute-line")
 	mo.Wait("the mute in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe muted Gus's chat")`)

@@ -75,14 +75,15 @@ function drawQueue(el, reports, refresh, actions) {
           ? [h("button", { type: "button", class: "report-close", onclick: async () => {
             try { await call("POST", `/moderation/reports/${r.id}/close`, {}); toast("Report closed"); refresh(); } catch (e) { toast(e.message); }
           }, "aria-label": `Close report about ${r.name}` }, "Close report"), " ",
-          h("button", { type: "button", class: "report-act", onclick: () => { drawActions(actions, r.name, refresh, r.table, r.seq); actions.scrollIntoView(); } }, `Act on ${r.name}`)]
+          h("button", { type: "button", class: "report-act", onclick: () => { drawActions(actions, r.line && r.line.player === "guest" ? "" : r.name, refresh, r.table, r.seq); actions.scrollIntoView(); } }, `Act on ${r.name}`)]
           : `closed by ${r.closed_by}`)))))
       : h("p", { class: "muted" }, "No reports."));
 }
 
 // drawActions draws the moderators' actions on the player called name,
 // or on the writer of line seq of table's chat when a report named one
-// (a guest is muted by their line: their name is nobody's own).
+// (a guest is muted by their line: their name is nobody's own, so a
+// guest's report leaves the player's name empty, lest it name an account).
 function drawActions(el, name, refresh, table, seq) {
   const err = h("p", { class: "error", role: "alert", id: "action-error" });
   const who = h("input", { id: "action-name", value: name, maxlength: 20, autocomplete: "off" });
