@@ -821,6 +821,73 @@ func TestTournamentSetupNoShow(t *testing.T) {
 	}
 }
 
+// TestTournamentSetupBy: an event's table of a game with secret setups
+// tells its players, while it is in setup, when their setups are due:
+// the moment the event closes it for a setup missing. Once play begins
+// it says so no more, and a game without setups never does.
+func TestTournamentSetupBy(t *testing.T) {
+	t.Parallel()
+	type tableInfo struct {
+		Status  string     `json:"status"`
+		SetupBy *time.Time `json:"setup_by"`
+	}
+	for _, c := range []struct {
+		game  string
+		ready int // seats that set up, from seat 0
+	}{
+		{"salvo", 2},
+		{"salvo", 1},
+		{"quizl", 2},
+		{"nymphabet", 0},
+	} {
+		t.Run(fmt.Sprintf("%s, %d set up", c.game, c.ready), func(t *testing.T) {
+			t.Parallel()
+			f := newEventFixture(t, nil, "Ann", "Bob")
+			ev := f.create("Ann", `{"kind": "swiss", "game": "`+c.game+`", "clock": `+fastClock+`, "rounds": 1}`)
+			f.join(ev.ID, "Ann", "Bob")
+			f.players["Ann"].do("POST", "/api/v1/tournaments/"+ev.ID+"/start", nil, nil)
+			g := f.playing(ev.ID, 1)[0]
+			view := func() tableInfo {
+				t.Helper()
+				var u struct{ Table tableInfo }
+				if st, got := f.players[g.Players[0]].do("GET", "/api/v1/tables/"+g.Table, nil, &u); st != 200 {
+					t.Fatalf("the table: %d %s", st, got)
+				}
+				return u.Table
+			}
+			in := view()
+			if c.game == "nymphabet" {
+				if in.SetupBy != nil {
+					t.Fatalf("a table without setups shows setups due by %v", in.SetupBy)
+				}
+				return
+			}
+			if in.Status != "setup" || in.SetupBy == nil || !in.SetupBy.After(f.clock.Now()) {
+				t.Fatalf("the table in setup shows %+v, want the time its setups are due, to come", in)
+			}
+			due := *in.SetupBy
+			for _, n := range g.Players[:c.ready] {
+				if st, got := f.players[n].do("POST", "/api/v1/tables/"+g.Table+"/setup", `{"auto": true}`, nil); st != 200 {
+					t.Fatalf("%s sets up: %d %s", n, st, got)
+				}
+			}
+			if c.ready == len(g.Players) {
+				if in := view(); in.Status != "playing" || in.SetupBy != nil {
+					t.Fatalf("the table in play shows %+v, want no setups due", in)
+				}
+				return
+			}
+			// The time shown is the time the event keeps.
+			f.clock.Advance(due.Sub(f.clock.Now()) - time.Second)
+			if in := view(); in.Status != "setup" || in.SetupBy == nil || !in.SetupBy.Equal(due) {
+				t.Fatalf("a second before its setups are due the table shows %+v, want setups due by %v", in, due)
+			}
+			f.clock.Advance(2 * time.Second)
+			f.await(ev.ID, "the event over", func(e tournament.Event) bool { return e.Status == store.TournamentFinished })
+		})
+	}
+}
+
 // TestTournamentDeletedAccountLeaves: an account deleted while entered in
 // events is out of them, as one a moderator closed is: a Swiss to come
 // has its place free again, and a running arena pairs them no more.

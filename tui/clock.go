@@ -56,8 +56,57 @@ func (t *tableScreen) clockMsg(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// clockRuns says whether a seat's clock is counting down.
+// setupLeft is the time left until an event's setups are due, counted
+// as the seats' clocks are (against the server's now, then the local
+// monotonic time since the update arrived, so a skewed local clock does
+// not matter); ok is false when the table names no such time.
+func (t *tableScreen) setupLeft() (time.Duration, bool) {
+	if t.upd == nil || t.upd.Table.Status != "setup" || t.upd.Table.SetupBy == nil {
+		return 0, false
+	}
+	by := *t.upd.Table.SetupBy
+	var d time.Duration
+	if c := t.upd.Table.Clock; c != nil && !c.Now.IsZero() {
+		d = by.Sub(c.Now) - time.Since(t.arrived)
+	} else {
+		d = time.Until(by)
+	}
+	return max(d, 0), true
+}
+
+// setupDueText is the line that tells a player when their setup is due
+// at an event's table, wrapped to the screen, or "" at any other.
+func (t *tableScreen) setupDueText() string {
+	d, ok := t.setupLeft()
+	if !ok {
+		return ""
+	}
+	at := time.Now().Add(d).Local().Format("15:04")
+	secs := int((d + time.Second - 1) / time.Second)
+	var in string
+	switch mins := (secs + 59) / 60; {
+	case secs <= 0:
+		return bad(wrap("Set up by "+at+": the time is up, so this game is forfeit", t.w))
+	case secs < 60:
+		in = fmt.Sprintf("in %d seconds", secs)
+	case mins == 1:
+		in = "in 1 minute"
+	default:
+		in = fmt.Sprintf("in %d minutes", mins)
+	}
+	s := wrap("Set up by "+at+" ("+in+"), or forfeit this game", t.w)
+	if secs < 60 {
+		return bad(s)
+	}
+	return warm(s)
+}
+
+// clockRuns says whether a seat's clock is counting down, or an event's
+// setups are due: either redraws once a second.
 func (t *tableScreen) clockRuns() bool {
+	if _, ok := t.setupLeft(); ok {
+		return true
+	}
 	if t.upd == nil || t.upd.Table.Clock == nil || t.upd.Table.Status != "playing" {
 		return false
 	}

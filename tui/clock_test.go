@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"parlour/server"
 	"parlour/server/table"
 	"parlour/server/table/tabletest"
@@ -263,4 +265,46 @@ func TestTimeoutAfterMoves(t *testing.T) {
 	tm.waitFor("the replay", has("replay, Ann's view"))
 	tm.key("end")
 	tm.waitFor("the last move", has("move 3 of 3, Ann: resign (time ran out)"))
+}
+
+// TestSetupDueText: an event's table in setup tells by when the setup is
+// due, in minutes (rounded up) and, in its last minute, in seconds,
+// counted from the server's now rather than the local clock; any other
+// table, or one in play, says nothing.
+func TestSetupDueText(t *testing.T) {
+	t.Parallel()
+	// The server's clock is a day off the local one: the time left
+	// counts from its now.
+	now := time.Now().Add(24 * time.Hour)
+	for _, c := range []struct {
+		name   string
+		status string
+		left   time.Duration // to setup_by from the server's now; 0: none
+		want   string
+	}{
+		{"five minutes", "setup", 5 * time.Minute, "(in 5 minutes), or forfeit this game"},
+		{"a minute and a half", "setup", 90 * time.Second, "(in 2 minutes), or forfeit this game"},
+		{"a minute", "setup", time.Minute, "(in 1 minute), or forfeit this game"},
+		{"half a minute", "setup", 30 * time.Second, "(in 30 seconds), or forfeit this game"},
+		{"past", "setup", -time.Second, "the time is up, so this game is forfeit"},
+		{"no deadline", "setup", 0, ""},
+		{"in play", "playing", 5 * time.Minute, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			tb := client.Table{Status: c.status, Clock: &client.Clock{Now: now, Kind: "fischer", Initial: 60}}
+			if c.left != 0 {
+				by := now.Add(c.left)
+				tb.SetupBy = &by
+			}
+			ts := &tableScreen{shared: &shared{w: 80}, arrived: time.Now(), upd: &client.Update{Table: tb}}
+			got := ansi.Strip(ts.setupDueText())
+			if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+				t.Errorf("%s before the deadline: %q, want %q", c.left, got, c.want)
+			}
+			if c.want != "" && !strings.HasPrefix(got, "Set up by ") {
+				t.Errorf("the line does not say by when: %q", got)
+			}
+		})
+	}
 }

@@ -734,3 +734,44 @@ func TestEventCancel(t *testing.T) {
 		t.Errorf("after c twice the event is %+v, %v", got.Status, err)
 	}
 }
+
+// TestEventSetupDue: at an event's Salvo table the fleet editor says by
+// when the fleet is due, or the game is forfeit; once it is handed in
+// the line goes.
+func TestEventSetupDue(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ben, benS := signedUp(t, ts, "Ben")
+	ann, annS := signedUp(t, ts, "Ann")
+	var ev client.Tournament
+	if err := postAs(ts.URL, benS.Token, "/api/v1/tournaments", map[string]any{"kind": "swiss", "name": "Fleet night", "game": "salvo", "rounds": 1,
+		"clock": map[string]any{"kind": "fischer", "initial": 60, "increment": 0}}, &ev); err != nil {
+		t.Fatalf("making the Swiss: %v", err)
+	}
+	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "Ann"})
+	for _, p := range []struct {
+		c *client.Client
+		s client.Session
+	}{{ben, benS}, {ann, annS}} {
+		if _, err := p.c.JoinTournament(ctx, p.s.Token, ev.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitOnline(t, ben, "Ann")
+	if err := startEvent(ben, benS, ev.ID); err != nil {
+		t.Fatal(err)
+	}
+	// A minute to set up: the clock's first move takes no longer.
+	due := regexp.MustCompile(`Set up by \d\d:\d\d \(in (1 minute|\d+ seconds)\), or forfeit this game`)
+	tm.waitFor("the fleet editor with its deadline", func(s string) bool {
+		return strings.Contains(s, "Place your fleet") && due.MatchString(s)
+	})
+	checkFits(t, tm)
+	tm.waitFor("a random fleet, checked", has("✓"))
+	tm.key("enter")
+	s := tm.waitFor("the fleet handed in", has("making their setup"))
+	if strings.Contains(s, "Set up by") {
+		t.Errorf("the deadline stays once the fleet is handed in:\n%s", s)
+	}
+}

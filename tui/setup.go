@@ -377,6 +377,9 @@ func (st *setupScreen) view() string {
 		b.WriteString(st.gridEditor())
 	}
 	b.WriteString("\n")
+	if due := st.t.setupDueText(); due != "" {
+		b.WriteString(due + "\n")
+	}
 	// Wrapped: the referee's verdict names the offending line, and a
 	// verdict cut at the edge could lose it.
 	if st.ok {

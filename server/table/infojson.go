@@ -114,6 +114,11 @@ func (in *Info) appendJSON(b, rules []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if in.SetupBy != nil {
+		if b, err = appendTime(b, "setup_by", *in.SetupBy); err != nil {
+			return nil, err
+		}
+	}
 	if in.Paired {
 		b = append(b, `,"paired":true`...)
 	}

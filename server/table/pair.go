@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"time"
 
 	"parlour/game"
 	"parlour/server/auth"
@@ -35,6 +36,10 @@ type Pairing struct {
 	// Event names the tournament and round the table is a game of, if
 	// any: the table's record carries it.
 	Event *game.Tournament
+	// SetupBy, for an event's game with secret setups, is when every
+	// setup must be in or its player forfeits: the table shows it to its
+	// players while it is in setup. Zero for none.
+	SetupBy time.Time
 }
 
 // PairedSeat is one player of a Pairing.
@@ -103,7 +108,7 @@ func (s *Service) Pair(ctx context.Context, pr Pairing) (Seated, error) {
 		return Seated{}, err
 	}
 	g := pr.Game
-	m := meta{Game: g.Name(), Rules: rawRules(g, pr.Rules), Lexicon: lex.Name(), Seed: auth.RandomSeed(), Seats: seats, Rated: pr.Rated, Pool: pool, Challenge: pr.Challenge, Event: pr.Event, Paired: true}
+	m := meta{Game: g.Name(), Rules: rawRules(g, pr.Rules), Lexicon: lex.Name(), Seed: auth.RandomSeed(), Seats: seats, Rated: pr.Rated, Pool: pool, Challenge: pr.Challenge, Event: pr.Event, SetupBy: pr.SetupBy, Paired: true}
 	if slices.ContainsFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }) {
 		m.Set = game.NewSet(len(seats), pr.Rules.Int(game.SetTargetOption))
 	}

@@ -1,7 +1,9 @@
 package table
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -205,5 +207,69 @@ func TestPairedTableLeft(t *testing.T) {
 	case seat := <-d.seats:
 		t.Errorf("the observers heard seat %d desert a table nobody paired", seat)
 	default:
+	}
+}
+
+// TestPairSetupBy: a pairing that says when its setups are due has its
+// table show the time to everyone while it is in setup, kept across the
+// table leaving memory, and no longer once play begins; a pairing
+// without one shows none.
+func TestPairSetupBy(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newFixture(t)
+	for _, id := range []string{"ann-id", "ben-id"} {
+		if err := f.db.CreateIdentity(ctx, store.Identity{ID: id, Name: id, Created: time.Now()}, store.Credential{Hash: []byte(id), Identity: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	due := time.Date(2030, 1, 2, 15, 4, 5, 0, time.UTC)
+	for _, c := range []struct {
+		name string
+		by   time.Time
+	}{{"with a deadline", due}, {"without", time.Time{}}} {
+		pr := Pairing{Game: servertest.Guess{}, Rules: servertest.Config(100).Rules, Asker: "ann-id",
+			Seats:   []PairedSeat{{Identity: "ann-id", Name: "Ann"}, {Identity: "ben-id", Name: "Ben"}},
+			Event:   &game.Tournament{ID: "e1", Name: "Cup", Round: 1},
+			SetupBy: c.by}
+		seated, err := f.s.Pair(ctx, pr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shows := func(what string, want *time.Time) {
+			t.Helper()
+			u, err := f.s.View(ctx, nil, seated.Table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := u.Table.SetupBy
+			if (got == nil) != (want == nil) || got != nil && !got.Equal(*want) {
+				t.Errorf("%s, %s: setup_by %v, want %v", c.name, what, got, want)
+			}
+			b, err := json.Marshal(u.Table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if has := bytes.Contains(b, []byte(`"setup_by"`)); has != (want != nil) {
+				t.Errorf("%s, %s: the information reads %s", c.name, what, b)
+			}
+		}
+		var want *time.Time
+		if !c.by.IsZero() {
+			want = &c.by
+		}
+		shows("in setup", want)
+		f.close()
+		f.open()
+		shows("in setup, loaded again", want)
+		for i, id := range []string{"ann-id", "ben-id"} {
+			if _, err := f.s.Setup(ctx, &auth.Principal{Identity: id}, seated.Table, SetupRequest{Setup: []byte(`{"number": 50}`)}); err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				shows("one setup in", want)
+			}
+		}
+		shows("in play", nil)
 	}
 }

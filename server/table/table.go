@@ -59,6 +59,12 @@ type meta struct {
 	// Event names the tournament whose pairing made the table; its
 	// record carries it.
 	Event *game.Tournament `json:"event,omitempty"`
+	// SetupBy is when the event that made the table wants every secret
+	// setup in: a player whose setup has not come by then forfeits the
+	// game. Kept here, not in Event, so that records stay as they were;
+	// zero for any other table, and for an event's table made before the
+	// table kept it.
+	SetupBy time.Time `json:"setup_by,omitzero"`
 	// StartedAt is when play started; a clock's first deadlines count
 	// from it (clock.go). A value rather than a pointer: every game in
 	// play has one, and a table keeps its description as long as it
@@ -526,6 +532,11 @@ type Info struct {
 	Daily string `json:"daily,omitempty"`
 	// Event names the tournament the table is a game of, if any.
 	Event *game.Tournament `json:"event,omitempty"`
+	// SetupBy, while the table is in setup, is when the event that made
+	// it wants every secret setup in: a player whose setup has not come
+	// by then forfeits the game. The players are told, not left to find
+	// out when it is too late.
+	SetupBy *time.Time `json:"setup_by,omitempty"`
 	// Paired marks a table made for the players seated at it (by a seek,
 	// a challenge or an event): one who leaves before play begins closes
 	// it rather than open the seat.
@@ -602,6 +613,10 @@ func (t *table) info() Info {
 	}
 	if t.status.Live() {
 		in.Code = t.m.Code
+	}
+	if t.status == store.Setup && !t.m.SetupBy.IsZero() {
+		by := t.m.SetupBy
+		in.SetupBy = &by
 	}
 	for i, s := range t.m.Seats {
 		si := SeatInfo{Seat: i, Name: s.Name, Kind: "person", Player: s.Player, Ready: s.Setup != nil || !t.g.HasSetup()}

@@ -416,8 +416,14 @@ func (s *Service) makeTable(ctx context.Context, ev *event, players []string, ro
 		}
 	}
 	ev.mu.Lock()
+	// The game's time to set up counts from here (awaitSetups), and its
+	// table tells the players when it runs out.
+	started := s.now()
 	pr := table.Pairing{Game: ev.g, Rules: ev.rules, Rated: ev.t.Rated, Asker: players[0],
 		Event: &game.Tournament{ID: ev.t.ID, Name: ev.t.Name, Round: round}}
+	if ev.g.HasSetup() {
+		pr.SetupBy = started.Add(SetupLimit(ev.clock))
+	}
 	for _, id := range players {
 		e := ev.entrant(id)
 		if name, ok := became[id]; ok {
@@ -443,7 +449,7 @@ func (s *Service) makeTable(ctx context.Context, ev *event, players []string, ro
 	if seated.Seat != 0 {
 		slices.Reverse(order)
 	}
-	return store.TournamentGame{Table: seated.Table, Round: round, Players: order, Started: s.now()}, true
+	return store.TournamentGame{Table: seated.Table, Round: round, Players: order, Started: started}, true
 }
 
 // Swiss: rounds.

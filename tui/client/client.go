@@ -209,6 +209,9 @@ type Table struct {
 		Name  string `json:"name"`
 		Round int    `json:"round,omitempty"`
 	} `json:"event,omitempty"`
+	// SetupBy, at an event's table in setup, is when every secret setup
+	// is due: a player whose setup has not come by then forfeits.
+	SetupBy *time.Time `json:"setup_by,omitempty"`
 }
 
 // Update is a seat's view of a table at a version: the answer of GET

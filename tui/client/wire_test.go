@@ -931,7 +931,7 @@ func TestWireTypes(t *testing.T) {
 	if club.Status != "cancelled" {
 		t.Errorf("the cancelled Swiss reads %+v", club.Status)
 	}
-	swiss, err = ann.CreateTournament(ctx, annS.Token, NewEvent{Kind: "swiss", Name: "Sunday Swiss", Game: "nymphabet", Clock: fischer1, Rounds: 1})
+	swiss, err = ann.CreateTournament(ctx, annS.Token, NewEvent{Kind: "swiss", Name: "Sunday Swiss", Game: "salvo", Clock: fischer1, Rounds: 1})
 	must("Ann makes a Swiss", err)
 	_, err = ann.JoinTournament(ctx, annS.Token, swiss.ID, "")
 	must("Ann joins the Swiss", err)
@@ -949,6 +949,14 @@ func TestWireTypes(t *testing.T) {
 	if len(swiss.Playing) != 1 || swiss.Playing[0].Table != paired.Tournament.Table {
 		t.Fatalf("the Swiss plays %+v; Ben was paired at %+v", swiss.Playing, paired.Tournament)
 	}
+	// The table in setup says when the fleets are due.
+	if u, err := ben.Get(ctx, benS.Token, paired.Tournament.Table); err != nil || u.Table.Status != "setup" || u.Table.SetupBy == nil {
+		t.Errorf("the Swiss game's table in setup reads %+v (%v), want the time its setups are due", u.Table, err)
+	}
+	_, err = ann.Setup(ctx, annS.Token, paired.Tournament.Table, nil, "easy")
+	must("Ann places her fleet", err)
+	_, err = ben.Setup(ctx, benS.Token, paired.Tournament.Table, nil, "easy")
+	must("Ben places his fleet", err)
 	_, err = ben.Move(ctx, benS.Token, paired.Tournament.Table, "resign", 0, false)
 	must("Ben resigns his Swiss game", err)
 	// The table names its event, and the event's round.
@@ -965,7 +973,7 @@ func TestWireTypes(t *testing.T) {
 	}
 	_, err = ann.Tournaments(ctx, "finished")
 	must("the events finished", err)
-	if recs, n, err := ben.EventExport(ctx, swiss.ID); err != nil || n != 1 || !strings.Contains(recs, `"nymphabet"`) {
+	if recs, n, err := ben.EventExport(ctx, swiss.ID); err != nil || n != 1 || !strings.Contains(recs, `"salvo"`) {
 		t.Errorf("the Swiss's records: %d, %v:\n%s", n, err, recs)
 	}
 

@@ -632,6 +632,42 @@ func TestTournamentQuizlNoSet(t *testing.T) {
 	}
 }
 
+// TestTournamentSetupDue: at an event's Quizl table each player's grid
+// editor says by when the grid is due (five minutes on the clock's five
+// minutes), or the game is forfeit; a player whose grid is in sees it no
+// more.
+func TestTournamentSetupDue(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "swiss", name: "Quizl Swiss", game: "quizl", clock: { kind: "fischer", initial: 300, increment: 3 }, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Open("/tournaments/" + id)
+		p.Wait("the join button", `!!document.querySelector("#t-join")`)
+		p.Click("#t-join")
+		p.Wait("in", `!!document.querySelector("#t-in")`)
+	}
+	ann.Wait("both in", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
+	ann.Click("#t-start")
+	due := regexp.MustCompile(`^Set up by \d\d?:\d\d(\s?[AP]M)? \(in [45] minutes\), or forfeit this game$`)
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the grid editor and its deadline", `location.pathname.startsWith("/t/") && !!document.querySelector("#q-auto") && !!document.querySelector("#setup-due")`)
+		if got := p.Text("#setup-due"); !due.MatchString(got) {
+			t.Errorf("%s's grid editor says %q, want by when the grid is due", p.Name, got)
+		}
+	}
+	ann.Click("#q-auto")
+	ann.Wait("Ann's grid in, and the deadline gone", `!document.querySelector("#q-auto") && !document.querySelector("#setup-due")`)
+	if !e2e.Eval[bool](ben, `!!document.querySelector("#setup-due")`) {
+		t.Errorf("Ben's grid editor no longer says by when his grid is due, though it is not in")
+	}
+}
+
 // TestTournamentCancel: the creator of an event to come is offered to
 // cancel it on its page, and, confirming, sees it cancelled: no join, no
 // start. A player who is not its creator is not offered it.

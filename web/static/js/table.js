@@ -290,6 +290,7 @@ async function playScreen(main, id, mine) {
     }
     if (over) append(banner, endBanner(u, names));
     else { const c = claimBox(id, token, u, toMove); if (c) append(banner, c); }
+    if (t.status === "setup" && t.setup_by && u.seat >= 0 && !u.setup && mod.setup) append(banner, setupDueBox(t));
     if (over && guideSlot.firstChild) { fill(guideSlot); for (const el of main.querySelectorAll(".guide-target")) el.classList.remove("guide-target"); }
 
     // The stage: setup, waiting, or the game.
@@ -557,6 +558,30 @@ function rematchText(t) {
   const what = !inSet(t) ? (t.seats.length === 1 ? "new game" : "rematch") : t.set.over ? "new set" : "next game of the set";
   if (t.rematch) return `Go to the ${what}`;
   return what[0].toUpperCase() + what.slice(1);
+}
+
+// setupDueBox tells a player still to set up at an event's table by
+// when their setup is due (setup_by): past it the event closes the table
+// and they forfeit the game. It counts down from the server's now, not
+// this machine's clock, and stops once the table's next update has
+// drawn it away.
+function setupDueBox(t) {
+  const serverNow = t.clock && t.clock.now ? Date.parse(t.clock.now) : Date.now();
+  const left = Date.parse(t.setup_by) - serverNow, at = performance.now();
+  const text = h("strong", {});
+  const box = h("div", { class: "banner", id: "setup-due" }, h("p", { class: "reason" }, text));
+  const tick = () => {
+    const ms = left - (performance.now() - at);
+    const secs = Math.ceil(ms / 1000), mins = Math.ceil(secs / 60);
+    const by = new Date(Date.now() + ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+    text.textContent = secs <= 0 ? `Set up by ${by}: the time is up, so this game is forfeit`
+      : `Set up by ${by} (in ${secs < 60 ? `${secs} seconds` : mins === 1 ? "1 minute" : `${mins} minutes`}), or forfeit this game`;
+    text.classList.toggle("warn", secs < 60);
+    return secs > 0;
+  };
+  tick();
+  const timer = setInterval(() => { if (!box.isConnected || !tick()) clearInterval(timer); }, 1000);
+  return box;
 }
 
 function setupText(s) {
