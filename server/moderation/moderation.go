@@ -443,19 +443,33 @@ func Queue(ctx context.Context, st store.Store, limit int) ([]Report, error) {
 // reportedLineOf returns the chat line report r is about as stored, or
 // nil when the store no longer has it.
 func reportedLineOf(ctx context.Context, st store.Store, r store.Report) (*chat.Line, error) {
-	ms, err := st.Chat(ctx, r.Table, int(r.Seq)-1, 1)
+	m, kind, ok, err := storedLine(ctx, st, r.Table, int(r.Seq))
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &chat.Line{Seq: m.Seq, Channel: m.Channel, Seat: m.Seat, Name: m.Name, Player: kind, Text: m.Text, At: m.At}, nil
+}
+
+// storedLine reads line seq of table id's chat from st, and whether its
+// writer has an account ("account" or "guest"; "" for a line the server
+// wrote); ok is false when the store has no such line.
+func storedLine(ctx context.Context, st store.Store, id string, seq int) (m store.ChatMessage, kind string, ok bool, err error) {
+	ms, err := st.Chat(ctx, id, seq-1, 1)
 	if err != nil {
-		return nil, fmt.Errorf("reading line %d of table %s: %w", r.Seq, r.Table, err)
+		return m, "", false, fmt.Errorf("reading line %d of table %s: %w", seq, id, err)
 	}
-	if len(ms) == 0 || int64(ms[0].Seq) != r.Seq {
-		return nil, nil
+	if len(ms) == 0 || ms[0].Seq != seq {
+		return m, "", false, nil
 	}
-	m := ms[0]
+	m = ms[0]
+	if m.Identity == "" {
+		return m, "", true, nil
+	}
 	kinds, err := chat.Players(ctx, st, ms)
 	if err != nil {
-		return nil, fmt.Errorf("reading the writer of line %d of table %s: %w", r.Seq, r.Table, err)
+		return m, "", false, fmt.Errorf("reading the writer of line %d of table %s: %w", seq, id, err)
 	}
-	return &chat.Line{Seq: m.Seq, Channel: m.Channel, Seat: m.Seat, Name: m.Name, Player: kinds[m.Identity], Text: m.Text, At: m.At}, nil
+	return m, kinds[m.Identity], true, nil
 }
 
 // ReasonRequest is the body of the moderators' actions that need only a
@@ -630,23 +644,16 @@ func (s *Service) writerOf(ctx context.Context, req MuteRequest) (writer, error)
 // store keeps it (an empty identity for a line the server wrote), and
 // the line.
 func (s *Service) tableLine(ctx context.Context, id string, seq int) (writer, store.ChatMessage, error) {
-	ms, err := s.st.Chat(ctx, id, seq-1, 1)
-	if err != nil {
+	m, kind, ok, err := storedLine(ctx, s.st, id, seq)
+	switch {
+	case err != nil:
 		return writer{}, store.ChatMessage{}, refuse.ReadFailed(s.log, "the chat", err)
-	}
-	if len(ms) == 0 || ms[0].Seq != seq {
+	case !ok:
 		return writer{}, store.ChatMessage{}, refuse.NotFound("table %s's chat has no line %d", id, seq)
 	}
-	m := ms[0]
 	w := writer{Account: store.Account{Identity: m.Identity, Name: m.Name}, player: "guest", line: fmt.Sprintf("line %d of table %s", seq, id)}
-	if m.Identity != "" {
-		kinds, err := chat.Players(ctx, s.st, ms)
-		if err != nil {
-			return writer{}, store.ChatMessage{}, refuse.ReadFailed(s.log, "the writer's account", err)
-		}
-		if kinds[m.Identity] == "account" {
-			w.player = "account"
-		}
+	if kind == "account" {
+		w.player = "account"
 	}
 	return w, m, nil
 }
