@@ -627,3 +627,77 @@ func TestReportChatLine(t *testing.T) {
 		expect(t, gus2, "POST", chatPath, `{"channel": "spectators", "text": "not me"}`, 201, "")
 	})
 }
+
+// TestReportEventChatLine: a line of an event's chat is reported as a
+// table's is, so that a guest in the event can be reported: the report
+// names the line's writer and keeps the line, the queue shows it, and a
+// moderator mutes its writer by it. A line the event's chat does not
+// hold, or the server wrote, the reporter's own, an event that is not
+// there, a table and an event at once, and a name that is not the
+// writer's are refused in words and store nothing; the same writer is
+// reported about an event once.
+func TestReportEventChatLine(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		f := newEventFixture(t, &k, "Ann", "Cat", "Moe")
+		cat, mo := f.players["Cat"], f.players["Moe"]
+		ida := &client{t: t, base: f.srv.URL}
+		var id table.Identity
+		if st, got := ida.do("POST", "/api/v1/identity", `{"name": "Ida"}`, &id); st != 201 && st != 200 {
+			t.Fatalf("a guest identity: %d %s", st, got)
+		}
+		ida.token = id.Token
+		ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60}`)
+		roomPath := "/api/v1/tournaments/" + ev.ID + "/chat"
+		expect(t, ida, "POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, 200, "")
+		expect(t, ida, "POST", roomPath, `{"text": "rigged event, you cheats"}`, 200, `"seq":1`)
+		expect(t, cat, "POST", roomPath, `{"text": "calm down"}`, 200, `"seq":2`)
+		if err := f.st.(store.ChatRooms).AppendRoomChat(context.Background(), store.RoomLine{Room: "tournament:" + ev.ID, Seq: 3, Name: "Parlour", Text: "round 1 begins", At: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+		tableID := playNymphabet(t, f.players["Ann"], cat, map[string]any{}, 1)
+
+		reports := "/api/v1/reports"
+		for _, c := range []struct {
+			body   map[string]any
+			status int
+			want   string
+		}{
+			{map[string]any{"tournament": ev.ID, "reason": "chat"}, 400, "seq is the line's number"},
+			{map[string]any{"tournament": "../x", "seq": 1, "reason": "chat"}, 400, "not an event's id"},
+			{map[string]any{"tournament": ev.ID, "table": tableID, "seq": 1, "reason": "chat"}, 400, "table or tournament, not both"},
+			{map[string]any{"tournament": "abcdefghijkmnpqr", "seq": 1, "reason": "chat"}, 404, "there is no event abcdefghijkmnpqr"},
+			{map[string]any{"tournament": ev.ID, "seq": 9, "reason": "chat"}, 404, "has no line 9 that you can read"},
+			{map[string]any{"tournament": ev.ID, "seq": 3, "reason": "chat"}, 400, "written by the server"},
+			{map[string]any{"tournament": ev.ID, "seq": 2, "reason": "chat"}, 400, "you wrote line 2 of event " + ev.ID + " yourself"},
+			{map[string]any{"name": "Ann", "tournament": ev.ID, "seq": 1, "reason": "chat"}, 400, "was written by Ida, not Ann"},
+		} {
+			expect(t, cat, "POST", reports, c.body, c.status, c.want)
+		}
+		grant(t, f.st, "Moe", true)
+		var queue []moderation.Report
+		if st, body := mo.do("GET", "/api/v1/moderation/reports", nil, &queue); st != 200 || len(queue) != 0 {
+			t.Fatalf("the queue after refused reports: %d %s", st, body)
+		}
+
+		var r moderation.Report
+		if st, body := cat.do("POST", reports, map[string]any{"tournament": ev.ID, "seq": 1, "reason": "chat", "text": "rude"}, &r); st != 201 {
+			t.Fatalf("report a guest's line in an event: %d %s", st, body)
+		}
+		if r.Name != "Ida" || r.Tournament != ev.ID || r.Table != "" || r.Seq != 1 || r.Line == nil || r.Line.Text != "rigged event, you cheats" || r.Line.Player != "guest" {
+			t.Fatalf("the report of an event's line: %+v (line %+v)", r, r.Line)
+		}
+		// About an event once; about a table, the same writer again.
+		expect(t, cat, "POST", reports, map[string]any{"name": "ida", "tournament": ev.ID, "seq": 1, "reason": "other", "text": "again"}, 409, "you already reported Ida about event "+ev.ID)
+
+		if st, body := mo.do("GET", "/api/v1/moderation/reports", nil, &queue); st != 200 || len(queue) != 1 {
+			t.Fatalf("the queue: %d %s", st, body)
+		}
+		q := queue[0]
+		if q.ID != r.ID || q.Tournament != ev.ID || q.Seq != 1 || q.Line == nil || q.Line.Text != "rigged event, you cheats" || q.Line.Name != "Ida" || q.Line.Player != "guest" {
+			t.Fatalf("the queue's report: %+v (line %+v)", q, q.Line)
+		}
+		expect(t, mo, "POST", "/api/v1/moderation/mutes", map[string]any{"tournament": q.Tournament, "seq": q.Seq, "minutes": 60, "reason": "reported insults"}, 200, `"name":"Ida","player":"guest"`)
+		expect(t, ida, "POST", roomPath, `{"text": "hello?"}`, 403, "a moderator muted your chat")
+	})
+}

@@ -25,8 +25,12 @@ type Report struct {
 	Reason string
 	Text   string
 	Table  string // the table the report is about ("" for none)
-	// Seq is the number of the line of Table's chat the report is about
-	// (0 for none): its writer is Subject, guest or account.
+	// Tournament is the event whose chat line the report is about (""
+	// for none; a report is about a table or an event, not both).
+	Tournament string
+	// Seq is the number of the line of Table's chat, or of Tournament's,
+	// the report is about (0 for none): its writer is Subject, guest or
+	// account.
 	Seq    int64
 	Status ReportStatus
 	// Created is when it was made; Closed and ClosedBy (a moderator's

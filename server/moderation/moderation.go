@@ -151,21 +151,24 @@ func (s *Service) ChatGate(ctx context.Context, identity, text string) error {
 type ReportRequest struct {
 	// Name is the player reported, Reason one of the Reason constants,
 	// Text the reporter's own words (needed for "other"), Table the
-	// table the report is about, if any, and Seq the line of Table's
-	// chat it is about, if any. A line names its writer, guest or
-	// account, so a report of a line needs no Name (one given must be
-	// the writer's): a guest's name is nobody's own, and only a line
+	// table the report is about, if any, Tournament the event whose chat
+	// line it is about, if any, and Seq the line of Table's chat or of
+	// Tournament's it is about, if any. A line names its writer, guest
+	// or account, so a report of a line needs no Name (one given must
+	// be the writer's): a guest's name is nobody's own, and only a line
 	// says which guest.
-	Name   string `json:"name"`
-	Reason string `json:"reason"`
-	Text   string `json:"text,omitempty"`
-	Table  string `json:"table,omitempty"`
-	Seq    int    `json:"seq,omitempty"`
+	Name       string `json:"name"`
+	Reason     string `json:"reason"`
+	Text       string `json:"text,omitempty"`
+	Table      string `json:"table,omitempty"`
+	Tournament string `json:"tournament,omitempty"`
+	Seq        int    `json:"seq,omitempty"`
 }
 
 // DecodeReport decodes a report's body strictly and checks it: a name
-// or a chat line (a table and a seq), a reason of the four, text within MaxReportText (some, for "other"),
-// and a table id of the right shape. It returns the request as kept.
+// or a chat line (a table or an event, and a seq), a reason of the
+// four, text within MaxReportText (some, for "other"), and ids of the
+// right shape. It returns the request as kept.
 func DecodeReport(b []byte) (ReportRequest, error) {
 	var req ReportRequest
 	if err := protocol.DecodeBytes(b, &req); err != nil {
@@ -180,10 +183,14 @@ func (r *ReportRequest) check() error {
 	switch {
 	case r.Seq < 0:
 		return refuse.Bad("say which chat line: seq is the line's number, from 1")
-	case r.Seq > 0 && r.Table == "":
-		return refuse.Bad("say whose chat line %d is: give the table it was written at", r.Seq)
+	case r.Table != "" && r.Tournament != "":
+		return refuse.Bad("a chat line is a table's or an event's: give table or tournament, not both")
+	case r.Seq > 0 && r.Table == "" && r.Tournament == "":
+		return refuse.Bad("say whose chat line %d is: give the table it was written at, or the tournament", r.Seq)
+	case r.Tournament != "" && r.Seq == 0:
+		return refuse.Bad("say which line of the event's chat: seq is the line's number, from 1")
 	case r.Name == "" && r.Seq == 0:
-		return refuse.Bad("name the player you report, or the chat line they wrote (table and seq)")
+		return refuse.Bad("name the player you report, or the chat line they wrote (table or tournament, and seq)")
 	}
 	switch r.Reason {
 	case ReasonCheating, ReasonChat, ReasonName, ReasonOther:
@@ -203,6 +210,9 @@ func (r *ReportRequest) check() error {
 	if r.Table != "" && !auth.ValidID(r.Table) {
 		return refuse.Bad("%q is not a table's id", refuse.Clip(r.Table))
 	}
+	if r.Tournament != "" && !auth.ValidID(r.Tournament) {
+		return refuse.Bad("%q is not an event's id", refuse.Clip(r.Tournament))
+	}
 	return nil
 }
 
@@ -216,9 +226,13 @@ type Report struct {
 	Reason   string `json:"reason"`
 	Text     string `json:"text"`
 	Table    string `json:"table,omitempty"`
-	// Seq is the number of the line of Table's chat the report is
-	// about, and Line that line as stored (missing once the table's
-	// chat is gone): a moderator mutes its writer by table and seq.
+	// Tournament is the event whose chat line the report is about, if
+	// any.
+	Tournament string `json:"tournament,omitempty"`
+	// Seq is the number of the line of Table's chat, or of
+	// Tournament's, the report is about, and Line that line as stored
+	// (missing once the chat is gone): a moderator mutes its writer by
+	// table or tournament, and seq.
 	Seq      int        `json:"seq,omitempty"`
 	Line     *chat.Line `json:"line,omitempty"`
 	Status   string     `json:"status"`
@@ -270,9 +284,12 @@ func (s *Service) Report(ctx context.Context, p *auth.Principal, req ReportReque
 	}
 	var them store.Account
 	var line *chat.Line
-	if req.Seq > 0 {
+	switch {
+	case req.Tournament != "":
+		them, line, err = s.reportedRoomLine(ctx, me, req)
+	case req.Seq > 0:
 		them, line, err = s.reportedLine(ctx, p, me, req)
-	} else {
+	default:
 		them, _, err = s.players.AccountNamed(ctx, req.Name)
 	}
 	if err != nil {
@@ -282,9 +299,12 @@ func (s *Service) Report(ctx context.Context, p *auth.Principal, req ReportReque
 		return Report{}, refuse.Bad("you cannot report yourself")
 	}
 	r := store.Report{ID: auth.NewID(), Reporter: me.Identity, Subject: them.Identity, Reason: req.Reason, Text: req.Text,
-		Table: req.Table, Seq: int64(req.Seq), Status: store.ReportOpen, Created: s.tables.Now().UTC()}
+		Table: req.Table, Tournament: req.Tournament, Seq: int64(req.Seq), Status: store.ReportOpen, Created: s.tables.Now().UTC()}
 	if err := ms.CreateReport(ctx, r); err != nil {
 		if errors.Is(err, store.ErrReportDuplicate) {
+			if req.Tournament != "" {
+				return Report{}, refuse.Conflict("you already reported %s about event %s: the moderators have it", them.Name, req.Tournament)
+			}
 			if req.Table != "" {
 				return Report{}, refuse.Conflict("you already reported %s about table %s: the moderators have it", them.Name, req.Table)
 			}
@@ -327,9 +347,82 @@ func (s *Service) reportedLine(ctx context.Context, p *auth.Principal, me store.
 	return w.Account, &line, nil
 }
 
+// reportedRoomLine returns the writer of the line of an event's chat req
+// names, guest or account, and the line, for reporter me. Anybody may
+// read an event's chat, so any line it holds is one the reporter may
+// read; a name given with the line must be its writer's.
+func (s *Service) reportedRoomLine(ctx context.Context, me store.Account, req ReportRequest) (store.Account, *chat.Line, error) {
+	l, err := s.roomLine(ctx, req.Tournament, req.Seq)
+	if err != nil {
+		return store.Account{}, nil, err
+	}
+	where := fmt.Sprintf("line %d of event %s", req.Seq, req.Tournament)
+	switch {
+	case l.Identity == "":
+		return store.Account{}, nil, refuse.Bad("%s was written by the server, not a player: there is nobody to report", where)
+	case l.Identity == me.Identity:
+		return store.Account{}, nil, refuse.Bad("you wrote %s yourself: you cannot report yourself", where)
+	case req.Name != "" && !strings.EqualFold(req.Name, l.Name):
+		return store.Account{}, nil, refuse.Bad("%s was written by %s, not %s: report the line alone, or name its writer", where, l.Name, refuse.Clip(req.Name))
+	}
+	return store.Account{Identity: l.Identity, Name: l.Name}, roomLineOf(l), nil
+}
+
+// roomLine returns line seq of event id's chat, refusing an event that
+// is not there and a line its chat does not hold.
+func (s *Service) roomLine(ctx context.Context, id string, seq int) (store.RoomLine, error) {
+	ts, ok := s.st.(store.Tournaments)
+	if _, ok2 := s.st.(store.ChatRooms); !ok || !ok2 {
+		return store.RoomLine{}, refuse.With(http.StatusNotImplemented, "this server keeps no chat for events")
+	}
+	if _, err := ts.Tournament(ctx, id); errors.Is(err, store.ErrNotFound) {
+		return store.RoomLine{}, refuse.NotFound("there is no event %s", id)
+	} else if err != nil {
+		return store.RoomLine{}, refuse.ReadFailed(s.log, "the event", err)
+	}
+	l, ok, err := storedRoomLine(ctx, s.st, id, seq)
+	switch {
+	case err != nil:
+		return store.RoomLine{}, refuse.ReadFailed(s.log, "the chat", err)
+	case !ok:
+		return store.RoomLine{}, refuse.NotFound("event %s's chat has no line %d that you can read", id, seq)
+	}
+	return l, nil
+}
+
+// storedRoomLine reads line seq of event id's chat from st; ok is false
+// when the store has no such line, or keeps no rooms.
+func storedRoomLine(ctx context.Context, st store.Store, id string, seq int) (l store.RoomLine, ok bool, err error) {
+	rooms, ok := st.(store.ChatRooms)
+	if !ok {
+		return l, false, nil
+	}
+	ls, err := rooms.RoomChatSince(ctx, "tournament:"+id, seq-1, 1)
+	if err != nil {
+		return l, false, fmt.Errorf("reading line %d of event %s: %w", seq, id, err)
+	}
+	if len(ls) == 0 || ls[0].Seq != seq {
+		return l, false, nil
+	}
+	return ls[0], true, nil
+}
+
+// roomLineOf returns an event's chat line as a report shows it: a line
+// of no channel and no seat.
+func roomLineOf(l store.RoomLine) *chat.Line {
+	player := "guest"
+	if l.Account {
+		player = "account"
+	}
+	if l.Identity == "" {
+		player = ""
+	}
+	return &chat.Line{Seq: l.Seq, Name: l.Name, Player: player, Text: l.Text, At: l.At}
+}
+
 // reportOf returns r as sent, with the names in names.
 func reportOf(r store.Report, names map[string]string) Report {
-	out := Report{ID: r.ID, Name: names[r.Subject], Reporter: names[r.Reporter], Reason: r.Reason, Text: r.Text, Table: r.Table, Seq: int(r.Seq),
+	out := Report{ID: r.ID, Name: names[r.Subject], Reporter: names[r.Reporter], Reason: r.Reason, Text: r.Text, Table: r.Table, Tournament: r.Tournament, Seq: int(r.Seq),
 		Status: string(r.Status), Created: r.Created, ClosedBy: names[r.ClosedBy]}
 	if !r.Closed.IsZero() {
 		c := r.Closed
@@ -443,6 +536,13 @@ func Queue(ctx context.Context, st store.Store, limit int) ([]Report, error) {
 // reportedLineOf returns the chat line report r is about as stored, or
 // nil when the store no longer has it.
 func reportedLineOf(ctx context.Context, st store.Store, r store.Report) (*chat.Line, error) {
+	if r.Tournament != "" {
+		l, ok, err := storedRoomLine(ctx, st, r.Tournament, int(r.Seq))
+		if err != nil || !ok {
+			return nil, err
+		}
+		return roomLineOf(l), nil
+	}
 	m, kind, ok, err := storedLine(ctx, st, r.Table, int(r.Seq))
 	if err != nil || !ok {
 		return nil, err
@@ -611,24 +711,11 @@ func (s *Service) writerOf(ctx context.Context, req MuteRequest) (writer, error)
 		identity, name, account, where = w.Identity, w.Name, w.player == "account", w.line
 	} else {
 		where = fmt.Sprintf("line %d of event %s", req.Seq, req.Tournament)
-		ts, ok := s.st.(store.Tournaments)
-		rooms, ok2 := s.st.(store.ChatRooms)
-		if !ok || !ok2 {
-			return writer{}, refuse.With(http.StatusNotImplemented, "this server keeps no chat for events")
-		}
-		if _, err := ts.Tournament(ctx, req.Tournament); errors.Is(err, store.ErrNotFound) {
-			return writer{}, refuse.NotFound("there is no event %s", req.Tournament)
-		} else if err != nil {
-			return writer{}, refuse.ReadFailed(s.log, "the event", err)
-		}
-		ls, err := rooms.RoomChatSince(ctx, "tournament:"+req.Tournament, req.Seq-1, 1)
+		l, err := s.roomLine(ctx, req.Tournament, req.Seq)
 		if err != nil {
-			return writer{}, refuse.ReadFailed(s.log, "the chat", err)
+			return writer{}, err
 		}
-		if len(ls) == 0 || ls[0].Seq != req.Seq {
-			return writer{}, refuse.NotFound("event %s's chat has no line %d", req.Tournament, req.Seq)
-		}
-		identity, name, account = ls[0].Identity, ls[0].Name, ls[0].Account
+		identity, name, account = l.Identity, l.Name, l.Account
 	}
 	if identity == "" {
 		return writer{}, refuse.Bad("%s was written by the server, not a player: there is nobody to mute", where)

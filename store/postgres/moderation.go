@@ -13,13 +13,13 @@ import (
 	"parlour/store"
 )
 
-const reportColumns = "id, reporter, subject, reason, text, table_id, seq, status, created, closed, closed_by"
+const reportColumns = "id, reporter, subject, reason, text, table_id, tournament, seq, status, created, closed, closed_by"
 
 func scanReport(row pgx.Row) (store.Report, error) {
 	var r store.Report
 	var status string
 	var closed *time.Time
-	err := row.Scan(&r.ID, &r.Reporter, &r.Subject, &r.Reason, &r.Text, &r.Table, &r.Seq, &status, &r.Created, &closed, &r.ClosedBy)
+	err := row.Scan(&r.ID, &r.Reporter, &r.Subject, &r.Reason, &r.Text, &r.Table, &r.Tournament, &r.Seq, &status, &r.Created, &closed, &r.ClosedBy)
 	r.Status, r.Created = store.ReportStatus(status), utc(r.Created)
 	if closed != nil {
 		r.Closed = utc(*closed)
@@ -39,8 +39,8 @@ func logAction(ctx context.Context, tx pgx.Tx, a store.ModAction) error {
 // CreateReport implements store.Moderation.
 func (s *Store) CreateReport(ctx context.Context, r store.Report) error {
 	return s.write(ctx, func(ctx context.Context, q querier) error {
-		tag, err := q.Exec(ctx, "INSERT INTO reports ("+reportColumns+") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, '') ON CONFLICT (reporter, subject, table_id) DO NOTHING",
-			r.ID, r.Reporter, r.Subject, r.Reason, r.Text, r.Table, r.Seq, string(store.ReportOpen), r.Created)
+		tag, err := q.Exec(ctx, "INSERT INTO reports ("+reportColumns+") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, '') ON CONFLICT (reporter, subject, table_id, tournament) DO NOTHING",
+			r.ID, r.Reporter, r.Subject, r.Reason, r.Text, r.Table, r.Tournament, r.Seq, string(store.ReportOpen), r.Created)
 		if isConstraint(err) {
 			return fmt.Errorf("report %s: %w", r.ID, store.ErrConflict)
 		}

@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,5 +117,54 @@ func TestNewerMigrations(t *testing.T) {
 	defer s.Close()
 	if n := s.NewerMigrations(); strings.Join(n, ",") != "998_next.sql,999_future.sql" {
 		t.Errorf("a database a newer build migrated: newer migrations %v", n)
+	}
+}
+
+// TestReportsUpgrade: the reports a database holds before reports could
+// be about an event's line keep everything (their table and line among
+// it), are about no event, and still keep a reporter from reporting the
+// same player about the same table twice, though not about an event.
+func TestReportsUpgrade(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "p.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := fstest.MapFS{}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if filepath.Base(n) >= "020" {
+			continue
+		}
+		b, err := migrations.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[n] = &fstest.MapFile{Data: b}
+	}
+	if err := migrate(ctx, db, before); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	if _, err := db.ExecContext(ctx, "INSERT INTO reports (id, reporter, subject, reason, text, table_id, seq, status, created, closed, closed_by) VALUES ('r1', 'ann', 'bob', 'chat', 'rude', 't1', 7, 'closed', ?, ?, 'mod')", nanos(at), nanos(at.Add(time.Hour))); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s := open(t, path)
+	defer s.Close()
+	want := store.Report{ID: "r1", Reporter: "ann", Subject: "bob", Reason: "chat", Text: "rude", Table: "t1", Seq: 7, Status: store.ReportClosed, Created: at, Closed: at.Add(time.Hour), ClosedBy: "mod"}
+	if got, err := s.Report(ctx, "r1"); err != nil || got != want {
+		t.Errorf("the old report: %+v, %v; want %+v", got, err, want)
+	}
+	if err := s.CreateReport(ctx, store.Report{ID: "r2", Reporter: "ann", Subject: "bob", Reason: "chat", Table: "t1", Created: at}); !errors.Is(err, store.ErrReportDuplicate) {
+		t.Errorf("the old report made again: %v, want ErrReportDuplicate", err)
+	}
+	if err := s.CreateReport(ctx, store.Report{ID: "r3", Reporter: "ann", Subject: "bob", Reason: "chat", Tournament: "e1", Seq: 1, Created: at}); err != nil {
+		t.Errorf("a report about an event after the upgrade: %v", err)
 	}
 }

@@ -10,13 +10,13 @@ import (
 	"parlour/store"
 )
 
-const reportCols = "id, reporter, subject, reason, text, table_id, seq, status, created, closed, closed_by"
+const reportCols = "id, reporter, subject, reason, text, table_id, tournament, seq, status, created, closed, closed_by"
 
 func scanReport(sc interface{ Scan(...any) error }) (store.Report, error) {
 	var r store.Report
 	var status string
 	var created, closed int64
-	if err := sc.Scan(&r.ID, &r.Reporter, &r.Subject, &r.Reason, &r.Text, &r.Table, &r.Seq, &status, &created, &closed, &r.ClosedBy); err != nil {
+	if err := sc.Scan(&r.ID, &r.Reporter, &r.Subject, &r.Reason, &r.Text, &r.Table, &r.Tournament, &r.Seq, &status, &created, &closed, &r.ClosedBy); err != nil {
 		return r, err
 	}
 	r.Status, r.Created = store.ReportStatus(status), fromNanos(created)
@@ -40,14 +40,14 @@ func logAction(ex *execer, a store.ModAction) error {
 func (s *Store) CreateReport(ctx context.Context, r store.Report) error {
 	return s.do(ctx, func(ex *execer) error {
 		var dup int64
-		if _, err := ex.queryRow("SELECT COUNT(*) FROM reports WHERE reporter = ? AND subject = ? AND table_id = ?", []any{r.Reporter, r.Subject, r.Table}, &dup); err != nil {
+		if _, err := ex.queryRow("SELECT COUNT(*) FROM reports WHERE reporter = ? AND subject = ? AND table_id = ? AND tournament = ?", []any{r.Reporter, r.Subject, r.Table, r.Tournament}, &dup); err != nil {
 			return fmt.Errorf("sqlite: storing a report: %w", err)
 		}
 		if dup > 0 {
 			return fmt.Errorf("report %s: %w", r.ID, store.ErrReportDuplicate)
 		}
-		_, err := ex.exec("INSERT INTO reports ("+reportCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '')",
-			r.ID, r.Reporter, r.Subject, r.Reason, r.Text, r.Table, r.Seq, string(store.ReportOpen), nanos(r.Created))
+		_, err := ex.exec("INSERT INTO reports ("+reportCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '')",
+			r.ID, r.Reporter, r.Subject, r.Reason, r.Text, r.Table, r.Tournament, r.Seq, string(store.ReportOpen), nanos(r.Created))
 		if isConstraint(err) {
 			return fmt.Errorf("report %s: %w", r.ID, store.ErrConflict)
 		}

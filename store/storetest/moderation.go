@@ -17,6 +17,7 @@ import (
 func moderationTests() []test {
 	return []test{
 		{"Reports", testReports},
+		{"ReportsOfEventLines", testReportsOfEventLines},
 		{"Moderators", testModerators},
 		{"ModeratorsActions", testModeratorsActions},
 		{"RefundOpponents", testRefundOpponents},
@@ -91,6 +92,37 @@ func testReports(t *testing.T, e *env) {
 	closing.Seq = log[0].Seq
 	if log[0] != closing {
 		t.Errorf("the log's line: %+v, want %+v", log[0], closing)
+	}
+}
+
+// testReportsOfEventLines: a report about a line of an event's chat
+// keeps the event and the line, through a restart; a reporter reports a
+// player about an event once, apart from their report about no table or
+// event and from those about tables.
+func testReportsOfEventLines(t *testing.T, e *env) {
+	ctx := context.Background()
+	ms := as[store.Moderation](t, e.s)
+	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	plain := store.Report{ID: "r1", Reporter: "ann", Subject: "bob", Reason: "name", Created: at}
+	onTable := store.Report{ID: "r2", Reporter: "ann", Subject: "bob", Reason: "chat", Table: "t1", Seq: 2, Created: at.Add(time.Minute)}
+	inEvent := store.Report{ID: "r3", Reporter: "ann", Subject: "bob", Reason: "chat", Tournament: "e1", Seq: 3, Created: at.Add(2 * time.Minute)}
+	for _, r := range []store.Report{plain, onTable, inEvent} {
+		if err := ms.CreateReport(ctx, r); err != nil {
+			t.Fatalf("report %s: %v", r.ID, err)
+		}
+	}
+	dup := store.Report{ID: "r4", Reporter: "ann", Subject: "bob", Reason: "other", Text: "more", Tournament: "e1", Seq: 4, Created: at}
+	if err := ms.CreateReport(ctx, dup); !errors.Is(err, store.ErrReportDuplicate) {
+		t.Errorf("the same report about an event twice: %v, want ErrReportDuplicate", err)
+	}
+	ms = as[store.Moderation](t, e.reopen())
+	got, err := ms.Report(ctx, "r3")
+	inEvent.Status = store.ReportOpen
+	if err != nil || got != inEvent {
+		t.Errorf("Report(r3) = %+v, %v; want %+v", got, err, inEvent)
+	}
+	if got, err := ms.Report(ctx, "r2"); err != nil || got.Tournament != "" || got.Table != "t1" {
+		t.Errorf("a report about a table reads back as %+v, %v", got, err)
 	}
 }
 
