@@ -24,18 +24,24 @@ func (c *Client) Me(ctx context.Context, token string) (Me, error) {
 // QueuedReport is a report as the moderators' queue holds it: the player
 // reported and who reported them (as they are called now), the reason
 // (a key of ReportReasons) and the reporter's words, the table if any,
-// "open" or "closed", and who closed it when.
+// "open" or "closed", and who closed it when. A report of a chat line
+// names it by Seq, of Table's chat or of Tournament's, and Line is the
+// line as stored (nil once the chat is gone): its writer, guest or
+// account, is muted by it.
 type QueuedReport struct {
-	ID       string     `json:"id"`
-	Name     string     `json:"name"`
-	Reporter string     `json:"reporter"`
-	Reason   string     `json:"reason"`
-	Text     string     `json:"text"`
-	Table    string     `json:"table,omitempty"`
-	Status   string     `json:"status"`
-	Created  time.Time  `json:"created"`
-	Closed   *time.Time `json:"closed,omitempty"`
-	ClosedBy string     `json:"closed_by,omitempty"`
+	ID         string     `json:"id"`
+	Name       string     `json:"name"`
+	Reporter   string     `json:"reporter"`
+	Reason     string     `json:"reason"`
+	Text       string     `json:"text"`
+	Table      string     `json:"table,omitempty"`
+	Tournament string     `json:"tournament,omitempty"`
+	Seq        int        `json:"seq,omitempty"`
+	Line       *ChatLine  `json:"line,omitempty"`
+	Status     string     `json:"status"`
+	Created    time.Time  `json:"created"`
+	Closed     *time.Time `json:"closed,omitempty"`
+	ClosedBy   string     `json:"closed_by,omitempty"`
 }
 
 // ModLine is one line of the moderators' log: who did what to whom, with
@@ -52,10 +58,12 @@ type ModLine struct {
 }
 
 // Muted answers a chat mute: the player's name, and when the mute ends
-// (nil: a mute lifted).
+// (nil: a mute lifted). Player says, of a mute by a chat line, whether
+// its writer has an account ("account") or is a guest ("guest").
 type Muted struct {
-	Name  string     `json:"name"`
-	Until *time.Time `json:"until,omitempty"`
+	Name   string     `json:"name"`
+	Player string     `json:"player,omitempty"`
+	Until  *time.Time `json:"until,omitempty"`
 }
 
 // Renamed answers a rename: the old name, the new one, and how many
@@ -111,6 +119,22 @@ func (c *Client) CloseReport(ctx context.Context, token, id, reason string) (Que
 func (c *Client) MutePlayer(ctx context.Context, token, name string, minutes int, reason string) (Muted, error) {
 	var m Muted
 	err := c.do(ctx, http.MethodPost, "/api/v1/moderation/mutes", token, map[string]any{"name": name, "minutes": minutes, "reason": reason}, &m)
+	return m, err
+}
+
+// MuteLine keeps the writer of line seq of a chat out of every chat for
+// minutes (0 lifts a mute), for reason: the chat of table, or of event
+// tournament when table is "". A guest, whose name is nobody's own, is
+// muted so.
+func (c *Client) MuteLine(ctx context.Context, token, table, tournament string, seq, minutes int, reason string) (Muted, error) {
+	body := map[string]any{"seq": seq, "minutes": minutes, "reason": reason}
+	if table != "" {
+		body["table"] = table
+	} else {
+		body["tournament"] = tournament
+	}
+	var m Muted
+	err := c.do(ctx, http.MethodPost, "/api/v1/moderation/mutes", token, body, &m)
 	return m, err
 }
 

@@ -85,6 +85,28 @@ type Report struct {
 	Status string `json:"status"`
 }
 
+// ReportLine reports the writer of line seq of a chat to the moderators,
+// for reason, in the reporter's words text: the chat of table, or of
+// event tournament when table is "". A guest, whose name is nobody's
+// own, is reported so; name, when not "", must be the writer's.
+func (c *Client) ReportLine(ctx context.Context, token, table, tournament string, seq int, name, reason, text string) (Report, error) {
+	body := map[string]any{"seq": seq, "reason": reason}
+	if table != "" {
+		body["table"] = table
+	} else {
+		body["tournament"] = tournament
+	}
+	if name != "" {
+		body["name"] = name
+	}
+	if text != "" {
+		body["text"] = text
+	}
+	var r Report
+	err := c.do(ctx, http.MethodPost, "/api/v1/reports", token, body, &r)
+	return r, err
+}
+
 // Report reports the player called name to the moderators, for reason
 // (a key of ReportReasons), in the reporter's words text, about table
 // (its id, or "" for none).

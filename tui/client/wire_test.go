@@ -119,10 +119,12 @@ func endpoints() []endpoint {
 		{"Block", "POST", `/api/v1/blocks`, typeOf[Relation](), false},
 		{"Block", "DELETE", `/api/v1/blocks/[^/]+`, nil, false},
 		{"Report", "POST", `/api/v1/reports`, typeOf[Report](), false},
+		{"ReportLine", "POST", `/api/v1/reports`, typeOf[Report](), false},
 		{"Me", "GET", `/api/v1/account`, typeOf[Me](), false},
 		{"Reports", "GET", `/api/v1/moderation/reports`, typeOf[[]QueuedReport](), false},
 		{"CloseReport", "POST", `/api/v1/moderation/reports/[^/]+/close`, typeOf[QueuedReport](), false},
 		{"MutePlayer", "POST", `/api/v1/moderation/mutes`, typeOf[Muted](), false},
+		{"MuteLine", "POST", `/api/v1/moderation/mutes`, typeOf[Muted](), false},
 		{"Rename", "POST", `/api/v1/moderation/rename`, typeOf[Renamed](), false},
 		{"CloseAccount", "POST", `/api/v1/moderation/close`, typeOf[Closed](), false},
 		{"ModLog", "GET", `/api/v1/moderation/log`, typeOf[[]ModLine](), false},
@@ -919,6 +921,17 @@ func TestWireTypes(t *testing.T) {
 	}
 	must("Ann mutes Ben in her arena's chat", ann.EventMute(ctx, annS.Token, arena.ID, "Ben", true))
 	must("and lets him write again", ann.EventMute(ctx, annS.Token, arena.ID, "Ben", false))
+	// A line of the arena's chat reported, the queue shows it, and its
+	// writer is muted by it (and let write again).
+	if _, err := ann.ReportLine(ctx, annS.Token, "", arena.ID, said.Seq, "", "chat", "a test"); err != nil {
+		t.Fatalf("Ann reports Ben's line: %v", err)
+	}
+	if queue, err := ann.Reports(ctx, annS.Token); err != nil || len(queue) == 0 || queue[0].Tournament != arena.ID || queue[0].Line == nil || queue[0].Line.Text != "good luck all" {
+		t.Fatalf("the queue with a reported line: %+v, %v", queue, err)
+	}
+	if m, err := ann.MuteLine(ctx, annS.Token, "", arena.ID, said.Seq, 0, "a test"); err != nil || m.Name != "Ben" || m.Player != "account" {
+		t.Fatalf("Ben's mute by his line: %+v, %v", m, err)
+	}
 	// A Swiss of Quizl, three a table, for players of three rated games.
 	club, err := ann.CreateTournament(ctx, annS.Token, NewEvent{Kind: "swiss", Game: "quizl", Clock: fischer1, Rounds: 2, Seats: 3, MinRatedGames: 3,
 		Starts: time.Now().Add(time.Hour)})
