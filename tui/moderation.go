@@ -16,11 +16,13 @@ import (
 
 // modScreen is the moderators' screen, as the browser's moderation page
 // has it: the queue of reports (open ones first, the chosen one's words
-// in full under it) and the log of what moderators did. w watches the
-// table a report is about; c closes the chosen report; m, n and x open a
-// form that mutes the chat of, renames or closes the account of its
-// player, or of any player named there. The server checks the role on
-// every request.
+// in full under it, and the chat line it is about) and the log of what
+// moderators did. w watches the table a report is about; c closes the
+// chosen report; m, n and x open a form that mutes the chat of, renames
+// or closes the account of its player, or of any player named there. A
+// report of a chat line mutes the line's writer by the line: a guest's
+// name is nobody's own, and only the line says which guest. The server
+// checks the role on every request.
 type modScreen struct {
 	*shared
 	back    screen
@@ -42,7 +44,10 @@ type modScreen struct {
 	// sure says enter was pressed once on the form that closes an
 	// account.
 	sure bool
-	busy bool
+	// byLine says the mute is of the chosen report's line's writer, not
+	// of the player named.
+	byLine bool
+	busy   bool
 }
 
 // modForm names the form key opens on the queue: "close" (the report),
@@ -199,17 +204,49 @@ func (ms *modScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		ms.form, ms.field, ms.sure = modForm(s), 0, false
-		ms.name, ms.reason, ms.newName, ms.length, ms.refund = "", "", "", 0, false
+		ms.name, ms.reason, ms.newName, ms.length, ms.refund, ms.byLine = "", "", "", 0, false, false
+		ms.err, ms.note = "", ""
 		if r != nil {
-			// The report's player, and the next thing to fill in.
+			// The report's player, and the next thing to fill in. A
+			// guest, reported by their line, is muted by it; their name
+			// is nobody's own, so no account is named for them.
 			ms.name = r.Name
-			if ms.form != "close" {
+			if guestReported(r) {
+				ms.name = ""
+				if ms.form == "rename" || ms.form == "account" {
+					ms.note = "a guest has no account: m mutes them by their line"
+				}
+			}
+			ms.byLine = ms.form == "mute" && r.Line != nil
+			if ms.form != "close" && (ms.name != "" || ms.byLine) {
 				ms.field = 1
 			}
 		}
-		ms.err, ms.note = "", ""
 	}
 	return nil
+}
+
+// guestReported says report r is of a guest's chat line.
+func guestReported(r *client.QueuedReport) bool {
+	return r.Line != nil && r.Line.Player == "guest"
+}
+
+// lineWords says where report r's chat line was written.
+func lineWords(r *client.QueuedReport) string {
+	if r.Tournament != "" {
+		return fmt.Sprintf("line %d of event %s", r.Seq, r.Tournament)
+	}
+	return fmt.Sprintf("line %d of table %s", r.Seq, r.Table)
+}
+
+// twoLines is s wrapped to w columns in at most two lines, the second
+// cut at the edge: a long chat line leaves the queue its room.
+func twoLines(s string, w int) []string {
+	ls := strings.Split(wrap(s, w), "\n")
+	if len(ls) > 2 {
+		ls = []string{ls[0], fitLine(strings.Join(ls[1:], " "), w)}
+	}
+	return ls
 }
 
 // formKey edits the open form.
@@ -231,6 +268,11 @@ func (ms *modScreen) formKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	ms.err, ms.sure = "", false
 	switch fs[ms.field] {
 	case "Player":
+		if ms.byLine {
+			// A name typed mutes that account rather than the line's
+			// writer.
+			ms.byLine = false
+		}
 		editLine(&ms.name, s, k, 40)
 	case "New name":
 		editLine(&ms.newName, s, k, 40)
@@ -254,7 +296,7 @@ func (ms *modScreen) formKey(s string, k tea.KeyPressMsg) tea.Cmd {
 func (ms *modScreen) send() tea.Cmd {
 	name, reason, newName := strings.TrimSpace(ms.name), strings.TrimSpace(ms.reason), strings.TrimSpace(ms.newName)
 	switch {
-	case ms.form != "close" && name == "":
+	case ms.form != "close" && name == "" && !ms.byLine:
 		ms.err, ms.field = "name the player", 0
 		return nil
 	case ms.form == "rename" && newName == "":
@@ -267,7 +309,7 @@ func (ms *modScreen) send() tea.Cmd {
 		ms.sure = true
 		return nil
 	}
-	r, length, refund := ms.chosen(), muteLengths()[ms.length], ms.refund
+	r, length, refund, byLine := ms.chosen(), muteLengths()[ms.length], ms.refund, ms.byLine
 	form, tok, c := ms.form, ms.cfg.Session, *ms.c
 	ms.busy, ms.err, ms.note = true, "", "asking the server…"
 	return func() tea.Msg {
@@ -281,10 +323,18 @@ func (ms *modScreen) send() tea.Cmd {
 			note = "the report about " + r.Name + " is closed"
 		case "mute":
 			var m client.Muted
-			m, err = c.MutePlayer(ctx, tok, name, length.minutes, reason)
-			note = m.Name + " may chat again"
+			if byLine {
+				m, err = c.MuteLine(ctx, tok, r.Table, r.Tournament, r.Seq, length.minutes, reason)
+			} else {
+				m, err = c.MutePlayer(ctx, tok, name, length.minutes, reason)
+			}
+			who := m.Name
+			if m.Player == "guest" {
+				who = "the guest " + m.Name
+			}
+			note = who + " may chat again"
 			if m.Until != nil {
-				note = fmt.Sprintf("%s is kept out of every chat until %s", m.Name, m.Until.Local().Format("Mon 2 Jan 15:04"))
+				note = fmt.Sprintf("%s is kept out of every chat until %s", who, m.Until.Local().Format("Mon 2 Jan 15:04"))
 			}
 		case "rename":
 			var rn client.Renamed
@@ -394,7 +444,11 @@ func (ms *modScreen) view() string {
 		if r.Status != "open" {
 			status = faint("closed by " + r.ClosedBy)
 		}
-		line := fmt.Sprintf("%-14s %-14s by %-14s %-12s %s", r.Name, reasonShort(r.Reason), r.Reporter, r.Created.Local().Format("Jan 2 15:04"), status)
+		name := r.Name
+		if r.Line != nil {
+			name = marked(r.Name, r.Line.Player)
+		}
+		line := fmt.Sprintf("%-14s %-14s by %-14s %-12s %s", name, reasonShort(r.Reason), r.Reporter, r.Created.Local().Format("Jan 2 15:04"), status)
 		b.WriteString(mark + fitLine(line, ms.w-2) + "\n")
 	}
 	if r := ms.chosen(); r != nil {
@@ -402,11 +456,24 @@ func (ms *modScreen) view() string {
 		if words == "" {
 			words = "(no words given)"
 		}
-		about := ""
-		if r.Table != "" {
+		about, name := "", r.Name
+		switch {
+		case r.Seq > 0:
+			about = " · about " + lineWords(r)
+		case r.Table != "":
 			about = " · about table " + r.Table
 		}
-		b.WriteString("\n" + wrap(fmt.Sprintf("%s reported %s (%s)%s: %s", r.Reporter, r.Name, reasonShort(r.Reason), about, words), ms.w) + "\n")
+		if r.Line != nil {
+			name = marked(r.Name, r.Line.Player)
+		}
+		b.WriteString("\n" + wrap(fmt.Sprintf("%s reported %s (%s)%s: %s", r.Reporter, name, reasonShort(r.Reason), about, words), ms.w) + "\n")
+		switch {
+		case r.Line != nil:
+			// The line as stored, whose writer m mutes by it.
+			b.WriteString(strings.Join(twoLines(fmt.Sprintf("the line: %s: “%s” (m mutes its writer)", marked(r.Line.Name, r.Line.Player), r.Line.Text), ms.w), "\n") + "\n")
+		case r.Seq > 0:
+			b.WriteString(faint("the line is no longer kept") + "\n")
+		}
 	}
 	b.WriteString("\n" + title("What moderators did") + "\n")
 	if ms.loaded && len(ms.lines) == 0 {
@@ -451,6 +518,9 @@ func (ms *modScreen) formView() string {
 	if r := ms.chosen(); ms.form == "close" && r != nil {
 		help = map[string]string{"close": fmt.Sprintf("Close %s's report about %s (%s): it has been dealt with. The reason (it may be left out) goes in the moderators' log.", r.Reporter, r.Name, reasonShort(r.Reason))}
 	}
+	if ms.form == "mute" && ms.byLine {
+		help["mute"] = "The writer of the reported line, guest or account, can read every chat but write in none until the mute ends (a name typed mutes that account instead). The reason goes in the moderators' log."
+	}
 	b.WriteString(wrap(help[ms.form], ms.w) + "\n\n")
 	lw := ansi.StringWidth("Give back")
 	for i, f := range ms.fields() {
@@ -458,6 +528,14 @@ func (ms *modScreen) formView() string {
 		switch f {
 		case "Player":
 			val = ms.name
+			if r := ms.chosen(); ms.byLine && r != nil && r.Line != nil {
+				val = marked(r.Line.Name, r.Line.Player) + ", the writer of " + lineWords(r)
+				if i == ms.field {
+					val += " █"
+				}
+				formRow(&b, i == ms.field, f, lw, fitLine(val, max(8, ms.w-lw-8)), "")
+				continue
+			}
 		case "New name":
 			val = ms.newName
 		case "Why":

@@ -11,6 +11,8 @@ import (
 
 	"parlour/server"
 	"parlour/server/moderation"
+	"parlour/server/table"
+	"parlour/server/table/tabletest"
 	"parlour/store"
 	"parlour/tui/client"
 )
@@ -213,4 +215,92 @@ func TestRefundNote(t *testing.T) {
 		t.Fatalf("cy closed with a refund: %+v, %v", cl, err)
 	}
 	tm.waitFor("the refund told", has(fmt.Sprintf("you got back %.0f rating points in Nymphabet", cl.Refunds[0].Points)))
+}
+
+// TestModerationChatLine: a report of a chat line shows the line under
+// the report, its writer marked a guest when one, and the mute form
+// mutes the line's writer by the line, a table's or an event's, as the
+// browser's page does: the guest who wrote it is kept out of chat, and
+// another guest of the same name is not. A guest has no account to
+// rename or close, and the forms say so rather than name one.
+func TestModerationChatLine(t *testing.T) {
+	t.Parallel()
+	var st store.Store
+	clk := tabletest.NewClock(time.Now())
+	ts := newTestServerWith(t, func(cfg *server.Config) { st, cfg.Clock = cfg.Store, clk })
+	ctx := context.Background()
+	_, as := signedUp(t, ts, "ann_l")
+	bc, bs := signedUp(t, ts, "ben_l")
+	cc, cs := signedUp(t, ts, "cy_l")
+	if _, err := moderation.Grant(ctx, st, "ann_l", true, "the test", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	seat, err := bc.Create(ctx, bs.Token, "nymphabet", nil, []string{"me", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gus, gusID := guestAt(t, ts, "Gus")
+	gus2, gus2ID := guestAt(t, ts, "Gus")
+	clk.Advance(table.GuestSpectatorsDelay + time.Second)
+	l, err := gus.Chat(ctx, gusID.Token, seat.Table, "spectators", "you all stink")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cy watches, and reports it (a seat does not read the spectators).
+	if _, err := cc.ReportLine(ctx, cs.Token, seat.Table, "", l.Seq, "", "chat", "rude"); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Minute) // the queue's order: the guest's report first
+	ev := newArenaAPI(t, ts, bs, "Line night", "")
+	said, err := cc.EventSay(ctx, cs.Token, ev.ID, "rigged night")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bc.ReportLine(ctx, bs.Token, "", ev.ID, said.Seq, "", "chat", ""); err != nil {
+		t.Fatal(err)
+	}
+
+	tm := newTermWith(t, ts.URL, "ann_l", 80, 24, Config{DataDir: t.TempDir(), Session: as.Token, Account: "ann_l"})
+	tm.key("a")
+	tm.waitFor("Ann's account", has("Moderation"))
+	tm.keyUntil("down", "> Moderation")
+	tm.key("enter")
+	tm.waitFor("the queue", has("Moderation  ·  2 open reports", "> Gus (guest)", "cy_l reported Gus (guest) (abuse in chat) · about line 1 of table", seat.Table+": rude",
+		"the line: Gus (guest): “you all stink” (m mutes its writer)"))
+	checkFits(t, tm)
+
+	// A guest has no account: the forms name none.
+	tm.key("x")
+	tm.waitFor("the close-account form", has("Close an account", "a guest has no account: m mutes them by their line", "> Player    ‹ █ ›"))
+	tm.key("esc")
+
+	// The guest muted by the line.
+	tm.key("m")
+	tm.waitFor("the mute form", has("Keep a player out of every chat", "The writer of the reported line",
+		"‹ Gus (guest), the writer of line 1 of table "+seat.Table+" ›", "> How long"))
+	checkFits(t, tm)
+	tm.key("down")
+	tm.typeText("slurs")
+	tm.key("enter")
+	tm.waitFor("the mute", has("the guest Gus is kept out of every chat until", "muted Gus's chat (for 1 hour, the writer of line 1 of table", "): slurs"))
+	if _, err := gus.Chat(ctx, gusID.Token, seat.Table, "spectators", "hello?"); err == nil || !strings.Contains(err.Error(), "a moderator muted your chat") {
+		t.Errorf("the guest muted writes: %v", err)
+	}
+	if _, err := gus2.Chat(ctx, gus2ID.Token, seat.Table, "spectators", "not me"); err != nil {
+		t.Errorf("the other guest called Gus: %v", err)
+	}
+
+	// An event's line: its account writer muted by it.
+	tm.key("down")
+	tm.waitFor("the event's report", has("> cy_l", "about line 1 of event "+ev.ID, "the line: cy_l: “rigged night”"))
+	checkFits(t, tm)
+	tm.key("m")
+	tm.waitFor("the mute form", has("‹ cy_l, the writer of line 1 of event "+ev.ID+" ›"))
+	tm.key("down")
+	tm.typeText("spam")
+	tm.key("enter")
+	tm.waitFor("the mute", has("cy_l is kept out of every chat until"))
+	if _, err := cc.EventSay(ctx, cs.Token, ev.ID, "hello?"); err == nil || !strings.Contains(err.Error(), "a moderator muted your chat") {
+		t.Errorf("cy_l muted writes: %v", err)
+	}
 }
