@@ -149,6 +149,35 @@ func reportCommand(text string) (name, reason, words string, ok bool) {
 	return name, reason, words, true
 }
 
+// reportedLine returns the latest of lines written by the player called
+// name, when a report is to name them by it: a guest's name is nobody's
+// own, so a guest is reported by a line they wrote, which the server
+// finds them by (as the browser's Report button in the chat offers the
+// guests' lines). anyWriter takes an account's line too, where a name
+// alone would lose what the report is about (an event's chat).
+func reportedLine(lines []client.ChatLine, name string, anyWriter bool) (client.ChatLine, bool) {
+	for _, l := range slices.Backward(lines) {
+		if strings.EqualFold(l.Name, name) && (l.Player == "guest" || anyWriter && l.Player == "account") {
+			return l, true
+		}
+	}
+	return client.ChatLine{}, false
+}
+
+// reportedWords says whom a report was about: the player called name,
+// or the writer of line l, with the line's start, so that the reporter
+// sees which line the moderators were given.
+func reportedWords(name string, l client.ChatLine, byLine bool) string {
+	if !byLine {
+		return name
+	}
+	text := []rune(l.Text)
+	if len(text) > 30 {
+		text = append(text[:29], '…')
+	}
+	return marked(l.Name, l.Player) + ", by their line “" + string(text) + "”,"
+}
+
 // mutedMsg is the answer to a mute or unmute.
 type mutedMsg struct {
 	gen   int
@@ -184,11 +213,17 @@ func (c *chatPanel) send(text string) tea.Cmd {
 			return nil
 		}
 		session := t.cfg.Session
+		l, byLine := reportedLine(c.shown(), name, false)
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
 			defer cancel()
-			_, err := t.c.Report(ctx, session, name, reason, words, id)
-			return chatSentMsg{gen: gen, text: text, err: err, reported: name}
+			var err error
+			if byLine {
+				_, err = t.c.ReportLine(ctx, session, id, "", l.Seq, "", reason, words)
+			} else {
+				_, err = t.c.Report(ctx, session, name, reason, words, id)
+			}
+			return chatSentMsg{gen: gen, text: text, err: err, reported: reportedWords(name, l, byLine)}
 		}
 	}
 	cl := *t.c // a copy: the name may change while the request is out
@@ -281,14 +316,18 @@ func (c *chatPanel) view(n int) []string {
 			input = "say (" + c.t.channel() + "), or /report NAME REASON: "
 		}
 	}
-	lines := c.lines
-	if len(c.muted) > 0 {
-		// A spectator's stream is nobody's in particular, so the server
-		// cannot leave the channels they muted out of it, as it does
-		// for a seat's: they are left out here.
-		lines = slices.DeleteFunc(slices.Clone(lines), func(l client.ChatLine) bool { return slices.Contains(c.muted, l.Channel) })
+	return chatLines(c.shown(), n, input, c.line, c.err, c.t.w)
+}
+
+// shown is the messages of the channels heard.
+func (c *chatPanel) shown() []client.ChatLine {
+	if len(c.muted) == 0 {
+		return c.lines
 	}
-	return chatLines(lines, n, input, c.line, c.err, c.t.w)
+	// A spectator's stream is nobody's in particular, so the server
+	// cannot leave the channels they muted out of it, as it does for a
+	// seat's: they are left out here.
+	return slices.DeleteFunc(slices.Clone(c.lines), func(l client.ChatLine) bool { return slices.Contains(c.muted, l.Channel) })
 }
 
 // chatLines draws a chat in lines of w columns: its last n messages and,

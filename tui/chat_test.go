@@ -305,3 +305,91 @@ func TestChatRefusalWrapped(t *testing.T) {
 		t.Errorf("the line being written is gone:\n%s", s)
 	}
 }
+
+// TestChatReportGuestLine: a guest's name is nobody's own, so /report
+// on a table's chat names a guest by their latest line shown there, as
+// the browser's Report button offers the guests' lines: the report is
+// about that line and its writer, and not about another guest of the
+// same name; the news says which line went. On an event's chat a
+// writer, guest or account, is reported by their line, so that the
+// report is about the event.
+func TestChatReportGuestLine(t *testing.T) {
+	t.Parallel()
+	var st store.Store
+	clk := tabletest.NewClock(time.Now())
+	ts := newTestServerWith(t, func(cfg *server.Config) { st, cfg.Clock = cfg.Store, clk })
+	ctx := context.Background()
+	_, as := signedUp(t, ts, "ann_g")
+	bc, bs := signedUp(t, ts, "ben_g")
+	seat, err := bc.Create(ctx, bs.Token, "nymphabet", nil, []string{"me", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cy, err := client.New(ts.URL, "Cy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cy.Join(ctx, "", seat.Table); err != nil {
+		t.Fatal(err)
+	}
+	gus, gusID := guestAt(t, ts, "Gus")
+	gus2, gus2ID := guestAt(t, ts, "Gus")
+	clk.Advance(table.GuestSpectatorsDelay + time.Second)
+	if _, err := gus2.Chat(ctx, gus2ID.Token, seat.Table, "spectators", "good game"); err != nil {
+		t.Fatal(err)
+	}
+	bad, err := gus.Chat(ctx, gusID.Token, seat.Table, "spectators", "you all stink")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	tm := newTermWith(t, ts.URL, "ann_g", 80, 24, Config{DataDir: t.TempDir(), Session: as.Token, Account: "ann_g"})
+	tm.key("i")
+	tm.typeText(seat.Table)
+	tm.key("enter")
+	tm.waitFor("the table", has("enter watch the game"))
+	tm.key("enter")
+	tm.waitFor("the guests' lines", has("Gus (guest): good game", "Gus (guest): you all stink"))
+	tm.key("ctrl+t")
+	tm.typeText("/report gus chat insults")
+	tm.key("enter")
+	tm.waitFor("the report sent", has("your report about Gus (guest), by their line “you all stink”, went to the"))
+	checkFits(t, tm)
+	rs, err := moderation.Queue(ctx, st, 10)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("the queue: %+v, %v", rs, err)
+	}
+	if r := rs[0]; r.Name != "Gus" || r.Table != seat.Table || r.Seq != bad.Seq || r.Line == nil || r.Line.Text != "you all stink" || r.Text != "insults" {
+		t.Errorf("the report reads %+v; want Gus's line %d of table %s", r, bad.Seq, seat.Table)
+	}
+
+	// An event's chat: its guest reported by their line, about the event.
+	ev := newArenaAPI(t, ts, bs, "Report night", "")
+	ida, idaID := guestAt(t, ts, "Ida")
+	if _, err := ida.JoinTournament(ctx, idaID.Token, ev.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	said, err := ida.EventSay(ctx, idaID.Token, ev.ID, "rigged night")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.key("esc")
+	tm.waitFor("home", has("e events"))
+	tm.key("e")
+	tm.waitFor("the list", has("> Report night"))
+	tm.key("enter")
+	tm.waitFor("the event's chat", has("Ida (guest): rigged night"))
+	tm.key("ctrl+t")
+	tm.waitFor("the line, with how to report", has("say, or /report NAME REASON: █"))
+	tm.typeText("/report ida chat")
+	tm.key("enter")
+	tm.waitFor("the report sent", has("your report about Ida (guest), by their line “rigged night”, went to the"))
+	checkFits(t, tm)
+	rs, err = moderation.Queue(ctx, st, 10)
+	if err != nil || len(rs) != 2 {
+		t.Fatalf("the queue: %+v, %v", rs, err)
+	}
+	if r := rs[1]; r.Name != "Ida" || r.Tournament != ev.ID || r.Seq != said.Seq || r.Line == nil || r.Line.Text != "rigged night" {
+		t.Errorf("the report reads %+v; want Ida's line %d of event %s", r, said.Seq, ev.ID)
+	}
+}

@@ -33,6 +33,8 @@ type eventSaidMsg struct {
 	// muted is the mute done (nil for a message), of the player name.
 	muted *bool
 	name  string
+	// reported says whom a report was about ("" for none).
+	reported string
 }
 
 // muteCommand reads a chat line that mutes a writer, "/mute NAME", or
@@ -81,6 +83,36 @@ func (e *eventScreen) say(text string) tea.Cmd {
 		return nil
 	}
 	gen, id, cl := e.gen, e.id, e.c
+	if name, reason, words, ok := reportCommand(text); ok {
+		switch {
+		case e.cfg.Session == "":
+			e.chat.err = "sign in to report a player: reports are for accounts"
+			return nil
+		case name == "" || reason == "":
+			e.chat.err = reportUsage
+			return nil
+		}
+		// By the writer's latest line here, guest or account: the report
+		// is then about this event, and its line is the moderators' to
+		// read.
+		l, byLine := reportedLine(e.chat.lines, name, true)
+		session := e.cfg.Session
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(e.ctx, 15*time.Second)
+			defer cancel()
+			var err error
+			if byLine {
+				who := ""
+				if l.Player == "account" {
+					who = l.Name
+				}
+				_, err = cl.ReportLine(ctx, session, "", id, l.Seq, who, reason, words)
+			} else {
+				_, err = cl.Report(ctx, session, name, reason, words, "")
+			}
+			return eventSaidMsg{gen: gen, text: text, err: err, reported: reportedWords(name, l, byLine)}
+		}
+	}
 	if name, muted, ok := muteCommand(text); ok {
 		// The event's creator keeps a writer out of its chat; the server
 		// refuses anybody else, in its words.
@@ -107,6 +139,8 @@ func (e *eventScreen) say(text string) tea.Cmd {
 func (e *eventScreen) said(msg eventSaidMsg) tea.Cmd {
 	switch {
 	case msg.err != nil:
+	case msg.reported != "":
+		e.err, e.note = "", "your report about "+msg.reported+" went to the moderators"
 	case msg.muted == nil:
 		e.chat.take([]client.ChatLine{msg.line}, 0)
 	case *msg.muted:
@@ -129,6 +163,9 @@ func (e *eventScreen) chatView() []string {
 	input := ""
 	if c.open {
 		input = "say: "
+		if c.line == "" && e.cfg.Session != "" {
+			input = "say, or /report NAME REASON: "
+		}
 	}
 	return append([]string{title("Chat")}, chatLines(c.lines, eventChatRows, input, c.line, c.err, e.w)...)
 }

@@ -98,9 +98,9 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Lobby", "↑↓ choose · enter join an open table, play a player looking for a game or watch a game · r refresh · esc back"},
 		{"Events", "↑↓ choose · enter open an event · n make one (signed in) · r refresh · esc back"},
 		{"New event", "↑↓ field · ←→ change (digits type a number) · type the name, the words about it and the password · enter make the event · esc back"},
-		{"An event", "j join (asks its password when it has one) · x leave · ↑↓ choose a game under way · enter watch it (yours: play it) · ctrl+t write in its chat (its maker: /mute NAME, /unmute NAME) · s start it now, c twice cancel it (its maker) · d save every game's record (once over) · r refresh · esc back (from its games, esc comes back to it)"},
+		{"An event", "j join (asks its password when it has one) · x leave · ↑↓ choose a game under way · enter watch it (yours: play it) · ctrl+t write in its chat (/report NAME REASON reports a writer; its maker: /mute NAME, /unmute NAME) · s start it now, c twice cancel it (its maker) · d save every game's record (once over) · r refresh · esc back (from its games, esc comes back to it)"},
 		{"Your account", "↑↓ choose · enter open or change (the password, showing among the players online, e-mail, SSH keys, deleting the account, a moderator's Moderation) · esc back"},
-		{"Moderation", "↑↓ choose a report · w watch its table · c close it · m mute a player's chat · n rename · x close an account (enter twice) · r read again · esc back"},
+		{"Moderation", "↑↓ choose a report (a chat line's shows the line) · w watch its table · c close it · m mute a player's chat (a reported line's writer, by the line) · n rename · x close an account (enter twice) · r read again · esc back"},
 		{"SSH keys", "paste a public key, enter adds it · ↑↓ choose a key · ctrl+d twice removes it · esc back"},
 		{"Watching", "ctrl+t chat with the spectators · ctrl+o mute · tab the next oceans (Salvo of three or more) · esc home (a spectator plays nothing)"},
 		{"Players", "↑↓ choose · a or enter accept a challenge · d decline it · x withdraw one of yours · enter on a player or c challenge · v a player's profile · f follow or unfollow · b block or unblock · R report (←→ reason · enter send) · w watch the game of a player you follow · r refresh · esc back"},
@@ -112,7 +112,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Word Fight", "type a word, enter declares it (more than a word: a move as written) · arrows move · space/tab across/down · enter place · c twice cannot"},
 		{"Nymphabet", "type a word · enter play it"},
 		{"Waiting", "ctrl+x twice leaves the table (the last one out closes it)"},
-		{"Any game", ":resign enter twice resigns (the first says what it does) · ctrl+a twice aborts · :MOVE enter sends a move in the game's notation · ctrl+t chat, enter sends (signed in, /report NAME REASON reports a player) · ctrl+o mute · ctrl+g claim · ctrl+b bell on your turn while away, on or off · ctrl+s save the record so far · ? then r how to play the game"},
+		{"Any game", ":resign enter twice resigns (the first says what it does) · ctrl+a twice aborts · :MOVE enter sends a move in the game's notation · ctrl+t chat, enter sends (signed in, /report NAME REASON reports a player, a guest by their latest line) · ctrl+o mute · ctrl+g claim · ctrl+b bell on your turn while away, on or off · ctrl+s save the record so far · ? then r how to play the game"},
 		{"Game over", "a the engines' analysis (esc or a back) · p replay move by move (←→ · tab another seat · esc back) · s save the record (SSH: its address) · r rematch (alone: a new game) · b next grid · l every report (Salvo)"},
 	}
 }
