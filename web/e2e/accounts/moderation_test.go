@@ -294,3 +294,53 @@ func TestReportGuestLine(t *testing.T) {
 	gus.Click("#chat-send")
 	gus.Wait("the refusal", `document.querySelector("#chat-error").textContent.includes("a moderator muted your chat")`)
 }
+
+// TestMuteEventLineFromReport: a line of an event's chat reported by a
+// guest's name (nobody's own) reaches the queue with the event, and the
+// report's Act fills in the event and the line, whose writer Mo mutes
+// straight from it.
+func TestMuteEventLineFromReport(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	mo := e2e.NewPlayer(t, b, "Mo", s.Base)
+	mo.SignUp("Moe", "a moderate passphrase")
+	grantModerator(t, s, "moe")
+	var ann struct{ Token string }
+	st, body := e2e.API(t, s.Base, "POST", "/accounts", "", map[string]string{"name": "Ann", "password": "correct horse battery"})
+	if err := json.Unmarshal(body, &ann); st != 201 || err != nil {
+		t.Fatalf("Ann signs up: %d %s", st, body)
+	}
+	var ida struct{ Token string }
+	if st, body := e2e.API(t, s.Base, "POST", "/identity", "", map[string]string{"name": "Ida"}); json.Unmarshal(body, &ida) != nil || (st != 201 && st != 200) {
+		t.Fatalf("Ida, a guest: %d %s", st, body)
+	}
+	var ev struct{ ID string }
+	st, body = e2e.API(t, s.Base, "POST", "/tournaments", ann.Token, map[string]any{"kind": "arena", "game": "nymphabet", "minutes": 30,
+		"clock": map[string]any{"kind": "fischer", "initial": 60, "increment": 0}})
+	if err := json.Unmarshal(body, &ev); st != 201 || err != nil {
+		t.Fatalf("Ann's arena: %d %s", st, body)
+	}
+	if st, body := e2e.API(t, s.Base, "POST", "/tournaments/"+ev.ID+"/join", ida.Token, nil); st != 200 {
+		t.Fatalf("Ida joins: %d %s", st, body)
+	}
+	chat := "/tournaments/" + ev.ID + "/chat"
+	if st, body := e2e.API(t, s.Base, "POST", chat, ida.Token, map[string]string{"text": "rigged event"}); st != 200 {
+		t.Fatalf("Ida writes: %d %s", st, body)
+	}
+	if st, body := e2e.API(t, s.Base, "POST", "/reports", ann.Token, map[string]any{"tournament": ev.ID, "seq": 1, "reason": "chat"}); st != 201 {
+		t.Fatalf("Ann reports Ida's line: %d %s", st, body)
+	}
+
+	mo.Open("/moderation")
+	mo.Wait("the line's report in the queue", `[...document.querySelectorAll("#reports tr[data-report]")].some(tr => tr.textContent.includes("rigged event") && tr.textContent.includes("event `+ev.ID+`"))`)
+	mo.Click("#reports tr.open .report-act")
+	mo.Wait("the event's line filled in", `document.querySelector("#action-event").value === `+strconv.Quote(ev.ID)+` && document.querySelector("#action-line").value === "1" && document.querySelector("#action-table").value === ""`)
+	mo.TypeIn("#action-reason", "spam")
+	mo.Click("#action-mute-line")
+	mo.Wait("the mute in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe muted Ida's chat (for 1 hour, the writer of line 1 of event `+ev.ID+`): spam")`)
+	mo.Labelled("the moderators' page with an event's line")
+	if st, body := e2e.API(t, s.Base, "POST", chat, ida.Token, map[string]string{"text": "hello?"}); st != 403 || !strings.Contains(string(body), "a moderator muted your chat") {
+		t.Errorf("Ida writes once muted: %d %s, want 403", st, body)
+	}
+}

@@ -62,35 +62,38 @@ function drawQueue(el, reports, refresh, actions) {
   fill(el, h("h2", { id: "queue-title" }, "Reports"),
     h("p", { class: "muted", id: "queue-count" }, open === 1 ? "1 open report." : `${open} open reports.`),
     reports.length ? h("table", { class: "list", id: "reports" },
-      h("thead", {}, h("tr", {}, ["Player", "Reason", "What happened", "Table", "By", "Made", ""].map(c => h("th", { scope: "col" }, c)))),
+      h("thead", {}, h("tr", {}, ["Player", "Reason", "What happened", "Table or event", "By", "Made", ""].map(c => h("th", { scope: "col" }, c)))),
       h("tbody", {}, reports.map(r => h("tr", { "data-report": r.id, class: r.status },
         h("td", {}, h("a", { href: "/players/" + encodeURIComponent(r.name) }, r.name)),
         h("td", {}, reasonText[r.reason] || r.reason),
         h("td", {}, r.line ? [h("q", { class: "report-line" }, r.line.text), ` (line ${r.seq})`, r.text ? [h("br"), r.text] : ""]
           : r.seq ? [`line ${r.seq}`, r.text ? [h("br"), r.text] : ""] : r.text || "—"),
-        h("td", {}, r.table ? h("a", { href: "/t/" + r.table }, r.table) : "—"),
+        h("td", {}, r.table ? h("a", { href: "/t/" + r.table }, r.table)
+          : r.tournament ? h("a", { href: "/tournaments/" + encodeURIComponent(r.tournament) }, `event ${r.tournament}`) : "—"),
         h("td", {}, r.reporter),
         h("td", {}, when(r.created)),
         h("td", {}, r.status === "open"
           ? [h("button", { type: "button", class: "report-close", onclick: async () => {
             try { await call("POST", `/moderation/reports/${r.id}/close`, {}); toast("Report closed"); refresh(); } catch (e) { toast(e.message); }
           }, "aria-label": `Close report about ${r.name}` }, "Close report"), " ",
-          h("button", { type: "button", class: "report-act", onclick: () => { drawActions(actions, r.line && r.line.player === "guest" ? "" : r.name, refresh, r.table, r.seq); actions.scrollIntoView(); } }, `Act on ${r.name}`)]
+          h("button", { type: "button", class: "report-act", onclick: () => { drawActions(actions, r.line && r.line.player === "guest" ? "" : r.name, refresh, r.table, r.seq, r.tournament); actions.scrollIntoView(); } }, `Act on ${r.name}`)]
           : `closed by ${r.closed_by}`)))))
       : h("p", { class: "muted" }, "No reports."));
 }
 
 // drawActions draws the moderators' actions on the player called name,
-// or on the writer of line seq of table's chat when a report named one
+// or on the writer of line seq of table's chat, or of event tournament's,
+// when a report named one
 // (a guest is muted by their line: their name is nobody's own, so a
 // guest's report leaves the player's name empty, lest it name an account).
-function drawActions(el, name, refresh, table, seq) {
+function drawActions(el, name, refresh, table, seq, tournament) {
   const err = h("p", { class: "error", role: "alert", id: "action-error" });
   const who = h("input", { id: "action-name", value: name, maxlength: 20, autocomplete: "off" });
   const reason = h("input", { id: "action-reason", maxlength: 300, autocomplete: "off" });
   const minutes = h("select", { id: "action-minutes", "aria-label": "How long" },
     [[60, "1 hour"], [1440, "1 day"], [10080, "1 week"], [43200, "30 days"], [0, "Lift a mute"]].map(([v, t]) => h("option", { value: v }, t)));
   const lineTable = h("input", { id: "action-table", value: table || "", maxlength: 16, autocomplete: "off" });
+  const lineEvent = h("input", { id: "action-event", value: tournament || "", maxlength: 16, autocomplete: "off" });
   const lineSeq = h("input", { id: "action-line", type: "number", min: 1, inputmode: "numeric", autocomplete: "off", value: seq || "" });
   const newName = h("input", { id: "action-new-name", maxlength: 20, autocomplete: "off" });
   const refund = h("input", { type: "checkbox", id: "action-refund" });
@@ -107,9 +110,10 @@ function drawActions(el, name, refresh, table, seq) {
     h("div", { class: "row" }, minutes,
       act("Mute their chat", "action-mute", "/moderation/mutes", () => ({ name: who.value.trim(), minutes: Number(minutes.value), reason: reason.value.trim() }),
         a => a.until ? `${a.name} is muted until ${when(a.until)}` : `${a.name} may chat again`)),
-    h("div", { class: "row" }, field("Or a chat line: the table", lineTable), field("Line number", lineSeq),
+    h("div", { class: "row" }, field("Or a chat line: the table", lineTable), field("or the event", lineEvent), field("Line number", lineSeq),
       act("Mute the line's writer", "action-mute-line", "/moderation/mutes",
-        () => ({ table: lineTable.value.trim(), seq: Number(lineSeq.value), minutes: Number(minutes.value), reason: reason.value.trim() }),
+        () => ({ ...(lineEvent.value.trim() && !lineTable.value.trim() ? { tournament: lineEvent.value.trim() } : { table: lineTable.value.trim() }),
+          seq: Number(lineSeq.value), minutes: Number(minutes.value), reason: reason.value.trim() }),
         a => `${a.player === "guest" ? "The guest " : ""}${a.name} ${a.until ? `is muted until ${when(a.until)}` : "may chat again"}`)),
     h("div", { class: "row" }, field("New name", newName),
       act("Rename", "action-rename", "/moderation/rename", () => ({ name: who.value.trim(), new_name: newName.value.trim(), reason: reason.value.trim() }),
