@@ -149,16 +149,18 @@ func reportCommand(text string) (name, reason, words string, ok bool) {
 	return name, reason, words, true
 }
 
-// reportedLine returns the latest of lines written by the player called
+// reportedLine returns the latest of lines written by a player called
 // name, when a report is to name them by it: a guest's name is nobody's
-// own, so a guest is reported by a line they wrote, which the server
-// finds them by (as the browser's Report button in the chat offers the
-// guests' lines). anyWriter takes an account's line too, where a name
-// alone would lose what the report is about (an event's chat).
+// own (an account may bear it too), so a guest is reported by a line
+// they wrote, which the server finds them by (as the browser's Report
+// button in the chat offers the guests' lines). The latest writer of
+// that name is the one meant; an account's line is taken only with
+// anyWriter, where a name alone would lose what the report is about (an
+// event's chat).
 func reportedLine(lines []client.ChatLine, name string, anyWriter bool) (client.ChatLine, bool) {
 	for _, l := range slices.Backward(lines) {
-		if strings.EqualFold(l.Name, name) && (l.Player == "guest" || anyWriter && l.Player == "account") {
-			return l, true
+		if strings.EqualFold(l.Name, name) {
+			return l, l.Player == "guest" || anyWriter && l.Player == "account"
 		}
 	}
 	return client.ChatLine{}, false

@@ -389,7 +389,41 @@ func TestChatReportGuestLine(t *testing.T) {
 	if err != nil || len(rs) != 2 {
 		t.Fatalf("the queue: %+v, %v", rs, err)
 	}
+	if rs[0].Tournament != "" {
+		rs[0], rs[1] = rs[1], rs[0] // made at the same moment: in either order
+	}
 	if r := rs[1]; r.Name != "Ida" || r.Tournament != ev.ID || r.Seq != said.Seq || r.Line == nil || r.Line.Text != "rigged night" {
 		t.Errorf("the report reads %+v; want Ida's line %d of event %s", r, said.Seq, ev.ID)
+	}
+}
+
+// TestReportedLine: /report names the latest writer of the name given,
+// in any case: a guest by their line, an account by name (by their line
+// too where asked), and nobody the chat does not show.
+func TestReportedLine(t *testing.T) {
+	t.Parallel()
+	lines := []client.ChatLine{
+		{Seq: 1, Name: "Gus", Player: "guest", Text: "one"},
+		{Seq: 2, Name: "Bob", Player: "account", Text: "two"},
+		{Seq: 3, Name: "Gus", Player: "guest", Text: "three"},
+		{Seq: 4, Name: "Bob", Player: "guest", Text: "four"},
+		{Seq: 5, Name: "Ann", Player: "account", Text: "five"},
+	}
+	for _, c := range []struct {
+		name      string
+		anyWriter bool
+		seq       int
+		byLine    bool
+	}{
+		{"gus", false, 3, true},
+		{"Bob", false, 4, true}, // a guest called Bob wrote last
+		{"Ann", false, 5, false},
+		{"Ann", true, 5, true},
+		{"Zed", false, 0, false},
+	} {
+		l, byLine := reportedLine(lines, c.name, c.anyWriter)
+		if l.Seq != c.seq || byLine != c.byLine {
+			t.Errorf("reportedLine(%q, %v) = line %d, by line %v; want line %d, %v", c.name, c.anyWriter, l.Seq, byLine, c.seq, c.byLine)
+		}
 	}
 }
