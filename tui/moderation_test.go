@@ -151,14 +151,15 @@ func TestModeration(t *testing.T) {
 
 // TestModerationLongQueue: a queue longer than the screen keeps the
 // report chosen in view, and the screen, its log and its keys keep to
-// 80 x 24, whichever report is chosen.
+// 80 x 24, whichever report is chosen, however long its chat line.
 func TestModerationLongQueue(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	ms := &modScreen{shared: &shared{w: 80, h: 24}, loaded: true}
 	for i := range 30 {
 		ms.reports = append(ms.reports, client.QueuedReport{ID: fmt.Sprint(i), Name: fmt.Sprintf("player%02d", i), Reporter: "ann", Reason: "other",
-			Text: strings.Repeat("a long account of what happened ", 4), Status: "open", Created: at})
+			Text: strings.Repeat("a long account of what happened ", 4), Status: "open", Created: at,
+			Table: "abcdefghijkmnpqr", Seq: 7, Line: &client.ChatLine{Seq: 7, Name: "Gus", Player: "guest", Text: strings.Repeat("a long rude line ", 20)}})
 	}
 	for i := range 12 {
 		ms.lines = append(ms.lines, client.ModLine{Moderator: "moe", Action: "close-report", Name: fmt.Sprintf("player%02d", i), Detail: "report " + fmt.Sprint(i) + " (other)", Reason: "dealt with at some length", At: at})
