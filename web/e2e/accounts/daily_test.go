@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"parlour/server"
 	"parlour/web/e2e"
@@ -74,7 +75,11 @@ func TestDailyPage(t *testing.T) {
 	p.Click("#daily-back")
 	p.Wait("the result", `!!document.querySelector("#daily-share")`)
 	share := p.Text("#daily-share")
-	if !strings.Contains(share, "not solved: 2 calls, 0 wrong announcements") || !strings.Contains(share, "■■□□□") {
+	// The two calls' outcomes, a symbol each, and no picture of the
+	// squares called: it would point at the answer.
+	lines := strings.Split(share, "\n")
+	if !strings.Contains(share, "not solved: 2 calls, 0 wrong announcements") || len(lines) != 3 ||
+		utf8.RuneCountInString(lines[2]) != 2 || strings.Trim(lines[2], "■□") != "" {
 		t.Errorf("the share text:\n%s", share)
 	}
 	for _, s := range rec.Setup {
@@ -137,7 +142,9 @@ func TestDailyAccount(t *testing.T) {
 	}
 	p.Click("#daily-back")
 	p.Wait("the result", `!!document.querySelector("#daily-share") && !!document.querySelector("#daily-board table") && !!document.querySelector(".daily-streak[data-game=salvo]")`)
-	if got := p.Text("#daily-share"); !strings.Contains(got, "not solved: 2 salvos, 0 wrong outlines") || strings.Count(got, "■") != 10 {
+	// A row a salvo, a symbol a shot.
+	if got := p.Text("#daily-share"); !strings.Contains(got, "not solved: 2 salvos, 0 wrong outlines") ||
+		strings.Count(got, "\n") != 3 || strings.Count(got, "■")+strings.Count(got, "□") != 10 {
 		t.Errorf("the share text:\n%s", got)
 	}
 	if got := p.Text("#daily-board"); !strings.Contains(got, "Ann") {
