@@ -20,9 +20,26 @@ type Tally struct {
 	// announcements, wrong outlines). TallyWords names both.
 	Moves, Wrong int
 	// Marks pictures the squares the moves used, row by row: "#" used,
-	// "." not, rows separated by "/" (see Marks).
+	// "." not, rows separated by "/" (see Marks). It points at the
+	// answer, so it is shown only to the player until the day is over.
 	Marks string
+	// Trail tells the moves in order by their outcomes alone, with no
+	// square in it, so that it may be shown to anybody at any time (a
+	// daily result's share text draws it): rows of the Trail symbols
+	// separated by "/", laid out by the game (one row a salvo, or a
+	// few calls a row).
+	Trail string
 }
+
+// The symbols of a Tally's Trail: a move at the board that found
+// something (a letter, a ship) or nothing, and a guess at the whole that
+// was wrong or right.
+const (
+	TrailHit   = '#'
+	TrailMiss  = '.'
+	TrailWrong = 'x'
+	TrailRight = '+'
+)
 
 // TallyWords names what a game's tallies count, in the singular and the
 // plural, so that a tally reads in the game's own words ("1 call", "2

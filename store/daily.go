@@ -37,9 +37,15 @@ type DailyAttempt struct {
 	Wrong int
 	// Millis is the time from the start to the end of the game.
 	Millis int64
-	// Marks is the spoiler-free picture of the squares used, row by row
-	// ("#" used, "." not, "/" between rows).
+	// Marks is the picture of the squares used, row by row ("#" used,
+	// "." not, "/" between rows): it names no letter or ship, but points
+	// at the answer, so only the attempt's player sees it while the day
+	// lasts.
 	Marks string
+	// Trail is the moves' outcomes in order with no square in them
+	// (game.Tally's Trail), which the share text draws; "" for an
+	// attempt finished before trails were kept.
+	Trail string
 }
 
 // Dailies persists daily puzzles and the attempts at them.

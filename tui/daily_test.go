@@ -79,8 +79,12 @@ func TestDailyPuzzles(t *testing.T) {
 	tm.waitFor("Ann's result, and Ann on today's board", has("not solved: 1 call, 0 wrong announcements", "enter open your game", "ann_d", "s your result to share"))
 	checkFits(t, tm)
 	tm.key("s")
-	tm.waitFor("the share text", has("Your result, to share", "Parlour daily Quizl", "■"))
+	s = tm.waitFor("the share text", has("Your result, to share", "Parlour daily Quizl"))
 	checkFits(t, tm)
+	// The one call's outcome, and no picture of the grid.
+	if !strings.ContainsAny(s, "■□") || strings.Contains(s, "□□") {
+		t.Errorf("the share text is not one call's outcome:\n%s", s)
+	}
 	tm.key("s")
 	tm.waitFor("the board again", has("Quizl: today's leaderboard"))
 	tm.key("c")

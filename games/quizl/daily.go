@@ -2,6 +2,8 @@ package quizl
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"parlour/game"
 )
@@ -16,8 +18,8 @@ func (Game) TallyWords() game.TallyWords {
 
 // Tally returns a finished solitaire play as a daily puzzle ranks and
 // shares it, with no letter of the grid in it: solved when the password
-// was announced, the calls, the wrong announcements, and the squares
-// called.
+// was announced, the calls, the wrong announcements, the squares called,
+// and the trail of the moves' outcomes.
 func (Game) Tally(st game.State) (game.Tally, error) {
 	if err := game.CheckTally("Quizl", st); err != nil {
 		return game.Tally{}, err
@@ -33,14 +35,45 @@ func (Game) Tally(st game.State) (game.Tally, error) {
 }
 
 // tally summarises seat 0's play against the grid it attacks, for a
-// solitaire game.
+// solitaire game. Its trail marks a call a hit when the square holds a
+// letter of the password: the moves in order, with no square named.
 func (s *State) tally() game.Tally {
-	t := game.Tally{Solved: s.pair(0, 0).outcome() == Right, Wrong: len(s.pair(0, 0).wrong)}
-	for _, p := range s.history {
-		if p.seat == 0 && p.kind == kindCall {
+	p := s.pair(0, 0)
+	t := game.Tally{Solved: p.outcome() == Right, Wrong: len(p.wrong)}
+	line := s.grids[0].Line.Mask()
+	var trail []byte
+	for _, pl := range s.history {
+		if pl.seat != 0 {
+			continue
+		}
+		switch pl.kind {
+		case kindCall:
 			t.Moves++
+			trail = append(trail, game.TrailMiss)
+			if line&(1<<pl.square) != 0 {
+				trail[len(trail)-1] = game.TrailHit
+			}
+		case kindSay:
+			trail = append(trail, game.TrailRight)
+			if slices.Contains(p.wrong, s.wordOf(pl)) {
+				trail[len(trail)-1] = game.TrailWrong
+			}
 		}
 	}
+	t.Trail = trailRows(trail)
 	t.Marks = game.Marks(Size, Size, func(r, c int) bool { return s.seats[0].called&(1<<(r*Size+c)) != 0 })
 	return t
+}
+
+// trailRows lays a daily Quizl's trail out Size moves a row, so that a
+// long hunt stays a small block to paste.
+func trailRows(trail []byte) string {
+	var b strings.Builder
+	for i, c := range trail {
+		if i > 0 && i%Size == 0 {
+			b.WriteByte('/')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

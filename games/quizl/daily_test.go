@@ -18,11 +18,11 @@ func TestTally(t *testing.T) {
 		want  game.Tally
 	}{
 		{"solved after a wrong announcement", []string{"0:72", "0:say waves", "0:74", "0:50", "0:say psalm"},
-			game.Tally{Solved: true, Moves: 3, Wrong: 1, Marks: "#..../...../..#.#/...../....."}},
+			game.Tally{Solved: true, Moves: 3, Wrong: 1, Marks: "#..../...../..#.#/...../.....", Trail: ".x#.+"}},
 		{"solved without a call", []string{"0:say psalm"},
-			game.Tally{Solved: true, Marks: "...../...../...../...../....."}},
+			game.Tally{Solved: true, Marks: "...../...../...../...../.....", Trail: "+"}},
 		{"resigned", []string{"0:94", "0:resign"},
-			game.Tally{Moves: 1, Marks: "...../...../...../...../....#"}},
+			game.Tally{Moves: 1, Marks: "...../...../...../...../....#", Trail: "#"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

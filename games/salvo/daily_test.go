@@ -87,6 +87,20 @@ func TestTally(t *testing.T) {
 			if strings.Trim(got.Marks, "#./") != "" {
 				t.Errorf("the marks hold more than marks: %q", got.Marks)
 			}
+			// The trail: a row a salvo, hits first (every shot at fleetB's
+			// squares hits; the salvo at A1-A5 misses five times), then
+			// a row for the outline.
+			want := []string{"....."}
+			if tc.end != "" {
+				want = want[:0]
+				for _, sv := range st.salvos {
+					want = append(want, strings.Repeat("#", len(sv.Squares)))
+				}
+				want = append(want, map[bool]string{true: "+", false: "x"}[tc.solved])
+			}
+			if got.Trail != strings.Join(want, "/") {
+				t.Errorf("trail %q, want %q", got.Trail, strings.Join(want, "/"))
+			}
 		})
 	}
 }

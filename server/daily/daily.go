@@ -137,9 +137,10 @@ type Result struct {
 	Wrong   int     `json:"wrong"`
 	Seconds float64 `json:"seconds"`
 	// Marks pictures the squares used, rows separated by "/": "#" used,
-	// "." not.
+	// "." not. It points at the answer: the share text leaves it out.
 	Marks string `json:"marks,omitempty"`
-	// Share is the result as a text to share: no letter, no ship.
+	// Share is the result as a text to share: the moves' outcomes in
+	// order, with no letter, ship or square.
 	Share string `json:"share,omitempty"`
 	// Rank is the place on the day's leaderboard (1 is best), 0 off it.
 	Rank int `json:"rank,omitempty"`
@@ -432,7 +433,7 @@ func (s *Service) settleDaily(ctx context.Context, ds store.Dailies, a store.Dai
 	if !over {
 		return a, nil
 	}
-	a.Solved, a.Moves, a.Wrong, a.Marks = r.Solved, r.Moves, r.Wrong, r.Marks
+	a.Solved, a.Moves, a.Wrong, a.Marks, a.Trail = r.Solved, r.Moves, r.Wrong, r.Marks, r.Trail
 	if end.IsZero() {
 		end = a.Started
 	}
@@ -467,7 +468,9 @@ func (s *Service) dailyHistory(ctx context.Context, ds store.Dailies, identity, 
 // squares, a password on a line the calls crowd), and the attempts of a
 // few players who solved it, laid over each other, would give the day's
 // grid or fleet away to those still to play it; so, like the table,
-// marks and share stay with the player until the day ends.
+// marks stay with the player until the day ends. The share text names
+// no square (shareText), but it goes with the marks: it is the player's
+// to paste.
 func (s *Service) dailyResult(a store.DailyAttempt, open bool) Result {
 	r := Result{Game: a.Game, Day: a.Day, Name: a.Name, Ranked: a.Account, Finished: a.Finished,
 		Solved: a.Solved, Moves: a.Moves, Wrong: a.Wrong, Seconds: float64(a.Millis) / 1000}
@@ -482,9 +485,13 @@ func (s *Service) dailyResult(a store.DailyAttempt, open bool) Result {
 }
 
 // shareText writes a finished attempt at the daily puzzle of the game
-// titled title as a text to paste anywhere: the game, the day, the counts
-// in the game's words and a picture of the squares used, with no letter
-// or ship in it.
+// titled title as a text to paste anywhere while others still play the
+// day: the game, the day, the counts in the game's words and the trail
+// of the moves' outcomes in order (game.Tally's Trail), ■ a hit and □ a
+// miss, ✗ a wrong guess and ✓ a right one. It draws no square: the
+// squares an attempt used point at the answer (see dailyResult), so
+// they stay in Marks, which only the player sees while the day lasts.
+// An attempt finished before trails were kept shares its counts alone.
 func shareText(title string, words game.TallyWords, a store.DailyAttempt) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Parlour daily %s %s\n", title, a.Day)
@@ -492,12 +499,17 @@ func shareText(title string, words game.TallyWords, a store.DailyAttempt) string
 	if !a.Solved {
 		verdict = "not solved"
 	}
-	fmt.Fprintf(&b, "%s: %s\n", verdict, words.Counts(a.Moves, a.Wrong))
-	for _, row := range strings.Split(a.Marks, "/") {
-		b.WriteString(strings.NewReplacer("#", "■", ".", "□").Replace(row))
-		b.WriteByte('\n')
+	fmt.Fprintf(&b, "%s: %s", verdict, words.Counts(a.Moves, a.Wrong))
+	if a.Trail == "" {
+		return b.String()
 	}
-	return strings.TrimRight(b.String(), "\n")
+	symbols := strings.NewReplacer(string(game.TrailHit), "■", string(game.TrailMiss), "□",
+		string(game.TrailWrong), "✗", string(game.TrailRight), "✓")
+	for _, row := range strings.Split(a.Trail, "/") {
+		b.WriteByte('\n')
+		b.WriteString(symbols.Replace(row))
+	}
+	return b.String()
 }
 
 // streaks returns the days in a row, up to today or (while today is not

@@ -1,12 +1,14 @@
 package daily
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 
 	"parlour/game"
 	"parlour/games"
+	"parlour/lexicon"
 	"parlour/server/internal/servertest"
 	"parlour/store"
 )
@@ -84,7 +86,7 @@ func TestDailyGames(t *testing.T) {
 }
 
 // TestShareText writes finished attempts in each game's words, with
-// plurals right and the marks as squares.
+// plurals right and the trail of outcomes as symbols.
 func TestShareText(t *testing.T) {
 	t.Parallel()
 	s := &Service{games: games.Registry()}
@@ -92,10 +94,14 @@ func TestShareText(t *testing.T) {
 		a    store.DailyAttempt
 		want string
 	}{
-		{store.DailyAttempt{Game: "quizl", Day: "2026-03-01", Finished: true, Solved: true, Moves: 3, Wrong: 1, Marks: "#./.."},
-			"Parlour daily Quizl 2026-03-01\nsolved: 3 calls, 1 wrong announcement\n■□\n□□"},
-		{store.DailyAttempt{Game: "salvo", Day: "2026-03-02", Finished: true, Moves: 1, Wrong: 2, Marks: "..#"},
-			"Parlour daily Salvo 2026-03-02\nnot solved: 1 salvo, 2 wrong outlines\n□□■"},
+		{store.DailyAttempt{Game: "quizl", Day: "2026-03-01", Finished: true, Solved: true, Moves: 6, Wrong: 1, Marks: "#./..", Trail: ".#.x#./#+"},
+			"Parlour daily Quizl 2026-03-01\nsolved: 6 calls, 1 wrong announcement\n□■□✗■□\n■✓"},
+		{store.DailyAttempt{Game: "salvo", Day: "2026-03-02", Finished: true, Moves: 2, Wrong: 1, Marks: "..#", Trail: "##.../#..../x"},
+			"Parlour daily Salvo 2026-03-02\nnot solved: 2 salvos, 1 wrong outline\n■■□□□\n■□□□□\n✗"},
+		// Finished before trails were kept: the counts alone, and never
+		// the marks.
+		{store.DailyAttempt{Game: "salvo", Day: "2026-03-02", Finished: true, Moves: 1, Marks: "..#"},
+			"Parlour daily Salvo 2026-03-02\nnot solved: 1 salvo, 0 wrong outlines"},
 		{store.DailyAttempt{Game: "salvo", Day: "2026-03-02", Moves: 1}, ""}, // not finished: nothing to share
 	} {
 		if got := s.dailyResult(tc.a, true).Share; got != tc.want {
@@ -106,8 +112,109 @@ func TestShareText(t *testing.T) {
 		if closed := s.dailyResult(tc.a, false); closed.Share != "" || closed.Marks != "" {
 			t.Errorf("%s %s shown to others while the day lasts: share %q, marks %q", tc.a.Game, tc.a.Day, closed.Share, closed.Marks)
 		}
-		if strings.Contains(s.dailyResult(tc.a, true).Share, "#") {
-			t.Errorf("%s: raw marks in the share text", tc.a.Game)
+	}
+}
+
+// TestShareTextNamesNoSquare plays pairs of attempts at one puzzle that
+// use different squares to the same outcomes, through each game's
+// Tallier as a daily table is tallied: their marks differ, but their
+// share texts are the same, so a share text pasted while the day lasts
+// tells nothing of where the answer lies. Another order of the same
+// outcomes shares another text: the trail tells the moves in order.
+func TestShareTextNamesNoSquare(t *testing.T) {
+	t.Parallel()
+	lex := lexicon.FromWords("test", []string{"psalm", "waves", "crane"})
+	// PSALM in column 4, read down from row 5.
+	grid := `{"grid": ["TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"], "password": "PSALM"}`
+	fleet := `{"fleet": ["D4-H4", "B6-B9", "F6-F8", "H7-I7", "D9-E9"]}`
+	// The fleet's squares left after two hits on one of its ships, in
+	// orders that sink a ship at the same shots, so that the salvos
+	// shrink alike.
+	restA := "fire* F4 G4 H4 B6 B7 B8 B9 F6 F7 F8 H7 I7 D9 E9"
+	restB := "fire* B8 B9 D4 E4 F4 G4 H4 F6 F7 F8 D9 E9 H7 I7"
+	outline := "outline D4-H4 B6-B9 F6-F8 H7-I7 D9-E9"
+	for _, tc := range []struct {
+		game, setup string
+		a, b        []string // the same outcomes at different squares
+		other       []string // the outcomes of a in another order
+	}{
+		{"quizl", grid,
+			[]string{"50", "say waves", "74", "say psalm"},
+			[]string{"61", "say crane", "84", "say psalm"},
+			[]string{"74", "say waves", "50", "say psalm"}},
+		{"salvo", fleet,
+			[]string{"fire A1 A2 A3 A4 A5", "fire D4 E4 J1 J2 J3", restA, outline},
+			[]string{"fire J6 J7 J8 J9 J10", "fire B6 B7 A7 A8 A9", restB, outline},
+			[]string{"fire D4 E4 J1 J2 J3", "fire A1 A2 A3 A4 A5", restA, outline}},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			t.Parallel()
+			g, err := games.Registry().Lookup(tc.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl := g.(game.Tallier)
+			cfg := game.Config{Players: []string{"me"}, Rules: game.Defaults(g.Options()), Lexicon: lex}
+			attempt := func(moves []string) store.DailyAttempt {
+				t.Helper()
+				setup, err := g.CheckSetup(cfg, 0, json.RawMessage(tc.setup))
+				if err != nil {
+					t.Fatal(err)
+				}
+				st, err := g.New(cfg, []json.RawMessage{setup})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range moves {
+					playMove(t, st, m)
+				}
+				r, err := tl.Tally(st)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return store.DailyAttempt{Game: tc.game, Day: "2026-03-01", Finished: true,
+					Solved: r.Solved, Moves: r.Moves, Wrong: r.Wrong, Marks: r.Marks, Trail: r.Trail}
+			}
+			a, b, other := attempt(tc.a), attempt(tc.b), attempt(tc.other)
+			if !a.Solved || !b.Solved {
+				t.Fatalf("the attempts were to be solved: %+v, %+v", a, b)
+			}
+			if a.Marks == b.Marks {
+				t.Fatalf("the attempts were to use different squares: both %q", a.Marks)
+			}
+			share := func(a store.DailyAttempt) string { return shareText(g.Title(), tl.TallyWords(), a) }
+			if share(a) != share(b) {
+				t.Errorf("the same outcomes at different squares share different texts:\n%s\n\n%s", share(a), share(b))
+			}
+			if share(a) == share(other) {
+				t.Errorf("the same outcomes in another order share the same text:\n%s", share(a))
+			}
+		})
+	}
+}
+
+// playMove applies move for seat 0 of st; "fire* SQUARES" fires at the
+// squares, in order, in as many salvos as the table allows.
+func playMove(t *testing.T, st game.State, move string) {
+	t.Helper()
+	squares, volley := strings.CutPrefix(move, "fire* ")
+	if !volley {
+		if _, err := st.Apply(0, move); err != nil {
+			t.Fatalf("%s: %v", move, err)
 		}
+		return
+	}
+	todo := strings.Fields(squares)
+	for len(todo) > 0 {
+		n := min(5, len(todo))
+		for ; n > 0; n-- {
+			if _, err := st.Apply(0, "fire "+strings.Join(todo[:n], " ")); err == nil {
+				break
+			}
+		}
+		if n == 0 {
+			t.Fatalf("no salvo at %s is taken", todo)
+		}
+		todo = todo[n:]
 	}
 }

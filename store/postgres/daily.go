@@ -54,11 +54,11 @@ func (s *Store) StartDaily(ctx context.Context, a store.DailyAttempt) error {
 	})
 }
 
-const attemptColumns = "game, day, identity, name, account, table_id, started, finished, solved, moves, wrong, millis, marks"
+const attemptColumns = "game, day, identity, name, account, table_id, started, finished, solved, moves, wrong, millis, marks, trail"
 
 func scanAttempt(row pgx.Row) (store.DailyAttempt, error) {
 	var a store.DailyAttempt
-	err := row.Scan(&a.Game, &a.Day, &a.Identity, &a.Name, &a.Account, &a.Table, &a.Started, &a.Finished, &a.Solved, &a.Moves, &a.Wrong, &a.Millis, &a.Marks)
+	err := row.Scan(&a.Game, &a.Day, &a.Identity, &a.Name, &a.Account, &a.Table, &a.Started, &a.Finished, &a.Solved, &a.Moves, &a.Wrong, &a.Millis, &a.Marks, &a.Trail)
 	a.Started = utc(a.Started)
 	return a, err
 }
@@ -78,8 +78,8 @@ func (s *Store) DailyAttempt(ctx context.Context, game, day, identity string) (s
 // FinishDaily implements store.Dailies.
 func (s *Store) FinishDaily(ctx context.Context, a store.DailyAttempt) error {
 	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "UPDATE daily_attempts SET finished = true, solved = $1, moves = $2, wrong = $3, millis = $4, marks = $5 WHERE game = $6 AND day = $7 AND identity = $8 AND NOT finished",
-			a.Solved, a.Moves, a.Wrong, a.Millis, a.Marks, a.Game, a.Day, a.Identity); err != nil {
+		if _, err := tx.Exec(ctx, "UPDATE daily_attempts SET finished = true, solved = $1, moves = $2, wrong = $3, millis = $4, marks = $5, trail = $9 WHERE game = $6 AND day = $7 AND identity = $8 AND NOT finished",
+			a.Solved, a.Moves, a.Wrong, a.Millis, a.Marks, a.Game, a.Day, a.Identity, a.Trail); err != nil {
 			return fmt.Errorf("postgres: storing a daily result: %w", err)
 		}
 		return nil

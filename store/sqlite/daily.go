@@ -56,12 +56,12 @@ func (s *Store) StartDaily(ctx context.Context, a store.DailyAttempt) error {
 	})
 }
 
-const attemptColumns = "game, day, identity, name, account, table_id, started, finished, solved, moves, wrong, millis, marks"
+const attemptColumns = "game, day, identity, name, account, table_id, started, finished, solved, moves, wrong, millis, marks, trail"
 
 func scanAttempt(sc interface{ Scan(...any) error }) (store.DailyAttempt, error) {
 	var a store.DailyAttempt
 	var started int64
-	err := sc.Scan(&a.Game, &a.Day, &a.Identity, &a.Name, &a.Account, &a.Table, &started, &a.Finished, &a.Solved, &a.Moves, &a.Wrong, &a.Millis, &a.Marks)
+	err := sc.Scan(&a.Game, &a.Day, &a.Identity, &a.Name, &a.Account, &a.Table, &started, &a.Finished, &a.Solved, &a.Moves, &a.Wrong, &a.Millis, &a.Marks, &a.Trail)
 	a.Started = fromNanos(started)
 	return a, err
 }
@@ -81,8 +81,8 @@ func (s *Store) DailyAttempt(ctx context.Context, game, day, identity string) (s
 // FinishDaily implements store.Dailies.
 func (s *Store) FinishDaily(ctx context.Context, a store.DailyAttempt) error {
 	return s.do(ctx, func(ex *execer) error {
-		_, err := ex.exec("UPDATE daily_attempts SET finished = 1, solved = ?, moves = ?, wrong = ?, millis = ?, marks = ? WHERE game = ? AND day = ? AND identity = ? AND finished = 0",
-			a.Solved, a.Moves, a.Wrong, a.Millis, a.Marks, a.Game, a.Day, a.Identity)
+		_, err := ex.exec("UPDATE daily_attempts SET finished = 1, solved = ?, moves = ?, wrong = ?, millis = ?, marks = ?, trail = ? WHERE game = ? AND day = ? AND identity = ? AND finished = 0",
+			a.Solved, a.Moves, a.Wrong, a.Millis, a.Marks, a.Trail, a.Game, a.Day, a.Identity)
 		if err != nil {
 			return fmt.Errorf("sqlite: storing a daily result: %w", err)
 		}

@@ -454,7 +454,7 @@ func testDailies(t *testing.T, e *env) {
 		if err := s.StartDaily(ctx, a); err != nil {
 			t.Fatal(err)
 		}
-		a.Finished, a.Solved, a.Moves, a.Wrong, a.Millis, a.Marks = true, r.solved, r.moves, r.wrong, r.millis, "#./.#"
+		a.Finished, a.Solved, a.Moves, a.Wrong, a.Millis, a.Marks, a.Trail = true, r.solved, r.moves, r.wrong, r.millis, "#./.#", "#.x/+"
 		if err := s.FinishDaily(ctx, a); err != nil {
 			t.Fatal(err)
 		}
@@ -471,7 +471,7 @@ func testDailies(t *testing.T, e *env) {
 		t.Fatal(err)
 	}
 	s = as[store.Dailies](t, e.reopen())
-	if a, err := s.DailyAttempt(ctx, "quizl", "2026-03-01", "ann"); err != nil || a.Moves != 5 || a.Wrong != 1 || a.Millis != 9000 || !a.Solved || !a.Finished || !a.Account || a.Marks != "#./.#" || a.Table != "tann" || a.Name != "ann" || !a.Started.Equal(at) {
+	if a, err := s.DailyAttempt(ctx, "quizl", "2026-03-01", "ann"); err != nil || a.Moves != 5 || a.Wrong != 1 || a.Millis != 9000 || !a.Solved || !a.Finished || !a.Account || a.Marks != "#./.#" || a.Trail != "#.x/+" || a.Table != "tann" || a.Name != "ann" || !a.Started.Equal(at) {
 		t.Errorf("Ann's attempt: %+v %v", a, err)
 	}
 	if _, err := s.DailyAttempt(ctx, "quizl", "2026-03-02", "ann"); !errors.Is(err, store.ErrNotFound) {

@@ -1,12 +1,20 @@
 package accounts
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"parlour/game"
+	"parlour/games"
+	"parlour/lexicon"
 	"parlour/server"
 	"parlour/web/e2e"
 )
@@ -74,7 +82,11 @@ func TestDailyPage(t *testing.T) {
 	p.Click("#daily-back")
 	p.Wait("the result", `!!document.querySelector("#daily-share")`)
 	share := p.Text("#daily-share")
-	if !strings.Contains(share, "not solved: 2 calls, 0 wrong announcements") || !strings.Contains(share, "■■□□□") {
+	// The two calls' outcomes, a symbol each, and no picture of the
+	// squares called: it would point at the answer.
+	lines := strings.Split(share, "\n")
+	if !strings.Contains(share, "not solved: 2 calls, 0 wrong announcements") || len(lines) != 3 ||
+		utf8.RuneCountInString(lines[2]) != 2 || strings.Trim(lines[2], "■□") != "" {
 		t.Errorf("the share text:\n%s", share)
 	}
 	for _, s := range rec.Setup {
@@ -137,7 +149,9 @@ func TestDailyAccount(t *testing.T) {
 	}
 	p.Click("#daily-back")
 	p.Wait("the result", `!!document.querySelector("#daily-share") && !!document.querySelector("#daily-board table") && !!document.querySelector(".daily-streak[data-game=salvo]")`)
-	if got := p.Text("#daily-share"); !strings.Contains(got, "not solved: 2 salvos, 0 wrong outlines") || strings.Count(got, "■") != 10 {
+	// A row a salvo, a symbol a shot.
+	if got := p.Text("#daily-share"); !strings.Contains(got, "not solved: 2 salvos, 0 wrong outlines") ||
+		strings.Count(got, "\n") != 3 || strings.Count(got, "■")+strings.Count(got, "□") != 10 {
 		t.Errorf("the share text:\n%s", got)
 	}
 	if got := p.Text("#daily-board"); !strings.Contains(got, "Ann") {
@@ -356,4 +370,78 @@ func TestDailyGuestThenSignUp(t *testing.T) {
 	if !strings.Contains(got, "not ranked") || strings.Contains(got, "sign in") {
 		t.Errorf("signed in, the result of the attempt begun as a guest reads %q", got)
 	}
+}
+
+// slowSetup is a computer player whose setups wait for release: the
+// strong computer making a day's puzzle, as slow as a test needs.
+type slowSetup struct {
+	game.Bot
+	release <-chan struct{}
+}
+
+func (b slowSetup) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.RawMessage, error) {
+	select {
+	case <-b.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return b.Bot.Setup(ctx, cfg, seat)
+}
+
+// TestDailyTodayWhileMade follows the daily page's card of today through
+// what it waits for: a first read of today's puzzle that fails says so in
+// the card and tries again at a press (the card stood empty, with no way
+// on but reloading the page), and the day's first attempt, which waits
+// while the strong computer makes the puzzle, says the puzzle is being
+// set up and keeps the play button from a second press until the table
+// opens.
+func TestDailyTodayWhileMade(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	var once sync.Once
+	t.Cleanup(func() { once.Do(func() { close(release) }) })
+	var failed atomic.Bool
+	base := e2e.NewWrappedServer(t, func(c *server.Config) {
+		c.NewBot = func(gameName, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+			b, err := games.NewBot(gameName, level, seed, lex)
+			if err != nil || gameName != "quizl" || level != game.Strong {
+				return b, err
+			}
+			return slowSetup{b, release}, nil
+		}
+	}, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			// The first read of today's puzzle fails, as one may while
+			// the server restarts.
+			if r.Method == "GET" && r.URL.Path == "/api/v1/daily/quizl" && failed.CompareAndSwap(false, true) {
+				http.Error(w, `{"error": "the server is starting: try again in a moment"}`, http.StatusServiceUnavailable)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}).Base
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	p.Open("/daily/quizl")
+	p.Wait("the failed read in the card", `!!document.querySelector("#daily-today #daily-retry")`)
+	if got := p.Text("#daily-today"); !strings.Contains(got, "Today's puzzle could not be read: the server is starting") {
+		t.Errorf("the card after a failed read says %q", got)
+	}
+	p.Click("#daily-retry")
+	p.Wait("the card filled in", `!!document.querySelector("#daily-play")`)
+	if got := p.Text("#daily-today"); strings.Contains(got, "could not be read") || !strings.Contains(got, "Today, ") {
+		t.Errorf("the card read again says %q", got)
+	}
+
+	p.Click("#daily-play")
+	p.Wait("the puzzle being made", `!!document.querySelector("#daily-making")`)
+	if got := p.Text("#daily-today"); !strings.Contains(got, "Setting up today's puzzle") {
+		t.Errorf("while the puzzle is made the card says %q", got)
+	}
+	if !e2e.Eval[bool](p, `document.querySelector("#daily-play").disabled && document.querySelector("#daily-today").getAttribute("aria-busy") === "true"`) {
+		t.Errorf("the play button may be pressed again while the puzzle is made")
+	}
+	p.Accessible("the daily page while the puzzle is made")
+	once.Do(func() { close(release) })
+	p.Wait("the daily table", `location.pathname.startsWith("/t/")`)
 }

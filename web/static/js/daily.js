@@ -44,11 +44,27 @@ export async function daily(main, game) {
   const board = h("section", { class: "card", id: "daily-board" });
   const past = h("section", { class: "card", id: "daily-yesterday" });
   append(main, h("h1", { id: "daily-h" }, "Daily " + name), h("p", {}, about[game]), err, today, board, past);
+  // The card says what it waits for rather than stand empty, and a
+  // failed read offers to try again in place instead of leaving an empty
+  // card and a page that can only be reloaded.
+  fill(today, h("h2", {}, "Today"), h("p", { id: "daily-loading", role: "status", class: "muted" }, "Reading today's puzzle…"));
+  today.setAttribute("aria-busy", "true");
   const token = await asker();
   let d;
-  try {
-    d = await call("GET", "/daily/" + game, undefined, token);
-  } catch (e) { err.textContent = e.message; return; }
+  for (;;) {
+    try {
+      d = await call("GET", "/daily/" + game, undefined, token);
+      break;
+    } catch (e) {
+      today.removeAttribute("aria-busy");
+      await new Promise(retry => fill(today, h("h2", {}, "Today"),
+        h("p", { class: "error", role: "alert", id: "daily-today-error" }, "Today's puzzle could not be read: " + e.message),
+        h("button", { type: "button", id: "daily-retry", onclick: retry }, "Try again")));
+      today.setAttribute("aria-busy", "true");
+      fill(today, h("h2", {}, "Today"), h("p", { id: "daily-loading", role: "status", class: "muted" }, "Reading today's puzzle…"));
+    }
+  }
+  today.removeAttribute("aria-busy");
   // drawToday shows the asker's attempt at today's puzzle: the button that
   // starts it, the way back to it, or its result.
   const drawToday = d => {
@@ -78,12 +94,25 @@ export async function daily(main, game) {
     append(main, dailySection(account.name));
   }
 
+  // start starts the attempt. The day's first attempt waits while the
+  // strong computer makes the puzzle (seconds, and every other first
+  // attempt waits with it), so the card says so and the button waits
+  // too, rather than looking as if the press did nothing and inviting
+  // another.
   async function start() {
+    const play = today.querySelector("#daily-play");
+    const making = h("p", { id: "daily-making", role: "status" }, "Setting up today's puzzle: the first game of the day can take a few seconds…");
+    if (play) { play.disabled = true; play.after(making); }
+    today.setAttribute("aria-busy", "true");
+    err.textContent = "";
     try {
       const s = await call("POST", "/daily/" + game, {}, token);
       rememberSeat(s.table, { seat: s.seat, token: s.token, game });
       go("/t/" + s.table);
     } catch (e) {
+      today.removeAttribute("aria-busy");
+      making.remove();
+      if (play) { play.disabled = false; }
       err.textContent = e.message;
       // Started meanwhile in another tab or on another device: the page
       // shows that attempt, its way back or its result, in place of a
