@@ -496,14 +496,22 @@ type tableOptions struct {
 }
 
 func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, topt tableOptions, sshOpt sshOptions, cl clusterOptions, filter *chat.Filter, house []*lexicon.Lexicon, mo mailOptions, cal *calendar.Calendar) error {
-	// Listen first: an address that is wrong or taken (by this very
-	// server, started twice) stops serve before it makes a data
-	// directory or opens, let alone migrates, a database.
+	// Listen first, on both addresses: an address that is wrong or
+	// taken (by this very server, started twice) stops serve before it
+	// makes a data directory or opens, let alone migrates, a database.
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("listening: %w", err)
+		return fmt.Errorf("listening on --addr %s: %w", addr, err)
 	}
 	defer ln.Close() // for the returns before the server takes it
+	var sln net.Listener
+	if sshOpt.addr != "" {
+		sln, err = net.Listen("tcp", sshOpt.addr)
+		if err != nil {
+			return fmt.Errorf("listening for SSH on --ssh %s: %w", sshOpt.addr, err)
+		}
+		defer sln.Close() // for the returns before the door takes it
+	}
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
 	}
@@ -513,6 +521,38 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 			return err
 		}
 		defer release()
+	}
+	// Invite links name the host as given ("localhost"), with the port
+	// actually bound.
+	base := "http://" + ln.Addr().String()
+	if host, _, err := net.SplitHostPort(addr); err == nil && host != "" {
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		base = "http://" + net.JoinHostPort(host, port)
+	}
+	// The door reads (or makes) its host key before the store opens: a
+	// damaged key stops serve before it migrates the database, puts up
+	// events or says it serves. Its sessions reach the service, made
+	// below, only once the door serves.
+	var (
+		svc  *server.Service
+		door *sshdoor.Door
+		pipe *sshdoor.Pipe
+	)
+	if sshOpt.addr != "" {
+		// The door's sessions reach the same handler through an
+		// in-memory pipe, each under its SSH client's address.
+		pipe = sshdoor.NewPipe()
+		defer pipe.Close()
+		door, err = sshdoor.New(sshOpt.addr, sshdoor.Config{
+			API: base, PublicURL: base, DataDir: data, Idle: sshOpt.idle, Grace: sshOpt.grace, Log: log, HTTP: pipe.Client,
+			KeySession: func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
+				s, err := svc.KeySession(ctx, pub)
+				return s.Name, s.Token, err
+			},
+		})
+		if err != nil {
+			return err
+		}
 	}
 	db, closeDB, err := openStore(ctx, where)
 	if err != nil {
@@ -531,13 +571,6 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	// first table does not wait for it.
 	if _, err := lexicon.Load(lexicon.DefaultName); err != nil {
 		return fmt.Errorf("loading the lexicon: %w", err)
-	}
-	// Invite links name the host as given ("localhost"), with the port
-	// actually bound.
-	base := "http://" + ln.Addr().String()
-	if host, _, err := net.SplitHostPort(addr); err == nil && host != "" {
-		_, port, _ := net.SplitHostPort(ln.Addr().String())
-		base = "http://" + net.JoinHostPort(host, port)
 	}
 	cfg := server.Config{
 		Store: db, Games: games.Registry(), NewBot: games.NewBot,
@@ -565,7 +598,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		cfg.Cluster = &server.Cluster{Bus: b, Relay: relay, Lease: cl.lease}
 		log.Info("a node of a cluster", "node", cl.node, "lease", cl.lease)
 	}
-	svc, err := server.New(ctx, cfg)
+	svc, err = server.New(ctx, cfg)
 	if err != nil {
 		ln.Close()
 		return err
@@ -586,31 +619,8 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		fmt.Fprintf(stdout, "Parlour is serving at %s/ (tables in %s)\n", base, where)
 	}
 
-	var door *sshdoor.Door
-	if sshOpt.addr != "" {
-		// The door's sessions reach the same handler through an
-		// in-memory pipe, each under its SSH client's address.
-		pipe := sshdoor.NewPipe()
-		defer pipe.Close()
+	if door != nil {
 		go srv.Serve(h.Listener(pipe))
-		door, err = sshdoor.New(sshOpt.addr, sshdoor.Config{
-			API: base, PublicURL: base, DataDir: data, Idle: sshOpt.idle, Grace: sshOpt.grace, Log: log, HTTP: pipe.Client,
-			KeySession: func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
-				s, err := svc.KeySession(ctx, pub)
-				return s.Name, s.Token, err
-			},
-		})
-		if err != nil {
-			srv.Close()
-			svc.Close()
-			return err
-		}
-		sln, err := net.Listen("tcp", sshOpt.addr)
-		if err != nil {
-			srv.Close()
-			svc.Close()
-			return fmt.Errorf("listening for SSH: %w", err)
-		}
 		go func() {
 			if err := door.Serve(sln); err != nil {
 				served <- fmt.Errorf("ssh door: %w", err)
