@@ -84,8 +84,19 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if where.postgres == "" {
 		// The server made its database: one missing means --data or
 		// --store points elsewhere, and a new empty one would hide it.
-		if _, err := os.Stat(where.path); err != nil {
+		// Any other failure (a data directory admin may not read, a
+		// file where the directory should be) is said as it is: "no
+		// database" would send the operator after the wrong path.
+		_, err := os.Stat(where.path)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
 			fmt.Fprintf(stderr, "parlour admin: no database at %s: give the server's --data or --store\n", where.path)
+			return 1
+		case errors.Is(err, os.ErrPermission):
+			fmt.Fprintf(stderr, "parlour admin: cannot read the database at %s: %v: run parlour admin as the user parlour serve runs as\n", where.path, errors.Unwrap(err))
+			return 1
+		case err != nil:
+			fmt.Fprintf(stderr, "parlour admin: cannot read the database at %s: %v\n", where.path, errors.Unwrap(err))
 			return 1
 		}
 	}

@@ -261,3 +261,53 @@ func TestServeTournamentsFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreWrongKind: --store naming a directory, and --data naming a
+// file, are refused by serve and admin alike with a line naming the flag
+// and what to give instead, and leave nothing behind (no lock file, no
+// database): the path is a mistake, not a place to make one.
+func TestStoreWrongKind(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		args  func(dir, file string) []string
+		code  int
+		wants []string
+	}{
+		{"serve --store DIR", func(dir, _ string) []string {
+			return []string{"serve", "--addr", "127.0.0.1:0", "--data", filepath.Join(dir, "data"), "--store", dir}
+		}, 2, []string{"--store", "is a directory", "--data"}},
+		{"admin --store DIR", func(dir, _ string) []string { return []string{"admin", "--store", dir, "reports"} }, 2, []string{"--store", "is a directory", "--data"}},
+		{"admin --data FILE", func(_, file string) []string { return []string{"admin", "--data", file, "reports"} }, 1, []string{"notes.txt/parlour.db", "not a directory"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			file := filepath.Join(t.TempDir(), "notes.txt")
+			if err := os.WriteFile(file, []byte("not a database\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			var stdout, stderr strings.Builder
+			code := run(ctx, tc.args(dir, file), strings.NewReader(""), &stdout, &stderr)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d (%s)", code, tc.code, stderr.String())
+			}
+			for _, w := range tc.wants {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("said %q, want it to name %q", stderr.String(), w)
+				}
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+				t.Errorf("left %s behind in %s", ents[0].Name(), dir)
+			}
+			if _, err := os.Stat(dir + ".lock"); err == nil {
+				t.Errorf("left a lock file beside %s", dir)
+			}
+			if b, _ := os.ReadFile(file); string(b) != "not a database\n" {
+				t.Errorf("the file became %q", b)
+			}
+		})
+	}
+}

@@ -404,13 +404,19 @@ func redacted(conn string) string {
 
 // parseStore reads --store: a postgres:// or postgresql:// URL, a path,
 // or empty for parlour.db in data. A URL of any other scheme is refused,
-// so that a mistyped one is not taken for a file name.
+// so that a mistyped one is not taken for a file name, and so is a
+// directory, which is no database file.
 func parseStore(s, data string) (storeAt, error) {
 	scheme, _, isURL := strings.Cut(s, "://")
 	switch {
 	case s == "":
 		return storeAt{path: filepath.Join(data, "parlour.db")}, nil
 	case !isURL:
+		// SQLite would say only "unable to open database file", after
+		// serve had made a lock file beside the directory.
+		if fi, err := os.Stat(s); err == nil && fi.IsDir() {
+			return storeAt{}, fmt.Errorf("%s is a directory: give the database file in it (%s), or the directory as --data", s, filepath.Join(s, "parlour.db"))
+		}
 		return storeAt{path: s}, nil
 	case scheme == "postgres" || scheme == "postgresql":
 		if _, err := url.Parse(s); err != nil {
