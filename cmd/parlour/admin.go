@@ -34,7 +34,7 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "  grant NAME    make the account NAME a moderator")
 		fmt.Fprintln(stderr, "  revoke NAME   take the moderator role back from NAME")
 		fmt.Fprintln(stderr, "  reports       print the moderation queue, open reports first")
-		fmt.Fprintln(stderr, "  backup DIR    copy the SQLite database, while the server runs, and the SSH host key")
+		fmt.Fprintln(stderr, "  backup DIR    copy the SQLite database, while the server runs, and the SSH door's files")
 		fmt.Fprintln(stderr, "                into DIR, new or empty: a data directory parlour serve --data DIR serves")
 		fs.PrintDefaults()
 	}
@@ -141,7 +141,7 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 }
 
 // adminBackup copies the SQLite database at where, and the SSH door's host
-// key from the data directory data, into dir, which it makes (or which
+// key and guests from the data directory data, into dir, which it makes (or which
 // must be empty): dir is then a data directory of its own, which serve
 // --data serves as the server was when the copy began. PostgreSQL has
 // its own tools for this.
@@ -163,10 +163,23 @@ func adminBackup(ctx context.Context, where storeAt, data, dir string, stdout, s
 		fmt.Fprintf(stderr, "parlour admin backup: %v\n", err)
 		return 1
 	}
-	dest, keyDest := filepath.Join(dir, "parlour.db"), filepath.Join(dir, sshdoor.HostKeyFile)
+	dest := filepath.Join(dir, "parlour.db")
+	// Beside the database, the SSH door's files: its host key (without
+	// it players' ssh would refuse the restored server as an impostor)
+	// and the guests it knows by their keys (without them every SSH
+	// guest would come back a new one, cut off from their games). Both
+	// hold secrets. The key is written once, at the first start, and the
+	// guests' file whole (a new file renamed into place), so a copy
+	// taken while the server runs is never half a file.
+	side := []struct{ file, what string }{
+		{sshdoor.HostKeyFile, "the SSH host key"},
+		{sshdoor.GuestsFile, "the SSH door's guests"},
+	}
 	// A backup that fails leaves nothing behind that could pass for one.
 	fail := func(what string, err error) int {
-		os.Remove(keyDest)
+		for _, f := range side {
+			os.Remove(filepath.Join(dir, f.file))
+		}
 		os.Remove(dest)
 		if made {
 			os.Remove(dir)
@@ -181,19 +194,23 @@ func adminBackup(ctx context.Context, where storeAt, data, dir string, stdout, s
 	if err != nil {
 		return fail("", err)
 	}
-	key, err := os.ReadFile(filepath.Join(data, sshdoor.HostKeyFile))
-	hasKey := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fail("the SSH host key: ", err)
-	}
-	if hasKey {
-		if err := os.WriteFile(keyDest, key, 0o600); err != nil {
-			return fail("the SSH host key: ", err)
+	var copied []string
+	for _, f := range side {
+		b, err := os.ReadFile(filepath.Join(data, f.file))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
 		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, f.file), b, 0o600)
+		}
+		if err != nil {
+			return fail(f.what+": ", err)
+		}
+		copied = append(copied, fmt.Sprintf("Copied %s, %s.", f.what, f.file))
 	}
 	fmt.Fprintf(stdout, "Copied %s to %s (%d KB).\n", where.path, dest, (fi.Size()+1023)/1024)
-	if hasKey {
-		fmt.Fprintf(stdout, "Copied the SSH host key, %s.\n", sshdoor.HostKeyFile)
+	for _, c := range copied {
+		fmt.Fprintln(stdout, c)
 	}
 	fmt.Fprintf(stdout, "To serve it: parlour serve --data %s\n", dir)
 	return 0

@@ -141,6 +141,11 @@ func TestAdminBackup(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, sshdoor.HostKeyFile), []byte("the host key"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// The SSH guests the door knows by their keys: without them, a
+	// restored server's SSH guests would be cut off from their games.
+	if err := os.WriteFile(filepath.Join(dir, sshdoor.GuestsFile), []byte(`{"the": "guests"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(t.TempDir(), "backup", "today")
 	code, stdout, errs := adminRun("--data", dir, "backup", out)
 	if code != 0 || !strings.Contains(stdout, "Copied "+filepath.Join(dir, "parlour.db")+" to "+filepath.Join(out, "parlour.db")) ||
@@ -149,6 +154,14 @@ func TestAdminBackup(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(out, sshdoor.HostKeyFile)); err != nil || string(b) != "the host key" {
 		t.Errorf("the key's copy: %q, %v", b, err)
+	}
+	if fi, err := os.Stat(filepath.Join(out, sshdoor.GuestsFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the SSH guests' copy: %v, %v; want mode 0600", fi, err)
+	} else if b, _ := os.ReadFile(filepath.Join(out, sshdoor.GuestsFile)); string(b) != `{"the": "guests"}` {
+		t.Errorf("the SSH guests' copy holds %q", b)
+	}
+	if !strings.Contains(stdout, "Copied the SSH door's guests") {
+		t.Errorf("backup said %q, want it to name the SSH door's guests", stdout)
 	}
 	cp, err := sqlite.Open(ctx, filepath.Join(out, "parlour.db"), sqlite.Options{})
 	if err != nil {
