@@ -76,6 +76,10 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "parlour admin %s takes no arguments, not %q\n", verb, strings.Join(rest, " "))
 		return 2
 	}
+	if *data == "" {
+		fmt.Fprintln(stderr, "parlour admin: --data is empty: give the server's data directory, as given to parlour serve")
+		return 2
+	}
 	where, err := parseStore(*storeAt, *data)
 	if err != nil {
 		fmt.Fprintf(stderr, "parlour admin: --store: %v\n", err)

@@ -126,6 +126,12 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fs.Usage()
 		return 2
 	}
+	if *data == "" {
+		// An empty variable in a unit file or script; the default is
+		// never empty.
+		fmt.Fprintln(stderr, "parlour serve: --data is empty: give the directory of the database and the SSH host key")
+		return 2
+	}
 	where, err := parseStore(*storeAt, *data)
 	if err != nil {
 		fmt.Fprintf(stderr, "parlour serve: --store: %v\n", err)

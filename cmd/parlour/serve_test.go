@@ -135,6 +135,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--trusted-proxy", ""},
 		{"serve", "--streams", "0"},
 		{"serve", "--streams", "many"},
+		{"serve", "--data", ""},
+		{"admin", "--data", "", "reports"},
 		{"loadtest", "--url", "http://10.0.0.1:8080"},
 		{"loadtest", "--url", "http://example.com"},
 		{"loadtest", "--url", "http://127.0.0.1:8080,http://10.0.0.1:8080"},
