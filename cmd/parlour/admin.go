@@ -191,13 +191,8 @@ func adminBackup(ctx context.Context, where storeAt, data, dir string, stdout, s
 		fmt.Fprintf(stderr, "parlour admin backup: %s%v\n", what, err)
 		return 1
 	}
-	if err := sqlite.Backup(ctx, where.path, dest); err != nil {
-		return fail("", err)
-	}
-	fi, err := os.Stat(dest)
-	if err != nil {
-		return fail("", err)
-	}
+	// The SSH files first: the database's copy then syncs the
+	// directory, their entries in it included.
 	var copied []string
 	for _, f := range side {
 		b, err := os.ReadFile(filepath.Join(data, f.file))
@@ -205,12 +200,19 @@ func adminBackup(ctx context.Context, where storeAt, data, dir string, stdout, s
 			continue
 		}
 		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, f.file), b, 0o600)
+			err = writeSynced(filepath.Join(dir, f.file), b)
 		}
 		if err != nil {
 			return fail(f.what+": ", err)
 		}
 		copied = append(copied, fmt.Sprintf("Copied %s, %s.", f.what, f.file))
+	}
+	if err := sqlite.Backup(ctx, where.path, dest); err != nil {
+		return fail("", err)
+	}
+	fi, err := os.Stat(dest)
+	if err != nil {
+		return fail("", err)
 	}
 	fmt.Fprintf(stdout, "Copied %s to %s (%d KB).\n", where.path, dest, (fi.Size()+1023)/1024)
 	for _, c := range copied {
@@ -218,6 +220,24 @@ func adminBackup(ctx context.Context, where storeAt, data, dir string, stdout, s
 	}
 	fmt.Fprintf(stdout, "To serve it: parlour serve --data %s\n", dir)
 	return 0
+}
+
+// writeSynced writes b to a new file at path, readable by its owner
+// alone, and syncs it: a backup is on the disk when it is said done.
+func writeSynced(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // printReports prints the queue as a table, open reports first.
