@@ -571,6 +571,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		return err
 	}
 	defer closeDB()
+	logMigrated(log, db)
 	warnNewer(log, db)
 	if pg, ok := db.(*postgres.Store); ok {
 		release, err := lockPostgres(ctx, pg, cl.nats != "")
@@ -732,6 +733,20 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// logMigrated names the migrations opening the database db applied:
+// after an upgrade, the operator sees what changed in the database (and
+// what an older build rolled back to would not know); a start that
+// changed nothing says nothing.
+func logMigrated(log *slog.Logger, db store.Store) {
+	m, ok := db.(interface{ Migrated() []string })
+	if !ok {
+		return
+	}
+	if done := m.Migrated(); len(done) > 0 {
+		log.Info("database migrated", "applied", len(done), "migrations", strings.Join(done, ", "))
+	}
 }
 
 // warnNewer says so when a newer build has migrated the database db: this

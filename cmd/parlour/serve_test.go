@@ -374,3 +374,30 @@ func TestWarnNewer(t *testing.T) {
 		}
 	}
 }
+
+// migratedStore is a store whose opening applied migrations.
+type migratedStore struct {
+	store.Store
+	migrated []string
+}
+
+func (s migratedStore) Migrated() []string { return s.migrated }
+
+// TestLogMigrated: serve names the migrations its start applied (an
+// upgrade's), and says nothing when it applied none.
+func TestLogMigrated(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		migrated []string
+		want     string
+	}{
+		{nil, ""},
+		{[]string{"018_next.sql", "019_later.sql"}, `msg="database migrated" applied=2 migrations="018_next.sql, 019_later.sql"`},
+	} {
+		var out strings.Builder
+		logMigrated(slog.New(slog.NewTextHandler(&out, nil)), migratedStore{migrated: tc.migrated})
+		if said := out.String(); (tc.want == "") != (said == "") || !strings.Contains(said, tc.want) {
+			t.Errorf("migrated %v: said %q, want %q", tc.migrated, said, tc.want)
+		}
+	}
+}

@@ -103,9 +103,10 @@ const migrationLock = 0x7061726c6f7572
 
 // Store is a store.Store kept in a PostgreSQL database.
 type Store struct {
-	newer   []string // NewerMigrations
-	pool    *pgxpool.Pool
-	timeout time.Duration
+	migrated []string // Migrated
+	newer    []string // NewerMigrations
+	pool     *pgxpool.Pool
+	timeout  time.Duration
 
 	appends chan *appendReq
 	wg      sync.WaitGroup // the appenders
@@ -140,7 +141,8 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: cannot reach the database: %w", err)
 	}
-	if err := migrate(ctx, pool, migrations); err != nil {
+	migrated, err := migrate(ctx, pool, migrations)
+	if err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrating: %w", err)
 	}
@@ -150,10 +152,11 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("postgres: reading the migrations: %w", err)
 	}
 	s := &Store{
-		newer:   newer,
-		pool:    pool,
-		timeout: cmp.Or(opt.WriteTimeout, 30*time.Second),
-		appends: make(chan *appendReq, maxBatch),
+		migrated: migrated,
+		newer:    newer,
+		pool:     pool,
+		timeout:  cmp.Or(opt.WriteTimeout, 30*time.Second),
+		appends:  make(chan *appendReq, maxBatch),
 	}
 	for range cmp.Or(opt.Appenders, 4) {
 		s.wg.Add(1)
@@ -166,11 +169,11 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 // the database has not had, and records each by name in
 // schema_migrations, all in one transaction under an advisory lock: of
 // several nodes starting at once, one migrates and the others then find
-// nothing left to do.
-func migrate(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) error {
+// nothing left to do. It returns the names of those it applied, in order.
+func migrate(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) ([]string, error) {
 	paths, err := fs.Glob(fsys, "migrations/*.sql")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	type migration struct {
 		n          int
@@ -181,14 +184,15 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) error {
 		base := path.Base(p)
 		n, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
 		if err != nil {
-			return fmt.Errorf("migration %s: name must start with its number", base)
+			return nil, fmt.Errorf("migration %s: name must start with its number", base)
 		}
 		all = append(all, migration{n, base, p})
 	}
 	sort.Slice(all, func(i, j int) bool {
 		return all[i].n < all[j].n || all[i].n == all[j].n && all[i].name < all[j].name
 	})
-	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+	var done []string
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(migrationLock)); err != nil {
 			return fmt.Errorf("locking: %w", err)
 		}
@@ -223,9 +227,14 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) error {
 			if _, err := tx.Exec(ctx, "INSERT INTO schema_migrations (name, applied) VALUES ($1, now())", m.name); err != nil {
 				return fmt.Errorf("migration %s: %w", m.name, err)
 			}
+			done = append(done, m.name)
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return done, nil
 }
 
 // newerMigrations lists the migrations recorded in the database that fsys
@@ -255,6 +264,12 @@ func newerMigrations(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) ([]str
 	}
 	return out, nil
 }
+
+// Migrated lists the migrations Open applied, in order: every one for a
+// new database, the ones an older build's database lacked, none when
+// another node or an earlier start had applied them. serve logs them,
+// so that an operator who upgrades sees what changed.
+func (s *Store) Migrated() []string { return s.migrated }
 
 // NewerMigrations lists the migrations the database has had that this
 // build does not know, found when it was opened: a newer build served it
