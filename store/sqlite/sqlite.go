@@ -178,6 +178,12 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		f.Close()
 	} else if !errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("sqlite: creating %s: %w", path, err)
+	} else if f, err := os.OpenFile(abs, os.O_RDWR, 0); err == nil {
+		f.Close()
+	} else if errors.Is(err, fs.ErrPermission) {
+		// SQLite would open it read-only without a word, and the
+		// server would serve with every write refused.
+		return nil, fmt.Errorf("sqlite: %s is not writable by this user: run the server as the user that owns it, or let that user write it", path)
 	}
 	q := url.Values{}
 	// temp_store(MEMORY) keeps the statement journal of a multi-row insert
