@@ -111,19 +111,22 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// password and all.
 	smtpURL := fs.String("smtp", "", "send e-mail to the players who ask for it through this SMTP server: smtp://USER:PASSWORD@HOST:587?from=parlour@example.org (STARTTLS when offered) or smtps://... (TLS on connect); off when empty (docs/deploy.md)")
 	fs.StringVar(&mo.public, "public-url", "", "the address players reach the server at (https://parlour.example.org), which invite links and the links in e-mail start with; default: http:// and --addr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR] [--store postgres://...]")
-		fmt.Fprintln(stderr, "\nServes Parlour's tables: the HTTP API and WebSocket (see docs/protocol.md).")
-		fs.PrintDefaults()
-	}
+	// A bad flag gets the flag package's line naming it and a pointer to
+	// the flags, not sixty lines of them under which a unit's log would
+	// bury that line; -h prints them.
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR] [--store postgres://...]")
+			fmt.Fprintln(stderr, "\nServes Parlour's tables: the HTTP API and WebSocket (see docs/protocol.md).")
+			fs.PrintDefaults()
 			return 0
 		}
+		fmt.Fprintln(stderr, "Run 'parlour help serve' for the flags.")
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fs.Usage()
+		fmt.Fprintf(stderr, "parlour serve takes no arguments, not %q: run 'parlour help serve' for the flags\n", strings.Join(fs.Args(), " "))
 		return 2
 	}
 	if *data == "" {

@@ -401,3 +401,33 @@ func TestLogMigrated(t *testing.T) {
 		}
 	}
 }
+
+// TestServeBadFlagOneLine: a bad flag or value stops serve with the line
+// that names it and a pointer to the flags, not the line followed by
+// sixty lines of every flag's description, under which a unit's log
+// buries it; -h still prints them all.
+func TestServeBadFlagOneLine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--house-lexicon", "foo"}, `"foo" is not NAME=FILE`},
+		{[]string{"--addr"}, "flag needs an argument: -addr"},
+		{[]string{"--colour", "red"}, "flag provided but not defined: -colour"},
+		{[]string{"extra"}, `takes no arguments, not "extra"`},
+	} {
+		var stderr strings.Builder
+		if code := run(context.Background(), append([]string{"serve"}, tc.args...), strings.NewReader(""), io.Discard, &stderr); code != 2 {
+			t.Errorf("%v: exit %d, want 2", tc.args, code)
+		}
+		said := stderr.String()
+		if lines := strings.Count(said, "\n"); !strings.Contains(said, tc.want) || !strings.Contains(said, "parlour help serve") || lines > 2 {
+			t.Errorf("%v: said (%d lines)\n%s\nwant a line naming %q and the help", tc.args, lines, said, tc.want)
+		}
+	}
+	var stderr strings.Builder
+	if code := run(context.Background(), []string{"serve", "-h"}, strings.NewReader(""), io.Discard, &stderr); code != 0 || !strings.Contains(stderr.String(), "-trusted-proxy") {
+		t.Errorf("serve -h: exit %d, said\n%s", code, stderr.String())
+	}
+}
