@@ -392,6 +392,8 @@ type storeAt struct {
 	postgres string // the connection URL
 	path     string
 	sqlite   sqlite.Options
+	// pgServe is the lock a server takes on PostgreSQL (none for admin).
+	pgServe postgres.ServeLock
 }
 
 // String names the store for people, without a password.
@@ -482,7 +484,7 @@ func openStore(ctx context.Context, w storeAt) (store.Store, func() error, error
 	if w.postgres != "" {
 		octx, cancel := context.WithTimeout(ctx, openTimeout)
 		defer cancel()
-		db, err := postgres.Open(octx, w.postgres, postgres.Options{})
+		db, err := postgres.Open(octx, w.postgres, postgres.Options{Serve: w.pgServe})
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot use %s: %w", w, err)
 		}
@@ -569,20 +571,19 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 			return err
 		}
 	}
+	// On PostgreSQL the store takes the lock that keeps a second server
+	// off before it migrates, as lockStore does on SQLite.
+	where.pgServe = postgres.ServeAlone
+	if cl.nats != "" {
+		where.pgServe = postgres.ServeNode
+	}
 	db, closeDB, err := openStore(ctx, where)
 	if err != nil {
-		return err
+		return servedPostgres(err, cl.nats != "")
 	}
 	defer closeDB()
 	logMigrated(log, db)
 	warnNewer(log, db)
-	if pg, ok := db.(*postgres.Store); ok {
-		release, err := lockPostgres(ctx, pg, cl.nats != "")
-		if err != nil {
-			return err
-		}
-		defer release()
-	}
 	// Load the default lexicon now: a broken build shows at once, and the
 	// first table does not wait for it.
 	if _, err := lexicon.Load(lexicon.DefaultName); err != nil {

@@ -92,6 +92,11 @@ type Options struct {
 	// WriteTimeout bounds a write once started, whatever its caller's
 	// context (0: 30 s).
 	WriteTimeout time.Duration
+	// Serve, unless NoServeLock, takes LockServe's lock (ServeNode's
+	// shared) before the migrations, and holds it until Close: a server
+	// refused because the database is served (ErrServed) changes
+	// nothing in it, not even a newer build's migrations.
+	Serve ServeLock
 }
 
 // maxBatch caps the moves one appender statement inserts.
@@ -103,6 +108,7 @@ const migrationLock = 0x7061726c6f7572
 
 // Store is a store.Store kept in a PostgreSQL database.
 type Store struct {
+	unlock   func()   // releases Options.Serve's lock
 	migrated []string // Migrated
 	newer    []string // NewerMigrations
 	pool     *pgxpool.Pool
@@ -141,17 +147,27 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: cannot reach the database: %w", err)
 	}
+	unlock := func() {}
+	if opt.Serve != NoServeLock {
+		if unlock, err = lockServe(ctx, cfg.ConnConfig, opt.Serve == ServeNode); err != nil {
+			pool.Close()
+			return nil, err
+		}
+	}
 	migrated, err := migrate(ctx, pool, migrations)
 	if err != nil {
+		unlock()
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrating: %w", err)
 	}
 	newer, err := newerMigrations(ctx, pool, migrations)
 	if err != nil {
+		unlock()
 		pool.Close()
 		return nil, fmt.Errorf("postgres: reading the migrations: %w", err)
 	}
 	s := &Store{
+		unlock:   unlock,
 		migrated: migrated,
 		newer:    newer,
 		pool:     pool,
@@ -291,6 +307,7 @@ func (s *Store) Close() error {
 	s.mu.Unlock()
 	s.wg.Wait()
 	s.pool.Close()
+	s.unlock()
 	return nil
 }
 

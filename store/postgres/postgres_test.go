@@ -491,6 +491,53 @@ func TestLockServe(t *testing.T) {
 	lock(s, false, nil)()
 }
 
+// TestOpenServeLock: Open with Options.Serve takes LockServe's lock
+// before it migrates and holds it until Close: a second server alone is
+// refused with ErrServed, nodes share it, and a database nobody serves
+// opens again.
+func TestOpenServeLock(t *testing.T) {
+	t.Parallel()
+	if server == nil {
+		pgtest.Missing(t)
+	}
+	ctx := context.Background()
+	url := server.NewDatabase(t)
+	first, err := Open(ctx, url, Options{Serve: ServeAlone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []ServeLock{ServeAlone, ServeNode} {
+		if s, err := Open(ctx, url, Options{Serve: mode}); !errors.Is(err, ErrServed) {
+			if s != nil {
+				s.Close()
+			}
+			t.Errorf("Open(Serve %d) beside a server alone: %v, want ErrServed", mode, err)
+		}
+	}
+	admin, err := Open(ctx, url, Options{})
+	if err != nil {
+		t.Fatalf("Open without a lock beside a server: %v", err)
+	}
+	admin.Close()
+	first.Close()
+	node1, err := Open(ctx, url, Options{Serve: ServeNode})
+	if err != nil {
+		t.Fatalf("a node once the server closed: %v", err)
+	}
+	defer node1.Close()
+	node2, err := Open(ctx, url, Options{Serve: ServeNode})
+	if err != nil {
+		t.Fatalf("a second node: %v", err)
+	}
+	node2.Close()
+	if s, err := Open(ctx, url, Options{Serve: ServeAlone}); !errors.Is(err, ErrServed) {
+		if s != nil {
+			s.Close()
+		}
+		t.Errorf("a server alone beside a node: %v, want ErrServed", err)
+	}
+}
+
 // TestNewerMigrations: a database a newer build migrated names the
 // migrations this build lacks; one this build migrated names none.
 func TestNewerMigrations(t *testing.T) {
