@@ -34,7 +34,7 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "  grant NAME    make the account NAME a moderator")
 		fmt.Fprintln(stderr, "  revoke NAME   take the moderator role back from NAME")
 		fmt.Fprintln(stderr, "  reports       print the moderation queue, open reports first")
-		fmt.Fprintln(stderr, "  backup DIR    copy the SQLite database, while the server runs, and the SSH host key")
+		fmt.Fprintln(stderr, "  backup DIR    copy the SQLite database, while the server runs, and the SSH door's files")
 		fmt.Fprintln(stderr, "                into DIR, new or empty: a data directory parlour serve --data DIR serves")
 		fs.PrintDefaults()
 	}
@@ -76,6 +76,10 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "parlour admin %s takes no arguments, not %q\n", verb, strings.Join(rest, " "))
 		return 2
 	}
+	if *data == "" {
+		fmt.Fprintln(stderr, "parlour admin: --data is empty: give the server's data directory, as given to parlour serve")
+		return 2
+	}
 	where, err := parseStore(*storeAt, *data)
 	if err != nil {
 		fmt.Fprintf(stderr, "parlour admin: --store: %v\n", err)
@@ -84,8 +88,19 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if where.postgres == "" {
 		// The server made its database: one missing means --data or
 		// --store points elsewhere, and a new empty one would hide it.
-		if _, err := os.Stat(where.path); err != nil {
+		// Any other failure (a data directory admin may not read, a
+		// file where the directory should be) is said as it is: "no
+		// database" would send the operator after the wrong path.
+		_, err := os.Stat(where.path)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
 			fmt.Fprintf(stderr, "parlour admin: no database at %s: give the server's --data or --store\n", where.path)
+			return 1
+		case errors.Is(err, os.ErrPermission):
+			fmt.Fprintf(stderr, "parlour admin: cannot read the database at %s: %v: run parlour admin as the user parlour serve runs as\n", where.path, errors.Unwrap(err))
+			return 1
+		case err != nil:
+			fmt.Fprintf(stderr, "parlour admin: cannot read the database at %s: %v\n", where.path, errors.Unwrap(err))
 			return 1
 		}
 	}
@@ -130,7 +145,7 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 }
 
 // adminBackup copies the SQLite database at where, and the SSH door's host
-// key from the data directory data, into dir, which it makes (or which
+// key and guests from the data directory data, into dir, which it makes (or which
 // must be empty): dir is then a data directory of its own, which serve
 // --data serves as the server was when the copy began. PostgreSQL has
 // its own tools for this.
@@ -152,16 +167,45 @@ func adminBackup(ctx context.Context, where storeAt, data, dir string, stdout, s
 		fmt.Fprintf(stderr, "parlour admin backup: %v\n", err)
 		return 1
 	}
-	dest, keyDest := filepath.Join(dir, "parlour.db"), filepath.Join(dir, sshdoor.HostKeyFile)
+	dest := filepath.Join(dir, "parlour.db")
+	// Beside the database, the SSH door's files: its host key (without
+	// it players' ssh would refuse the restored server as an impostor)
+	// and the guests it knows by their keys (without them every SSH
+	// guest would come back a new one, cut off from their games). Both
+	// hold secrets. The key is written once, at the first start, and the
+	// guests' file whole (a new file renamed into place), so a copy
+	// taken while the server runs is never half a file.
+	side := []struct{ file, what string }{
+		{sshdoor.HostKeyFile, "the SSH host key"},
+		{sshdoor.GuestsFile, "the SSH door's guests"},
+	}
 	// A backup that fails leaves nothing behind that could pass for one.
 	fail := func(what string, err error) int {
-		os.Remove(keyDest)
+		for _, f := range side {
+			os.Remove(filepath.Join(dir, f.file))
+		}
 		os.Remove(dest)
 		if made {
 			os.Remove(dir)
 		}
 		fmt.Fprintf(stderr, "parlour admin backup: %s%v\n", what, err)
 		return 1
+	}
+	// The SSH files first: the database's copy then syncs the
+	// directory, their entries in it included.
+	var copied []string
+	for _, f := range side {
+		b, err := os.ReadFile(filepath.Join(data, f.file))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err == nil {
+			err = writeSynced(filepath.Join(dir, f.file), b)
+		}
+		if err != nil {
+			return fail(f.what+": ", err)
+		}
+		copied = append(copied, fmt.Sprintf("Copied %s, %s.", f.what, f.file))
 	}
 	if err := sqlite.Backup(ctx, where.path, dest); err != nil {
 		return fail("", err)
@@ -170,22 +214,30 @@ func adminBackup(ctx context.Context, where storeAt, data, dir string, stdout, s
 	if err != nil {
 		return fail("", err)
 	}
-	key, err := os.ReadFile(filepath.Join(data, sshdoor.HostKeyFile))
-	hasKey := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fail("the SSH host key: ", err)
-	}
-	if hasKey {
-		if err := os.WriteFile(keyDest, key, 0o600); err != nil {
-			return fail("the SSH host key: ", err)
-		}
-	}
 	fmt.Fprintf(stdout, "Copied %s to %s (%d KB).\n", where.path, dest, (fi.Size()+1023)/1024)
-	if hasKey {
-		fmt.Fprintf(stdout, "Copied the SSH host key, %s.\n", sshdoor.HostKeyFile)
+	for _, c := range copied {
+		fmt.Fprintln(stdout, c)
 	}
 	fmt.Fprintf(stdout, "To serve it: parlour serve --data %s\n", dir)
 	return 0
+}
+
+// writeSynced writes b to a new file at path, readable by its owner
+// alone, and syncs it: a backup is on the disk when it is said done.
+func writeSynced(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // printReports prints the queue as a table, open reports first.

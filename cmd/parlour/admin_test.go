@@ -141,6 +141,11 @@ func TestAdminBackup(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, sshdoor.HostKeyFile), []byte("the host key"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// The SSH guests the door knows by their keys: without them, a
+	// restored server's SSH guests would be cut off from their games.
+	if err := os.WriteFile(filepath.Join(dir, sshdoor.GuestsFile), []byte(`{"the": "guests"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(t.TempDir(), "backup", "today")
 	code, stdout, errs := adminRun("--data", dir, "backup", out)
 	if code != 0 || !strings.Contains(stdout, "Copied "+filepath.Join(dir, "parlour.db")+" to "+filepath.Join(out, "parlour.db")) ||
@@ -149,6 +154,14 @@ func TestAdminBackup(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(out, sshdoor.HostKeyFile)); err != nil || string(b) != "the host key" {
 		t.Errorf("the key's copy: %q, %v", b, err)
+	}
+	if fi, err := os.Stat(filepath.Join(out, sshdoor.GuestsFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the SSH guests' copy: %v, %v; want mode 0600", fi, err)
+	} else if b, _ := os.ReadFile(filepath.Join(out, sshdoor.GuestsFile)); string(b) != `{"the": "guests"}` {
+		t.Errorf("the SSH guests' copy holds %q", b)
+	}
+	if !strings.Contains(stdout, "Copied the SSH door's guests") {
+		t.Errorf("backup said %q, want it to name the SSH door's guests", stdout)
 	}
 	cp, err := sqlite.Open(ctx, filepath.Join(out, "parlour.db"), sqlite.Options{})
 	if err != nil {
@@ -259,5 +272,55 @@ func TestServeTournamentsFlag(t *testing.T) {
 		if err != nil || (arg == "") != (cal != nil) {
 			t.Errorf("readCalendar(%q) = %v, %v", arg, cal, err)
 		}
+	}
+}
+
+// TestStoreWrongKind: --store naming a directory, and --data naming a
+// file, are refused by serve and admin alike with a line naming the flag
+// and what to give instead, and leave nothing behind (no lock file, no
+// database): the path is a mistake, not a place to make one.
+func TestStoreWrongKind(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		args  func(dir, file string) []string
+		code  int
+		wants []string
+	}{
+		{"serve --store DIR", func(dir, _ string) []string {
+			return []string{"serve", "--addr", "127.0.0.1:0", "--data", filepath.Join(dir, "data"), "--store", dir}
+		}, 2, []string{"--store", "is a directory", "--data"}},
+		{"admin --store DIR", func(dir, _ string) []string { return []string{"admin", "--store", dir, "reports"} }, 2, []string{"--store", "is a directory", "--data"}},
+		{"admin --data FILE", func(_, file string) []string { return []string{"admin", "--data", file, "reports"} }, 1, []string{"notes.txt/parlour.db", "not a directory"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			file := filepath.Join(t.TempDir(), "notes.txt")
+			if err := os.WriteFile(file, []byte("not a database\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			var stdout, stderr strings.Builder
+			code := run(ctx, tc.args(dir, file), strings.NewReader(""), &stdout, &stderr)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d (%s)", code, tc.code, stderr.String())
+			}
+			for _, w := range tc.wants {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("said %q, want it to name %q", stderr.String(), w)
+				}
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+				t.Errorf("left %s behind in %s", ents[0].Name(), dir)
+			}
+			if _, err := os.Stat(dir + ".lock"); err == nil {
+				t.Errorf("left a lock file beside %s", dir)
+			}
+			if b, _ := os.ReadFile(file); string(b) != "not a database\n" {
+				t.Errorf("the file became %q", b)
+			}
+		})
 	}
 }

@@ -111,19 +111,28 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// password and all.
 	smtpURL := fs.String("smtp", "", "send e-mail to the players who ask for it through this SMTP server: smtp://USER:PASSWORD@HOST:587?from=parlour@example.org (STARTTLS when offered) or smtps://... (TLS on connect); off when empty (docs/deploy.md)")
 	fs.StringVar(&mo.public, "public-url", "", "the address players reach the server at (https://parlour.example.org), which invite links and the links in e-mail start with; default: http:// and --addr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR] [--store postgres://...]")
-		fmt.Fprintln(stderr, "\nServes Parlour's tables: the HTTP API and WebSocket (see docs/protocol.md).")
-		fs.PrintDefaults()
-	}
+	// A bad flag gets the flag package's line naming it and a pointer to
+	// the flags, not sixty lines of them under which a unit's log would
+	// bury that line; -h prints them.
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR] [--store postgres://...]")
+			fmt.Fprintln(stderr, "\nServes Parlour's tables: the HTTP API and WebSocket (see docs/protocol.md).")
+			fs.PrintDefaults()
 			return 0
 		}
+		fmt.Fprintln(stderr, "Run 'parlour help serve' for the flags.")
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fs.Usage()
+		fmt.Fprintf(stderr, "parlour serve takes no arguments, not %q: run 'parlour help serve' for the flags\n", strings.Join(fs.Args(), " "))
+		return 2
+	}
+	if *data == "" {
+		// An empty variable in a unit file or script; the default is
+		// never empty.
+		fmt.Fprintln(stderr, "parlour serve: --data is empty: give the directory of the database and the SSH host key")
 		return 2
 	}
 	where, err := parseStore(*storeAt, *data)
@@ -383,6 +392,8 @@ type storeAt struct {
 	postgres string // the connection URL
 	path     string
 	sqlite   sqlite.Options
+	// pgServe is the lock a server takes on PostgreSQL (none for admin).
+	pgServe postgres.ServeLock
 }
 
 // String names the store for people, without a password.
@@ -404,13 +415,19 @@ func redacted(conn string) string {
 
 // parseStore reads --store: a postgres:// or postgresql:// URL, a path,
 // or empty for parlour.db in data. A URL of any other scheme is refused,
-// so that a mistyped one is not taken for a file name.
+// so that a mistyped one is not taken for a file name, and so is a
+// directory, which is no database file.
 func parseStore(s, data string) (storeAt, error) {
 	scheme, _, isURL := strings.Cut(s, "://")
 	switch {
 	case s == "":
 		return storeAt{path: filepath.Join(data, "parlour.db")}, nil
 	case !isURL:
+		// SQLite would say only "unable to open database file", after
+		// serve had made a lock file beside the directory.
+		if fi, err := os.Stat(s); err == nil && fi.IsDir() {
+			return storeAt{}, fmt.Errorf("%s is a directory: give the database file in it (%s), or the directory as --data", s, filepath.Join(s, "parlour.db"))
+		}
 		return storeAt{path: s}, nil
 	case scheme == "postgres" || scheme == "postgresql":
 		if _, err := url.Parse(s); err != nil {
@@ -467,7 +484,7 @@ func openStore(ctx context.Context, w storeAt) (store.Store, func() error, error
 	if w.postgres != "" {
 		octx, cancel := context.WithTimeout(ctx, openTimeout)
 		defer cancel()
-		db, err := postgres.Open(octx, w.postgres, postgres.Options{})
+		db, err := postgres.Open(octx, w.postgres, postgres.Options{Serve: w.pgServe})
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot use %s: %w", w, err)
 		}
@@ -496,14 +513,22 @@ type tableOptions struct {
 }
 
 func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, topt tableOptions, sshOpt sshOptions, cl clusterOptions, filter *chat.Filter, house []*lexicon.Lexicon, mo mailOptions, cal *calendar.Calendar) error {
-	// Listen first: an address that is wrong or taken (by this very
-	// server, started twice) stops serve before it makes a data
-	// directory or opens, let alone migrates, a database.
+	// Listen first, on both addresses: an address that is wrong or
+	// taken (by this very server, started twice) stops serve before it
+	// makes a data directory or opens, let alone migrates, a database.
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("listening: %w", err)
+		return fmt.Errorf("listening on --addr %s: %w", addr, err)
 	}
 	defer ln.Close() // for the returns before the server takes it
+	var sln net.Listener
+	if sshOpt.addr != "" {
+		sln, err = net.Listen("tcp", sshOpt.addr)
+		if err != nil {
+			return fmt.Errorf("listening for SSH on --ssh %s: %w", sshOpt.addr, err)
+		}
+		defer sln.Close() // for the returns before the door takes it
+	}
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
 	}
@@ -514,30 +539,55 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		}
 		defer release()
 	}
-	db, closeDB, err := openStore(ctx, where)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
-	warnNewer(log, db)
-	if pg, ok := db.(*postgres.Store); ok {
-		release, err := lockPostgres(ctx, pg, cl.nats != "")
-		if err != nil {
-			return err
-		}
-		defer release()
-	}
-	// Load the default lexicon now: a broken build shows at once, and the
-	// first table does not wait for it.
-	if _, err := lexicon.Load(lexicon.DefaultName); err != nil {
-		return fmt.Errorf("loading the lexicon: %w", err)
-	}
 	// Invite links name the host as given ("localhost"), with the port
 	// actually bound.
 	base := "http://" + ln.Addr().String()
 	if host, _, err := net.SplitHostPort(addr); err == nil && host != "" {
 		_, port, _ := net.SplitHostPort(ln.Addr().String())
 		base = "http://" + net.JoinHostPort(host, port)
+	}
+	// The door reads (or makes) its host key before the store opens: a
+	// damaged key stops serve before it migrates the database, puts up
+	// events or says it serves. Its sessions reach the service, made
+	// below, only once the door serves.
+	var (
+		svc  *server.Service
+		door *sshdoor.Door
+		pipe *sshdoor.Pipe
+	)
+	if sshOpt.addr != "" {
+		// The door's sessions reach the same handler through an
+		// in-memory pipe, each under its SSH client's address.
+		pipe = sshdoor.NewPipe()
+		defer pipe.Close()
+		door, err = sshdoor.New(sshOpt.addr, sshdoor.Config{
+			API: base, PublicURL: base, DataDir: data, Idle: sshOpt.idle, Grace: sshOpt.grace, Log: log, HTTP: pipe.Client,
+			KeySession: func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
+				s, err := svc.KeySession(ctx, pub)
+				return s.Name, s.Token, err
+			},
+		})
+		if err != nil {
+			return err
+		}
+	}
+	// On PostgreSQL the store takes the lock that keeps a second server
+	// off before it migrates, as lockStore does on SQLite.
+	where.pgServe = postgres.ServeAlone
+	if cl.nats != "" {
+		where.pgServe = postgres.ServeNode
+	}
+	db, closeDB, err := openStore(ctx, where)
+	if err != nil {
+		return servedPostgres(err, cl.nats != "")
+	}
+	defer closeDB()
+	logMigrated(log, db)
+	warnNewer(log, db)
+	// Load the default lexicon now: a broken build shows at once, and the
+	// first table does not wait for it.
+	if _, err := lexicon.Load(lexicon.DefaultName); err != nil {
+		return fmt.Errorf("loading the lexicon: %w", err)
 	}
 	cfg := server.Config{
 		Store: db, Games: games.Registry(), NewBot: games.NewBot,
@@ -565,7 +615,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		cfg.Cluster = &server.Cluster{Bus: b, Relay: relay, Lease: cl.lease}
 		log.Info("a node of a cluster", "node", cl.node, "lease", cl.lease)
 	}
-	svc, err := server.New(ctx, cfg)
+	svc, err = server.New(ctx, cfg)
 	if err != nil {
 		ln.Close()
 		return err
@@ -586,31 +636,8 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		fmt.Fprintf(stdout, "Parlour is serving at %s/ (tables in %s)\n", base, where)
 	}
 
-	var door *sshdoor.Door
-	if sshOpt.addr != "" {
-		// The door's sessions reach the same handler through an
-		// in-memory pipe, each under its SSH client's address.
-		pipe := sshdoor.NewPipe()
-		defer pipe.Close()
+	if door != nil {
 		go srv.Serve(h.Listener(pipe))
-		door, err = sshdoor.New(sshOpt.addr, sshdoor.Config{
-			API: base, PublicURL: base, DataDir: data, Idle: sshOpt.idle, Grace: sshOpt.grace, Log: log, HTTP: pipe.Client,
-			KeySession: func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
-				s, err := svc.KeySession(ctx, pub)
-				return s.Name, s.Token, err
-			},
-		})
-		if err != nil {
-			srv.Close()
-			svc.Close()
-			return err
-		}
-		sln, err := net.Listen("tcp", sshOpt.addr)
-		if err != nil {
-			srv.Close()
-			svc.Close()
-			return fmt.Errorf("listening for SSH: %w", err)
-		}
 		go func() {
 			if err := door.Serve(sln); err != nil {
 				served <- fmt.Errorf("ssh door: %w", err)
@@ -710,6 +737,20 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// logMigrated names the migrations opening the database db applied:
+// after an upgrade, the operator sees what changed in the database (and
+// what an older build rolled back to would not know); a start that
+// changed nothing says nothing.
+func logMigrated(log *slog.Logger, db store.Store) {
+	m, ok := db.(interface{ Migrated() []string })
+	if !ok {
+		return
+	}
+	if done := m.Migrated(); len(done) > 0 {
+		log.Info("database migrated", "applied", len(done), "migrations", strings.Join(done, ", "))
+	}
 }
 
 // warnNewer says so when a newer build has migrated the database db: this

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"parlour/store/postgres/pgtest"
 )
 
@@ -72,7 +74,17 @@ func TestServeOnPostgres(t *testing.T) {
 	}
 	// A second server on the same database, alone or as a cluster's
 	// node, is refused while the first serves: the two would run the
-	// same tables.
+	// same tables. It is refused before it migrates: the database is
+	// made to lack its last migration, as the first build's would
+	// beside a newer second, and still lacks it after the refusals.
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(context.Background(), "ALTER TABLE reports DROP COLUMN seq; DELETE FROM schema_migrations WHERE name = '015_report_lines.sql'"); err != nil {
+		t.Fatal(err)
+	}
 	for _, extra := range [][]string{nil, {"--nats", "nats://127.0.0.1:1"}} {
 		second, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		var stderr strings.Builder
@@ -81,6 +93,10 @@ func TestServeOnPostgres(t *testing.T) {
 			t.Errorf("%v beside the first: exit %d, %q; want 1, saying the database is served", extra, code, stderr.String())
 		}
 		cancel()
+	}
+	var migrated int
+	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM schema_migrations WHERE name = '015_report_lines.sql'").Scan(&migrated); err != nil || migrated != 0 {
+		t.Errorf("a refused server migrated the database it was refused: %d, %v", migrated, err)
 	}
 	post := func(base, path, token, body string, out any) int { return postJSON(t, base, path, token, body, out) }
 	var a, b struct{ Table, Token string }

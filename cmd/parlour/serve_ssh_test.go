@@ -126,3 +126,55 @@ func TestServeSSHLogsHostKey(t *testing.T) {
 		t.Fatal("serve did not stop")
 	}
 }
+
+// TestServeSSHBadStartChangesNothing: a door that cannot open (its
+// address taken, its host key damaged) stops serve before it says it
+// serves, puts up events or makes a database: the operator is not told
+// "serving" by a server that then exits.
+func TestServeSSHBadStartChangesNothing(t *testing.T) {
+	t.Parallel()
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Closed after the subtests, which run once this function returns.
+	t.Cleanup(func() { taken.Close() })
+	for _, tc := range []struct {
+		name, ssh string
+		key       string // the host key file's contents; empty: none
+		want      string
+	}{
+		{"address taken", taken.Addr().String(), "", "--ssh " + taken.Addr().String()},
+		{"address nonsense", "nonsense", "", "--ssh nonsense"},
+		{"damaged host key", "127.0.0.1:0", "not a key\n", "is damaged"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			data := t.TempDir()
+			if tc.key != "" {
+				if err := os.WriteFile(filepath.Join(data, sshdoor.HostKeyFile), []byte(tc.key), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			var stdout, stderr strings.Builder
+			code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data, "--ssh", tc.ssh}, strings.NewReader(""), &stdout, &stderr)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1 (%s)", code, stderr.String())
+			}
+			if stdout.Len() > 0 {
+				t.Errorf("serve printed %q before it stopped", stdout.String())
+			}
+			if !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("serve said %q, want it to name %q", stderr.String(), tc.want)
+			}
+			if strings.Contains(stderr.String(), "msg=serving") || strings.Contains(stderr.String(), "event created") {
+				t.Errorf("serve logged that it served before it stopped: %s", stderr.String())
+			}
+			if _, err := os.Stat(filepath.Join(data, "parlour.db")); err == nil {
+				t.Error("serve made a database before it stopped")
+			}
+		})
+	}
+}

@@ -135,6 +135,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--trusted-proxy", ""},
 		{"serve", "--streams", "0"},
 		{"serve", "--streams", "many"},
+		{"serve", "--data", ""},
+		{"admin", "--data", "", "reports"},
 		{"loadtest", "--url", "http://10.0.0.1:8080"},
 		{"loadtest", "--url", "http://example.com"},
 		{"loadtest", "--url", "http://127.0.0.1:8080,http://10.0.0.1:8080"},
@@ -370,5 +372,62 @@ func TestWarnNewer(t *testing.T) {
 		if said := out.String(); (tc.want == "") != (said == "") || !strings.Contains(said, tc.want) || tc.want != "" && !strings.Contains(said, "level=WARN") {
 			t.Errorf("newer %v: said %q, want a warning naming %q", tc.newer, said, tc.want)
 		}
+	}
+}
+
+// migratedStore is a store whose opening applied migrations.
+type migratedStore struct {
+	store.Store
+	migrated []string
+}
+
+func (s migratedStore) Migrated() []string { return s.migrated }
+
+// TestLogMigrated: serve names the migrations its start applied (an
+// upgrade's), and says nothing when it applied none.
+func TestLogMigrated(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		migrated []string
+		want     string
+	}{
+		{nil, ""},
+		{[]string{"018_next.sql", "019_later.sql"}, `msg="database migrated" applied=2 migrations="018_next.sql, 019_later.sql"`},
+	} {
+		var out strings.Builder
+		logMigrated(slog.New(slog.NewTextHandler(&out, nil)), migratedStore{migrated: tc.migrated})
+		if said := out.String(); (tc.want == "") != (said == "") || !strings.Contains(said, tc.want) {
+			t.Errorf("migrated %v: said %q, want %q", tc.migrated, said, tc.want)
+		}
+	}
+}
+
+// TestServeBadFlagOneLine: a bad flag or value stops serve with the line
+// that names it and a pointer to the flags, not the line followed by
+// sixty lines of every flag's description, under which a unit's log
+// buries it; -h still prints them all.
+func TestServeBadFlagOneLine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--house-lexicon", "foo"}, `"foo" is not NAME=FILE`},
+		{[]string{"--addr"}, "flag needs an argument: -addr"},
+		{[]string{"--colour", "red"}, "flag provided but not defined: -colour"},
+		{[]string{"extra"}, `takes no arguments, not "extra"`},
+	} {
+		var stderr strings.Builder
+		if code := run(context.Background(), append([]string{"serve"}, tc.args...), strings.NewReader(""), io.Discard, &stderr); code != 2 {
+			t.Errorf("%v: exit %d, want 2", tc.args, code)
+		}
+		said := stderr.String()
+		if lines := strings.Count(said, "\n"); !strings.Contains(said, tc.want) || !strings.Contains(said, "parlour help serve") || lines > 2 {
+			t.Errorf("%v: said (%d lines)\n%s\nwant a line naming %q and the help", tc.args, lines, said, tc.want)
+		}
+	}
+	var stderr strings.Builder
+	if code := run(context.Background(), []string{"serve", "-h"}, strings.NewReader(""), io.Discard, &stderr); code != 0 || !strings.Contains(stderr.String(), "-trusted-proxy") {
+		t.Errorf("serve -h: exit %d, said\n%s", code, stderr.String())
 	}
 }

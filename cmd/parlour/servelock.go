@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -45,17 +44,19 @@ func lockStore(db string) (release func(), err error) {
 	return func() { f.Close() }, nil
 }
 
-// lockPostgres keeps the same pair off a PostgreSQL database: a server
-// alone there beside another, or beside the nodes of a cluster (node
-// says serve runs as one), for the same reason as lockStore's. The nodes
-// of one cluster share it: their leases share the tables out.
-func lockPostgres(ctx context.Context, pg *postgres.Store, node bool) (release func(), err error) {
-	release, err = pg.LockServe(ctx, node)
+// servedPostgres says why serve was refused a PostgreSQL database
+// another server holds (err is postgres.ErrServed, from the lock
+// postgres.Open takes before it migrates: postgres.Options.Serve): a
+// server alone there beside another, or beside the nodes of a cluster
+// (node says serve runs as one), for the same reason as lockStore's. The
+// nodes of one cluster share the lock: their leases share the tables
+// out. Any other err is returned as it is.
+func servedPostgres(err error, node bool) error {
 	switch {
 	case errors.Is(err, postgres.ErrServed) && node:
-		return nil, errors.New("a parlour serve without --nats is already serving this database: stop it before starting a node of a cluster on it (the two would run the same tables and refuse each other's moves)")
+		return errors.New("a parlour serve without --nats is already serving this database: stop it before starting a node of a cluster on it (the two would run the same tables and refuse each other's moves)")
 	case errors.Is(err, postgres.ErrServed):
-		return nil, errors.New("another parlour serve is already serving this database: stop it, or run every server on it as a node of one cluster with --nats (two alone would run the same tables and refuse each other's moves)")
+		return errors.New("another parlour serve is already serving this database: stop it, or run every server on it as a node of one cluster with --nats (two alone would run the same tables and refuse each other's moves)")
 	}
-	return release, err
+	return err
 }

@@ -28,7 +28,21 @@ var ErrServed = errors.New("postgres: the database is served already")
 // however the process ends. A database that cannot be reached is an
 // error; one served already is ErrServed.
 func (s *Store) LockServe(ctx context.Context, shared bool) (release func(), err error) {
-	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
+	return lockServe(ctx, s.pool.Config().ConnConfig, shared)
+}
+
+// ServeLock says whether Open takes LockServe's lock, and which.
+type ServeLock int
+
+const (
+	NoServeLock ServeLock = iota // admin's tasks beside a server
+	ServeAlone                   // a server alone: keeps every other off
+	ServeNode                    // a node of a cluster: shared by the nodes
+)
+
+// lockServe is LockServe on a connection of its own made from cc.
+func lockServe(ctx context.Context, cc *pgx.ConnConfig, shared bool) (release func(), err error) {
+	conn, err := pgx.ConnectConfig(ctx, cc.Copy())
 	if err != nil {
 		return nil, fmt.Errorf("postgres: connecting to lock the database: %w", err)
 	}

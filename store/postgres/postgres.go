@@ -92,6 +92,11 @@ type Options struct {
 	// WriteTimeout bounds a write once started, whatever its caller's
 	// context (0: 30 s).
 	WriteTimeout time.Duration
+	// Serve, unless NoServeLock, takes LockServe's lock (ServeNode's
+	// shared) before the migrations, and holds it until Close: a server
+	// refused because the database is served (ErrServed) changes
+	// nothing in it, not even a newer build's migrations.
+	Serve ServeLock
 }
 
 // maxBatch caps the moves one appender statement inserts.
@@ -103,9 +108,11 @@ const migrationLock = 0x7061726c6f7572
 
 // Store is a store.Store kept in a PostgreSQL database.
 type Store struct {
-	newer   []string // NewerMigrations
-	pool    *pgxpool.Pool
-	timeout time.Duration
+	unlock   func()   // releases Options.Serve's lock
+	migrated []string // Migrated
+	newer    []string // NewerMigrations
+	pool     *pgxpool.Pool
+	timeout  time.Duration
 
 	appends chan *appendReq
 	wg      sync.WaitGroup // the appenders
@@ -140,20 +147,32 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: cannot reach the database: %w", err)
 	}
-	if err := migrate(ctx, pool, migrations); err != nil {
+	unlock := func() {}
+	if opt.Serve != NoServeLock {
+		if unlock, err = lockServe(ctx, cfg.ConnConfig, opt.Serve == ServeNode); err != nil {
+			pool.Close()
+			return nil, err
+		}
+	}
+	migrated, err := migrate(ctx, pool, migrations)
+	if err != nil {
+		unlock()
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrating: %w", err)
 	}
 	newer, err := newerMigrations(ctx, pool, migrations)
 	if err != nil {
+		unlock()
 		pool.Close()
 		return nil, fmt.Errorf("postgres: reading the migrations: %w", err)
 	}
 	s := &Store{
-		newer:   newer,
-		pool:    pool,
-		timeout: cmp.Or(opt.WriteTimeout, 30*time.Second),
-		appends: make(chan *appendReq, maxBatch),
+		unlock:   unlock,
+		migrated: migrated,
+		newer:    newer,
+		pool:     pool,
+		timeout:  cmp.Or(opt.WriteTimeout, 30*time.Second),
+		appends:  make(chan *appendReq, maxBatch),
 	}
 	for range cmp.Or(opt.Appenders, 4) {
 		s.wg.Add(1)
@@ -166,11 +185,11 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 // the database has not had, and records each by name in
 // schema_migrations, all in one transaction under an advisory lock: of
 // several nodes starting at once, one migrates and the others then find
-// nothing left to do.
-func migrate(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) error {
+// nothing left to do. It returns the names of those it applied, in order.
+func migrate(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) ([]string, error) {
 	paths, err := fs.Glob(fsys, "migrations/*.sql")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	type migration struct {
 		n          int
@@ -181,14 +200,15 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) error {
 		base := path.Base(p)
 		n, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
 		if err != nil {
-			return fmt.Errorf("migration %s: name must start with its number", base)
+			return nil, fmt.Errorf("migration %s: name must start with its number", base)
 		}
 		all = append(all, migration{n, base, p})
 	}
 	sort.Slice(all, func(i, j int) bool {
 		return all[i].n < all[j].n || all[i].n == all[j].n && all[i].name < all[j].name
 	})
-	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+	var done []string
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(migrationLock)); err != nil {
 			return fmt.Errorf("locking: %w", err)
 		}
@@ -223,9 +243,14 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) error {
 			if _, err := tx.Exec(ctx, "INSERT INTO schema_migrations (name, applied) VALUES ($1, now())", m.name); err != nil {
 				return fmt.Errorf("migration %s: %w", m.name, err)
 			}
+			done = append(done, m.name)
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return done, nil
 }
 
 // newerMigrations lists the migrations recorded in the database that fsys
@@ -256,6 +281,12 @@ func newerMigrations(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) ([]str
 	return out, nil
 }
 
+// Migrated lists the migrations Open applied, in order: every one for a
+// new database, the ones an older build's database lacked, none when
+// another node or an earlier start had applied them. serve logs them,
+// so that an operator who upgrades sees what changed.
+func (s *Store) Migrated() []string { return s.migrated }
+
 // NewerMigrations lists the migrations the database has had that this
 // build does not know, found when it was opened: a newer build served it
 // (a cluster's nodes being upgraded one at a time, or a build rolled
@@ -276,6 +307,7 @@ func (s *Store) Close() error {
 	s.mu.Unlock()
 	s.wg.Wait()
 	s.pool.Close()
+	s.unlock()
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -123,12 +124,12 @@ func TestMigrationsByName(t *testing.T) {
 	one := &fstest.MapFile{Data: []byte("CREATE TABLE one (x integer);")}
 	two := &fstest.MapFile{Data: []byte("CREATE TABLE two (x integer); INSERT INTO one VALUES (2);")}
 	three := &fstest.MapFile{Data: []byte("CREATE TABLE three (x integer);")}
-	if err := migrate(ctx, pool, fstest.MapFS{"migrations/001_one.sql": one, "migrations/003_three.sql": three}); err != nil {
+	if _, err := migrate(ctx, pool, fstest.MapFS{"migrations/001_one.sql": one, "migrations/003_three.sql": three}); err != nil {
 		t.Fatalf("001 and 003: %v", err)
 	}
 	all := fstest.MapFS{"migrations/001_one.sql": one, "migrations/002_two.sql": two, "migrations/003_three.sql": three}
 	for range 2 { // the second time is a no-op
-		if err := migrate(ctx, pool, all); err != nil {
+		if _, err := migrate(ctx, pool, all); err != nil {
 			t.Fatalf("all three: %v", err)
 		}
 	}
@@ -142,14 +143,14 @@ func TestMigrationsByName(t *testing.T) {
 		t.Errorf("002 ran %d times (%v), want once", n, err)
 	}
 	bad := &fstest.MapFile{Data: []byte("CREATE TABLE four (x integer); NOT SQL;")}
-	err = migrate(ctx, pool, fstest.MapFS{"migrations/004_bad.sql": bad})
+	_, err = migrate(ctx, pool, fstest.MapFS{"migrations/004_bad.sql": bad})
 	if err == nil || !strings.Contains(err.Error(), "004_bad.sql") {
 		t.Errorf("a broken migration: %v", err)
 	}
 	if _, err := pool.Exec(ctx, "INSERT INTO four VALUES (1)"); err == nil {
 		t.Error("a broken migration left its first statement behind")
 	}
-	if err := migrate(ctx, pool, fstest.MapFS{"migrations/x_bad.sql": one}); err == nil || !strings.Contains(err.Error(), "x_bad.sql") {
+	if _, err := migrate(ctx, pool, fstest.MapFS{"migrations/x_bad.sql": one}); err == nil || !strings.Contains(err.Error(), "x_bad.sql") {
 		t.Errorf("a migration without a number: %v", err)
 	}
 }
@@ -177,7 +178,7 @@ func TestChatRoomsUpgrade(t *testing.T) {
 		}
 		before[name] = &fstest.MapFile{Data: data}
 	}
-	if err := migrate(ctx, pool, before); err != nil {
+	if _, err := migrate(ctx, pool, before); err != nil {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -490,6 +491,53 @@ func TestLockServe(t *testing.T) {
 	lock(s, false, nil)()
 }
 
+// TestOpenServeLock: Open with Options.Serve takes LockServe's lock
+// before it migrates and holds it until Close: a second server alone is
+// refused with ErrServed, nodes share it, and a database nobody serves
+// opens again.
+func TestOpenServeLock(t *testing.T) {
+	t.Parallel()
+	if server == nil {
+		pgtest.Missing(t)
+	}
+	ctx := context.Background()
+	url := server.NewDatabase(t)
+	first, err := Open(ctx, url, Options{Serve: ServeAlone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []ServeLock{ServeAlone, ServeNode} {
+		if s, err := Open(ctx, url, Options{Serve: mode}); !errors.Is(err, ErrServed) {
+			if s != nil {
+				s.Close()
+			}
+			t.Errorf("Open(Serve %d) beside a server alone: %v, want ErrServed", mode, err)
+		}
+	}
+	admin, err := Open(ctx, url, Options{})
+	if err != nil {
+		t.Fatalf("Open without a lock beside a server: %v", err)
+	}
+	admin.Close()
+	first.Close()
+	node1, err := Open(ctx, url, Options{Serve: ServeNode})
+	if err != nil {
+		t.Fatalf("a node once the server closed: %v", err)
+	}
+	defer node1.Close()
+	node2, err := Open(ctx, url, Options{Serve: ServeNode})
+	if err != nil {
+		t.Fatalf("a second node: %v", err)
+	}
+	node2.Close()
+	if s, err := Open(ctx, url, Options{Serve: ServeAlone}); !errors.Is(err, ErrServed) {
+		if s != nil {
+			s.Close()
+		}
+		t.Errorf("a server alone beside a node: %v, want ErrServed", err)
+	}
+}
+
 // TestNewerMigrations: a database a newer build migrated names the
 // migrations this build lacks; one this build migrated names none.
 func TestNewerMigrations(t *testing.T) {
@@ -513,5 +561,32 @@ func TestNewerMigrations(t *testing.T) {
 	again := open(t, url)
 	if n := again.NewerMigrations(); strings.Join(n, ",") != "999_future.sql" {
 		t.Errorf("a database a newer build migrated: newer migrations %v", n)
+	}
+}
+
+// TestMigrated: Migrated names the migrations this open applied: every
+// one on a new database, none on one this build migrated before.
+func TestMigrated(t *testing.T) {
+	t.Parallel()
+	if server == nil {
+		pgtest.Missing(t)
+	}
+	ctx := context.Background()
+	url := server.NewDatabase(t)
+	s, err := Open(ctx, url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Migrated(); len(got) != len(all) || len(got) == 0 || got[0] != path.Base(all[0]) {
+		t.Errorf("a new database: migrated %v, want the %d of %v", got, len(all), all)
+	}
+	s.Close()
+	again := open(t, url)
+	if got := again.Migrated(); len(got) != 0 {
+		t.Errorf("a database this build migrated: migrated %v, want none", got)
 	}
 }

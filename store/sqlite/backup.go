@@ -17,8 +17,15 @@ import (
 // returns. dest must not exist; it is made readable by its owner alone,
 // as the database is, since it holds the same password and token
 // hashes. The copy opens with Open like any database, which brings an
-// older copy's schema up to date.
+// older copy's schema up to date. The copy, and its directory's entry for
+// it, reach the disk before Backup returns: SQLite does not sync what
+// VACUUM INTO writes.
 func Backup(ctx context.Context, path, dest string) error {
+	return backup(ctx, path, dest, (*os.File).Sync)
+}
+
+// backup is Backup, syncing the copy and its directory with sync.
+func backup(ctx context.Context, path, dest string, sync func(*os.File) error) error {
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("sqlite: backup: %w", err)
 	}
@@ -36,6 +43,25 @@ func Backup(ctx context.Context, path, dest string) error {
 	if err := copyInto(ctx, path, absDest); err != nil {
 		os.Remove(absDest)
 		return fmt.Errorf("sqlite: backing %s up: %w", path, err)
+	}
+	for _, p := range []string{absDest, filepath.Dir(absDest)} {
+		if err := syncPath(p, sync); err != nil {
+			os.Remove(absDest)
+			return fmt.Errorf("sqlite: backing %s up: %w", path, err)
+		}
+	}
+	return nil
+}
+
+// syncPath syncs the file or directory at path with sync.
+func syncPath(path string, sync func(*os.File) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := sync(f); err != nil {
+		return fmt.Errorf("syncing %s: %w", path, err)
 	}
 	return nil
 }

@@ -105,3 +105,40 @@ func TestBackupRefusals(t *testing.T) {
 		t.Error("a backup of a missing database made one")
 	}
 }
+
+// TestBackupReachesTheDisk: the copy, and its directory's entry for it,
+// are synced before Backup returns. SQLite does not sync what VACUUM
+// INTO writes: a backup said done could be lost to a power cut, and an
+// operator who then retired the old disk would have none.
+func TestBackupReachesTheDisk(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := open(t, filepath.Join(dir, "parlour.db"))
+	if err := account(s, "Ann"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	dest := filepath.Join(t.TempDir(), "copy.db")
+	var synced []string
+	sync := func(f *os.File) error {
+		synced = append(synced, f.Name())
+		return nil
+	}
+	if err := backup(ctx, filepath.Join(dir, "parlour.db"), dest, sync); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{dest, filepath.Dir(dest)}; strings.Join(synced, " ") != strings.Join(want, " ") {
+		t.Errorf("synced %q, want %q", synced, want)
+	}
+
+	// A sync that fails is a backup that failed, and leaves no copy.
+	failed := filepath.Join(t.TempDir(), "copy.db")
+	err := backup(ctx, filepath.Join(dir, "parlour.db"), failed, func(f *os.File) error { return fmt.Errorf("the disk is away") })
+	if err == nil || !strings.Contains(err.Error(), "the disk is away") {
+		t.Errorf("backup with a failing sync: %v", err)
+	}
+	if _, err := os.Stat(failed); err == nil {
+		t.Error("a backup whose sync failed left its copy")
+	}
+}

@@ -33,10 +33,10 @@ func TestMigrationsByName(t *testing.T) {
 	one := &fstest.MapFile{Data: []byte("CREATE TABLE one (x INTEGER);")}
 	two := &fstest.MapFile{Data: []byte("CREATE TABLE two (x INTEGER);")}
 	three := &fstest.MapFile{Data: []byte("CREATE TABLE three (x INTEGER);")}
-	if err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/003_three.sql": three}); err != nil {
+	if _, err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/003_three.sql": three}); err != nil {
 		t.Fatalf("001 and 003: %v", err)
 	}
-	if err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/002_two.sql": two, "migrations/003_three.sql": three}); err != nil {
+	if _, err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/002_two.sql": two, "migrations/003_three.sql": three}); err != nil {
 		t.Fatalf("then all three: %v", err)
 	}
 	for _, table := range []string{"one", "two", "three"} {
@@ -49,12 +49,12 @@ func TestMigrationsByName(t *testing.T) {
 		t.Errorf("user_version = %d, %v; want 3", v, err)
 	}
 	// Nothing is applied twice: a third run is a no-op.
-	if err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/002_two.sql": two, "migrations/003_three.sql": three}); err != nil {
+	if _, err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/002_two.sql": two, "migrations/003_three.sql": three}); err != nil {
 		t.Fatalf("again: %v", err)
 	}
 	// A broken migration is refused whole and named.
 	bad := &fstest.MapFile{Data: []byte("CREATE TABLE four (x INTEGER); NOT SQL;")}
-	err = migrate(ctx, db, fstest.MapFS{"migrations/004_bad.sql": bad})
+	_, err = migrate(ctx, db, fstest.MapFS{"migrations/004_bad.sql": bad})
 	if err == nil || !strings.Contains(err.Error(), "004_bad.sql") {
 		t.Errorf("a broken migration: %v", err)
 	}
@@ -120,6 +120,55 @@ func TestNewerMigrations(t *testing.T) {
 	}
 }
 
+// TestMigrated: Migrated names the migrations this open applied, in
+// order: every one on a new database, those it lacked on an old one, and
+// none on a database this build migrated before; serve logs them, so
+// that an operator who upgrades sees what changed.
+func TestMigrated(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	all, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range all {
+		names = append(names, filepath.Base(p))
+	}
+	path := filepath.Join(t.TempDir(), "p.db")
+	// A database of the first builds: 001 applied, recorded only in
+	// user_version.
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	init, err := migrations.ReadFile("migrations/001_init.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, string(init)+"; PRAGMA user_version = 1"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, tc := range []struct {
+		name, path string
+		want       []string
+	}{
+		{"new", filepath.Join(t.TempDir(), "new.db"), names},
+		{"old", path, names[1:]},
+		{"old, again", path, nil},
+	} {
+		s, err := Open(ctx, tc.path, Options{Synchronous: "NORMAL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Migrated(); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%s: migrated %v, want %v", tc.name, got, tc.want)
+		}
+		s.Close()
+	}
+}
+
 // TestReportsUpgrade: the reports a database holds before reports could
 // be about an event's line keep everything (their table and line among
 // it), are about no event, and still keep a reporter from reporting the
@@ -147,7 +196,7 @@ func TestReportsUpgrade(t *testing.T) {
 		}
 		before[n] = &fstest.MapFile{Data: b}
 	}
-	if err := migrate(ctx, db, before); err != nil {
+	if _, err := migrate(ctx, db, before); err != nil {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)

@@ -66,12 +66,13 @@ const DefaultCommitInterval = time.Millisecond
 
 // Store is a store.Store kept in one SQLite database.
 type Store struct {
-	newer   []string // NewerMigrations
-	db      *sql.DB
-	writes  chan *write
-	every   time.Duration // see Options.CommitInterval
-	done    chan struct{}
-	catchUp chan struct{} // the checkpointer asks the writer to finish a checkpoint
+	migrated []string // Migrated
+	newer    []string // NewerMigrations
+	db       *sql.DB
+	writes   chan *write
+	every    time.Duration // see Options.CommitInterval
+	done     chan struct{}
+	catchUp  chan struct{} // the checkpointer asks the writer to finish a checkpoint
 	// wrote tells the checkpointer that the log has frames to copy back
 	// (a commit, or a checkpoint that left some): an idle store's
 	// checkpointer sleeps until then.
@@ -177,6 +178,12 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		f.Close()
 	} else if !errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("sqlite: creating %s: %w", path, err)
+	} else if f, err := os.OpenFile(abs, os.O_RDWR, 0); err == nil {
+		f.Close()
+	} else if errors.Is(err, fs.ErrPermission) {
+		// SQLite would open it read-only without a word, and the
+		// server would serve with every write refused.
+		return nil, fmt.Errorf("sqlite: %s is not writable by this user: run the server as the user that owns it, or let that user write it", path)
 	}
 	q := url.Values{}
 	// temp_store(MEMORY) keeps the statement journal of a multi-row insert
@@ -196,7 +203,8 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	db.SetMaxOpenConns(5)
 	db.SetMaxIdleConns(5)
 	db.SetConnMaxIdleTime(0)
-	if err := migrate(ctx, db, migrations); err != nil {
+	migrated, err := migrate(ctx, db, migrations)
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: migrating %s: %w", path, err)
 	}
@@ -205,7 +213,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: reading %s's migrations: %w", path, err)
 	}
-	s := &Store{newer: newer, db: db, writes: make(chan *write, maxBatch), every: opt.CommitInterval, done: make(chan struct{}), catchUp: make(chan struct{}, 1), wrote: make(chan struct{}, 1), stmts: map[string]*sql.Stmt{}}
+	s := &Store{migrated: migrated, newer: newer, db: db, writes: make(chan *write, maxBatch), every: opt.CommitInterval, done: make(chan struct{}), catchUp: make(chan struct{}, 1), wrote: make(chan struct{}, 1), stmts: map[string]*sql.Stmt{}}
 	if s.every == 0 {
 		s.every = DefaultCommitInterval
 	}
@@ -240,11 +248,12 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 // Migrations are found by name, not by a high-water mark: a database
 // that had 003 applied by a build without 002 still gets 002 from a
 // build that has it. A database from before schema_migrations counts
-// the migrations numbered up to its user_version as applied.
-func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) error {
+// the migrations numbered up to its user_version as applied. It returns
+// the names of those it applied, in order.
+func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) ([]string, error) {
 	paths, err := fs.Glob(fsys, "migrations/*.sql")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	type migration struct {
 		n    int
@@ -256,7 +265,7 @@ func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) error {
 		base := filepath.Base(p)
 		n, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
 		if err != nil {
-			return fmt.Errorf("migration %s: name must start with its number", base)
+			return nil, fmt.Errorf("migration %s: name must start with its number", base)
 		}
 		all = append(all, migration{n, base, p})
 	}
@@ -265,78 +274,80 @@ func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) error {
 	})
 	var have int
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
-		return err
+		return nil, err
 	}
 	var tracked int
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").Scan(&tracked); err != nil {
-		return err
+		return nil, err
 	}
 	if tracked == 0 {
 		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if _, err := tx.ExecContext(ctx, "CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied INTEGER NOT NULL)"); err != nil {
 			tx.Rollback()
-			return fmt.Errorf("recording migrations: %w", err)
+			return nil, fmt.Errorf("recording migrations: %w", err)
 		}
 		for _, m := range all {
 			if m.n <= have {
 				if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied) VALUES (?, ?)", m.name, nanos(time.Now())); err != nil {
 					tx.Rollback()
-					return fmt.Errorf("recording migrations: %w", err)
+					return nil, fmt.Errorf("recording migrations: %w", err)
 				}
 			}
 		}
 		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("recording migrations: %w", err)
+			return nil, fmt.Errorf("recording migrations: %w", err)
 		}
 	}
 	applied := map[string]bool{}
 	rows, err := db.QueryContext(ctx, "SELECT name FROM schema_migrations")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for rows.Next() {
 		var name string
 		if err := rows.Scan(&name); err != nil {
 			rows.Close()
-			return err
+			return nil, err
 		}
 		applied[name] = true
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return err
+		return nil, err
 	}
+	var done []string
 	for _, m := range all {
 		if applied[m.name] {
 			continue
 		}
 		body, err := fs.ReadFile(fsys, m.path)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		have = max(have, m.n)
 		for _, q := range []string{string(body), fmt.Sprintf("PRAGMA user_version = %d", have)} {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
 				tx.Rollback()
-				return fmt.Errorf("migration %s: %w", m.name, err)
+				return nil, fmt.Errorf("migration %s: %w", m.name, err)
 			}
 		}
 		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied) VALUES (?, ?)", m.name, nanos(time.Now())); err != nil {
 			tx.Rollback()
-			return fmt.Errorf("migration %s: %w", m.name, err)
+			return nil, fmt.Errorf("migration %s: %w", m.name, err)
 		}
 		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("migration %s: %w", m.name, err)
+			return nil, fmt.Errorf("migration %s: %w", m.name, err)
 		}
+		done = append(done, m.name)
 	}
-	return nil
+	return done, nil
 }
 
 // newerMigrations lists the migrations recorded in db that fsys does not
@@ -367,6 +378,12 @@ func newerMigrations(ctx context.Context, db *sql.DB, fsys fs.FS) ([]string, err
 	}
 	return out, rows.Err()
 }
+
+// Migrated lists the migrations Open applied, in order: every one for a
+// new database, the ones an older build's database lacked, none for a
+// database this build migrated before. serve logs them, so that an
+// operator who upgrades sees what changed.
+func (s *Store) Migrated() []string { return s.migrated }
 
 // NewerMigrations lists the migrations the database has had that this
 // build does not know, found when it was opened: a newer build served it

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -261,5 +262,30 @@ func TestNoSpace(t *testing.T) {
 		if got := errors.Is(noSpace(tc.err), store.ErrNoSpace); got != tc.want {
 			t.Errorf("noSpace(%v) is ErrNoSpace: %v, want %v", tc.err, got, tc.want)
 		}
+	}
+}
+
+// TestOpenReadOnlyFile: a database its user may read but not write (a
+// server started as the wrong user) is refused at Open, naming the file
+// and what to do, rather than served with every write refused.
+func TestOpenReadOnlyFile(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() == 0 {
+		t.Skip("root writes whatever the file's mode says")
+	}
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "parlour.db")
+	s := open(t, path)
+	s.Close()
+	if err := os.Chmod(path, 0o400); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(ctx, path, Options{Synchronous: "NORMAL"})
+	if err == nil {
+		s.Close()
+		t.Fatal("Open served a database it may not write")
+	}
+	if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "not writable") {
+		t.Errorf("Open said %q, want it to name %s and say it is not writable", err, path)
 	}
 }
