@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -326,6 +327,85 @@ func TestDailyOneAttemptAtOnce(t *testing.T) {
 	}
 	if d := e.daily("salvo", ann); d.Attempt == nil || d.Attempt.Finished {
 		t.Errorf("Ann's attempt: %+v", d.Attempt)
+	}
+}
+
+// heldSetup is a computer player whose setups tell entered and then
+// wait for release: the strong computer making a day's puzzle, as slow
+// as a test needs.
+type heldSetup struct {
+	game.Bot
+	entered chan<- struct{}
+	release <-chan struct{}
+}
+
+func (b heldSetup) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.RawMessage, error) {
+	b.entered <- struct{}{}
+	select {
+	case <-b.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return b.Bot.Setup(ctx, cfg, seat)
+}
+
+// TestDailyStartsWhileMade holds the making of the day's Quizl: a start
+// of the day's Salvo goes on meanwhile (every start waited behind the
+// first of the day, of either game, for as long as the strong computer
+// took), and a second player's start of the Quizl waits for the same
+// puzzle rather than make another.
+func TestDailyStartsWhileMade(t *testing.T) {
+	t.Parallel()
+	entered, release := make(chan struct{}, 4), make(chan struct{})
+	var released atomic.Bool
+	var once sync.Once
+	letGo := func() { once.Do(func() { released.Store(true); close(release) }) }
+	t.Cleanup(letGo)
+	var made atomic.Int32
+	e := &clockEnv{t: t, path: filepath.Join(t.TempDir(), "p.db"), clock: newFakeClock()}
+	e.newBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+		b, err := games.NewBot(g, level, seed, lex)
+		if err != nil || g != "quizl" || level != game.Strong {
+			return b, err
+		}
+		made.Add(1)
+		return heldSetup{b, entered, release}, nil
+	}
+	e.start()
+	t.Cleanup(e.stop)
+	ann, bob, cal := e.identity("Ann"), e.identity("Bob"), e.identity("Cal")
+	type answer struct {
+		who string
+		st  int
+		b   []byte
+	}
+	out := make(chan answer, 3)
+	start := func(who, g, token string) {
+		st, b := e.call("POST", "/api/v1/daily/"+g, token, nil)
+		out <- answer{who, st, b}
+	}
+	go start("Ann", "quizl", ann)
+	<-entered
+	// Were the Salvo's start to wait for the Quizl's making, the making
+	// is let go after a while, and the Salvo's answer comes after it.
+	stop := time.AfterFunc(20*time.Second, letGo)
+	defer stop.Stop()
+	go start("Bob", "salvo", bob)
+	if a := <-out; a.who != "Bob" || a.st != 201 {
+		t.Fatalf("while the Quizl is made: %s's start %d %s, want Bob's made", a.who, a.st, a.b)
+	}
+	if released.Load() {
+		t.Error("Bob's Salvo waited for the day's Quizl to be made")
+	}
+	go start("Cal", "quizl", cal)
+	letGo()
+	for range 2 {
+		if a := <-out; a.st != 201 {
+			t.Errorf("%s's Quizl: %d %s", a.who, a.st, a.b)
+		}
+	}
+	if n := made.Load(); n != 1 {
+		t.Errorf("the day's Quizl was made %d times, want once", n)
 	}
 }
 

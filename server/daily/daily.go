@@ -60,14 +60,31 @@ type Service struct {
 	st     store.Store
 	games  *game.Registry
 	log    *slog.Logger
-	// mu makes the start of daily attempts and the making of daily
-	// puzzles one at a time.
+	// mu guards puzzles, making and starting. It is never held while
+	// the store or the strong computer works: the first start of a day
+	// waits seconds for its puzzle, and every other player's start, of
+	// either game, would wait behind it.
 	mu sync.Mutex
-	// puzzles are the puzzles stored, by game and day ("quizl/2026-11-24"),
-	// guarded by mu: a day's puzzle never changes once stored, and
-	// making one takes the strong computer a second or two, which each
-	// start of an attempt would otherwise wait for, one at a time.
+	// puzzles are the puzzles stored, by game and day ("quizl/2026-11-24"):
+	// a day's puzzle never changes once stored, and making one takes the
+	// strong computer a second or two, which each start of an attempt
+	// would otherwise wait for.
 	puzzles map[string]store.DailyPuzzle
+	// making holds the puzzles being made, by the same keys: the starts
+	// that come meanwhile wait for the one making rather than make more.
+	making map[string]*making
+	// starting holds, by game and identity, a channel closed when that
+	// player's start ends: a second start of the same attempt (a double
+	// press) waits for the first and then finds the attempt it made,
+	// rather than making a second table.
+	starting map[string]chan struct{}
+}
+
+// making is a puzzle being made; pz and err are set before done closes.
+type making struct {
+	done chan struct{}
+	pz   store.DailyPuzzle
+	err  error
 }
 
 // New returns the daily puzzles of cfg.
@@ -268,15 +285,49 @@ func tableSeed(pz store.DailyPuzzle) uint64 {
 // puzzle returns game's puzzle of day, making it the first time: the
 // strong computer's setup from the day's seed. The store keeps the first
 // one made, so every player gets the same; this node keeps it too, and
-// makes it no more. The caller holds s.mu.
+// makes it no more. Starts that ask while it is made wait for it, each
+// no longer than its own ctx: the making goes on without the asker that
+// began it, since the others wait for it too.
 func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string) (store.DailyPuzzle, error) {
 	key := name + "/" + day
+	s.mu.Lock()
 	if pz, ok := s.puzzles[key]; ok {
+		s.mu.Unlock()
 		return pz, nil
 	}
+	m := s.making[key]
+	if m == nil {
+		m = &making{done: make(chan struct{})}
+		if s.making == nil {
+			s.making = make(map[string]*making)
+		}
+		s.making[key] = m
+		go s.make(context.WithoutCancel(ctx), ds, name, day, m)
+	}
+	s.mu.Unlock()
+	select {
+	case <-m.done:
+		return m.pz, m.err
+	case <-ctx.Done():
+		return store.DailyPuzzle{}, fmt.Errorf("waiting for the daily %s of %s: %w", name, day, ctx.Err())
+	}
+}
+
+// make makes the puzzle m stands for, keeps it, and tells those waiting.
+// A puzzle not made is not kept: the next start tries again.
+func (s *Service) make(ctx context.Context, ds store.Dailies, name, day string, m *making) {
+	// Bounded twice the computer's time: the store's write after it
+	// must not hold the waiting starts for ever.
+	ctx, cancel := context.WithTimeout(ctx, 2*s.botTimeout())
+	defer cancel()
 	pz, err := s.makePuzzle(ctx, ds, name, day)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.making, name+"/"+day)
+	m.pz, m.err = pz, err
+	close(m.done)
 	if err != nil {
-		return store.DailyPuzzle{}, err
+		return
 	}
 	if s.puzzles == nil {
 		s.puzzles = make(map[string]store.DailyPuzzle)
@@ -286,8 +337,39 @@ func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string
 			delete(s.puzzles, k) // a day gone: no attempt starts at it again
 		}
 	}
-	s.puzzles[key] = pz
-	return pz, nil
+	s.puzzles[name+"/"+day] = pz
+}
+
+// botTimeout bounds the strong computer's making of a puzzle.
+func (s *Service) botTimeout() time.Duration { return max(s.cfg.BotTimeout, 30*time.Second) }
+
+// turn waits until no other start of key (a game and an identity) is
+// under way, or ctx ends, and marks one under way; release ends it.
+func (s *Service) turn(ctx context.Context, key string) (release func(), err error) {
+	for {
+		s.mu.Lock()
+		busy, ok := s.starting[key]
+		if !ok {
+			done := make(chan struct{})
+			if s.starting == nil {
+				s.starting = make(map[string]chan struct{})
+			}
+			s.starting[key] = done
+			s.mu.Unlock()
+			return func() {
+				s.mu.Lock()
+				delete(s.starting, key)
+				s.mu.Unlock()
+				close(done)
+			}, nil
+		}
+		s.mu.Unlock()
+		select {
+		case <-busy:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for your other start of the daily puzzle: %w", ctx.Err())
+		}
+	}
 }
 
 // makePuzzle makes game's puzzle of day and stores it, unless one is
@@ -310,7 +392,7 @@ func (s *Service) makePuzzle(ctx context.Context, ds store.Dailies, name, day st
 	if s.cfg.NewBot != nil {
 		bot, err := s.cfg.NewBot(name, game.Strong, seed, lex)
 		if err == nil {
-			bctx, cancel := context.WithTimeout(ctx, max(s.cfg.BotTimeout, 30*time.Second))
+			bctx, cancel := context.WithTimeout(ctx, s.botTimeout())
 			raw, err = bot.Setup(bctx, cfg, 0)
 			cancel()
 		}
@@ -386,8 +468,11 @@ func (s *Service) Start(ctx context.Context, p *auth.Principal, name string) (ta
 	if err != nil {
 		return table.Seated{}, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	release, err := s.turn(ctx, name+"/"+p.Identity)
+	if err != nil {
+		return table.Seated{}, err
+	}
+	defer release()
 	day, err := s.today(ctx, ds, name)
 	if err != nil {
 		return table.Seated{}, err
