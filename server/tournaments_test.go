@@ -1097,3 +1097,26 @@ func TestTournamentRenamed(t *testing.T) {
 	f.join(ev.ID, "Ann")
 	names("after the event wrote its players again")
 }
+
+// TestTournamentSwissFieldFixed: a Swiss plays with the field it started
+// with. A player who joined and left before the start was never in it,
+// and may not come in once it has started, any more than a newcomer; a
+// player in the field who left after playing may come back.
+func TestTournamentSwissFieldFixed(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Cat", "Dan", "Eve")
+	ev := f.create("Ann", `{"kind": "swiss", "game": "nymphabet", "clock": `+fastClock+`, "rounds": 2}`)
+	f.join(ev.ID, "Ann", "Bob", "Cat", "Eve")
+	expect(t, f.players["Cat"], "POST", "/api/v1/tournaments/"+ev.ID+"/leave", nil, 200, "")
+	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments/"+ev.ID+"/start", nil, 200, "")
+	f.playing(ev.ID, 1)
+	for _, n := range []string{"Cat", "Dan"} {
+		expect(t, f.players[n], "POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, 409, "has started")
+	}
+	if e := f.get(ev.ID); standingOf(e, "Cat").Name != "" || e.Players != 3 {
+		t.Fatalf("after the refused joins: %d players, standings %+v", e.Players, e.Standings)
+	}
+	// Ann, in the field, leaves and comes back.
+	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments/"+ev.ID+"/leave", nil, 200, "")
+	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, 200, "")
+}

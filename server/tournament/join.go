@@ -20,8 +20,9 @@ import (
 // full, a wrong or missing password, a player already in it, a player
 // seated at another event's game, a guest at a rated event, a player with
 // fewer rated games than the event asks, and a newcomer to a Swiss under
-// way (its field is fixed; a player who left may come back). A player
-// who left an arena comes back with their points.
+// way (its field is fixed: a player who left after the start may come
+// back, not one who left before it). A player who left an arena comes
+// back with their points.
 func (s *Service) Join(ctx context.Context, p *auth.Principal, id, password string) (Event, error) {
 	if p == nil {
 		return Event{}, refuse.Unauthorized("joining an event needs an identity: send your identity token or session")
@@ -55,7 +56,9 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id, password stri
 			return Event{}, refuse.Forbidden("that is not the password of %s", t.Name)
 		}
 	}
-	if me == nil && t.Kind == Swiss && t.Status == store.TournamentStarted {
+	// A Swiss's field is who was in it at the start: a player who left
+	// before then (kept, with no game) is as new to it as a stranger.
+	if t.Kind == Swiss && t.Status == store.TournamentStarted && (me == nil || !counts(*me, seatedAt(*t))) {
 		return Event{}, refuse.Conflict("%s has started, and a Swiss plays with the field it started with", t.Name)
 	}
 	if (me == nil || !counts(*me, seatedAt(*t))) && ev.players() >= t.MaxPlayers {
