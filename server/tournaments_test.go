@@ -421,7 +421,8 @@ func TestTournamentSwiss(t *testing.T) {
 
 // TestTournamentSwissForfeit: a Swiss player who does not show up loses
 // each game by forfeit when their clock runs out, stays in after one,
-// and is withdrawn after two: the third round pairs the others alone.
+// and is withdrawn after two: the third round pairs the others alone,
+// and he may not join again.
 func TestTournamentSwissForfeit(t *testing.T) {
 	t.Parallel()
 	f := newEventFixture(t, nil, "Ann", "Bob", "Cat", "Dan")
@@ -461,6 +462,11 @@ func TestTournamentSwissForfeit(t *testing.T) {
 	}
 	if total != 1 {
 		t.Fatalf("round 3 of three players gave %d byes", total)
+	}
+	// Withdrawn, Dan cannot join again to be paired and not show up.
+	expect(t, f.players["Dan"], "POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, 409, "withdrawn")
+	if dan := standingOf(f.get(ev.ID), "Dan"); !dan.Left {
+		t.Fatalf("after his refused join Dan stands %+v", dan)
 	}
 }
 
