@@ -552,6 +552,7 @@ func TestTournamentBadInput(t *testing.T) {
 		{"seats a game does not take", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "swiss", "game": "nymphabet", "clock": 60, "rounds": 2, "seats": 4}`, 400, "played by 2 players, not 4"},
 		{"a multi-seat arena", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "quizl", "clock": 60, "minutes": 60, "seats": 3}`, 400, "two players a table"},
 		{"an unknown game", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "chess", "clock": 60, "minutes": 60}`, 400, "chess"},
+		{"a password nobody can type", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": ` + fastClock + `, "minutes": 30, "password": "open\nsesame"}`, 400, "control characters"},
 		{"full", f.players["Cat"], "POST", "/api/v1/tournaments/" + arena.ID + "/join", ``, 409, "is full"},
 		{"finished", f.players["Ann"], "POST", "/api/v1/tournaments/" + lonely.ID + "/join", ``, 409, "is over"},
 		{"no password", f.players["Bob"], "POST", "/api/v1/tournaments/" + locked.ID + "/join", ``, 403, "has a password"},

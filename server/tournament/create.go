@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"parlour/account"
 	"parlour/game"
@@ -194,6 +196,12 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, id string, req 
 			what = "Swiss"
 		}
 		t.Name = g.Title() + " " + what
+	}
+	if i := strings.IndexFunc(req.Password, unicode.IsControl); i >= 0 {
+		// No join form types one: the event could be joined only by a
+		// program that knows the password byte for byte.
+		r, _ := utf8.DecodeRuneInString(req.Password[i:])
+		return Event{}, refuse.Bad("an event's password may not hold control characters such as line breaks or tabs (U+%04X): no join form can type them", r)
 	}
 	if req.Password != "" {
 		t.PasswordHash = account.Hash(req.Password)
