@@ -548,6 +548,7 @@ func TestTournamentBadInput(t *testing.T) {
 		{"arena shorter than a game", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": {"kind": "fischer", "initial": 600, "increment": 5}, "minutes": 20}`, 400, "longer than the arena's 20 minutes"},
 		{"arena too long", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": 60, "minutes": 100000}`, 400, "at most 1440 minutes"},
 		{"start in the past", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": ` + fastClock + `, "minutes": 30, "starts": "` + past + `"}`, 400, "that start has passed (1 hour ago): choose a time from now on"},
+		{"room for less than a table", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "swiss", "game": "salvo", "clock": 60, "rounds": 1, "max_players": 1}`, 400, "needs room for at least 2 players, not 1"},
 		{"too many rounds for the field", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "swiss", "game": "salvo", "clock": 60, "rounds": 5, "max_players": 4}`, 400, "at most 3 rounds"},
 		{"seats a game does not take", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "swiss", "game": "nymphabet", "clock": 60, "rounds": 2, "seats": 4}`, 400, "played by 2 players, not 4"},
 		{"a multi-seat arena", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "quizl", "clock": 60, "minutes": 60, "seats": 3}`, 400, "two players a table"},

@@ -169,7 +169,9 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, id string, req 
 		if t.MaxPlayers > MaxSwissPlayers {
 			return Event{}, refuse.Bad("a Swiss takes at most %d players, not %d", MaxSwissPlayers, t.MaxPlayers)
 		}
-		if most := maxRounds(t.MaxPlayers, t.Seats); t.Rounds > most {
+		// A cap under a table's worth is told below as what it is, not
+		// as a field that can play no round.
+		if most := maxRounds(t.MaxPlayers, t.Seats); t.Rounds > most && t.MaxPlayers >= t.Seats {
 			return Event{}, refuse.Bad("%s cannot play %s without meeting again: at most %s",
 				game.Count(t.MaxPlayers, "player", "players"), game.Count(t.Rounds, "round", "rounds"), game.Count(most, "round", "rounds"))
 		}
