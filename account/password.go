@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -68,8 +69,10 @@ func normalize(password string) string {
 }
 
 // CheckPassword reports whether password may be chosen by the player
-// called name (name may be empty when unknown): valid UTF-8, at least
-// MinPasswordLen characters and at most MaxPasswordBytes bytes, not
+// called name (name may be empty when unknown): valid UTF-8 without
+// control characters (a line break read with it from a file, a tab: no
+// sign-in form types them, so the password would lock its owner out), at
+// least MinPasswordLen characters and at most MaxPasswordBytes bytes, not
 // holding the name anywhere in it and not one of the commonest passwords,
 // ignoring case. A password that merely adds a few characters to the name
 // ("albertine99") is the first thing anyone who knows the name tries. The
@@ -80,6 +83,10 @@ func CheckPassword(name, password string) error {
 	}
 	if len(password) > MaxPasswordBytes {
 		return fmt.Errorf("a password may be at most %d bytes long", MaxPasswordBytes)
+	}
+	if i := strings.IndexFunc(password, unicode.IsControl); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(password[i:])
+		return fmt.Errorf("a password may not hold control characters such as line breaks or tabs (U+%04X): no sign-in form can type them", r)
 	}
 	p := normalize(password)
 	if utf8.RuneCountInString(p) < MinPasswordLen {

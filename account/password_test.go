@@ -54,6 +54,13 @@ func TestCheckPassword(t *testing.T) {
 		{"albertine", strings.Repeat("x", MaxPasswordBytes), ""},
 		{"albertine", strings.Repeat("x", MaxPasswordBytes+1), "at most 1024 bytes"},
 		{"albertine", "password\xff", "UTF-8"},
+		// What no sign-in form can type: a password read from a file
+		// with its line break, a tab, a NUL.
+		{"albertine", "correct horse battery\n", "control characters"},
+		{"albertine", "correct\thorse battery", "control characters"},
+		{"albertine", "correct horse\x00battery", "control characters"},
+		{"albertine", "correct horse\u0085battery", "control characters"},
+		{"albertine", "correct horse battery staple\u00a0", ""}, // a no-break space is typed
 		{"albertine", "password", "commonest"},
 		{"albertine", "PASSWORD", "commonest"},
 		{"albertine", "PassWord", "commonest"},

@@ -43,7 +43,7 @@ func Buchholz(games []Game, totals map[string]int) map[string]int {
 // over their games and over each opponent at the table, of the opponent's
 // total times the player's result against that opponent, counted 2 when
 // the player took more points from the game than the opponent, 1 when as
-// many and 0 when fewer. A two-seat game thus counts a beaten opponent's
+// many and 0 when fewer (or when nobody took a point: see Unplayed). A two-seat game thus counts a beaten opponent's
 // total twice, a drawn one's once and a winner's not at all: the classical
 // score, doubled. A bye counts as a game against opponents as strong as
 // the player (see the package doc). totals holds each player's final
@@ -60,6 +60,9 @@ func SonnebornBerger(games []Game, totals map[string]int) map[string]int {
 		}
 		for i, p := range g.Players {
 			sb[p] += 0
+			if Unplayed(g) {
+				continue // lost by all: nothing against anyone
+			}
 			for j, q := range g.Players {
 				if i != j {
 					sb[p] += totals[q] * result(pointsOf(g, i), pointsOf(g, j))
@@ -68,6 +71,22 @@ func SonnebornBerger(games []Game, totals map[string]int) map[string]int {
 		}
 	}
 	return sb
+}
+
+// Unplayed reports whether nobody took a point from game g, of two
+// players or more: every one of them forfeited it (a draw shares points,
+// and so do the places of a tied table). Such a game is lost by all: it
+// counts as no draw between them.
+func Unplayed(g Game) bool {
+	if len(g.Players) < 2 {
+		return false
+	}
+	for i := range g.Players {
+		if pointsOf(g, i) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // virtualOpponents is how many opponents a bye stands for: one fewer than

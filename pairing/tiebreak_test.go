@@ -98,6 +98,18 @@ func TestSonnebornBerger(t *testing.T) {
 			want:   map[string]int{"a": 6, "b": 4, "c": 4, "d": 2, "e": 10},
 		},
 		{
+			// Neither showed up: both forfeited and took nothing, which
+			// is no draw. a's win over c counts 2 × 1; b's draw with c 1 × 1.
+			name: "a game both forfeited",
+			games: []Game{
+				{Players: []string{"a", "b"}, Points: []int{0, 0}},
+				{Players: []string{"a", "c"}, Points: []int{2, 0}},
+				{Players: []string{"b", "c"}, Points: []int{1, 1}},
+			},
+			totals: map[string]int{"a": 2, "b": 1, "c": 1},
+			want:   map[string]int{"a": 2, "b": 1, "c": 1},
+		},
+		{
 			// p finished above q, r and s: 2×(7+3+1) = 22.
 			// q above r and s, below p: 2×(3+1) = 8.
 			// r above s: 2×1 = 2. s: nothing.

@@ -421,7 +421,8 @@ func TestTournamentSwiss(t *testing.T) {
 
 // TestTournamentSwissForfeit: a Swiss player who does not show up loses
 // each game by forfeit when their clock runs out, stays in after one,
-// and is withdrawn after two: the third round pairs the others alone.
+// and is withdrawn after two: the third round pairs the others alone,
+// and he may not join again.
 func TestTournamentSwissForfeit(t *testing.T) {
 	t.Parallel()
 	f := newEventFixture(t, nil, "Ann", "Bob", "Cat", "Dan")
@@ -461,6 +462,11 @@ func TestTournamentSwissForfeit(t *testing.T) {
 	}
 	if total != 1 {
 		t.Fatalf("round 3 of three players gave %d byes", total)
+	}
+	// Withdrawn, Dan cannot join again to be paired and not show up.
+	expect(t, f.players["Dan"], "POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, 409, "withdrawn")
+	if dan := standingOf(f.get(ev.ID), "Dan"); !dan.Left {
+		t.Fatalf("after his refused join Dan stands %+v", dan)
 	}
 }
 
@@ -542,10 +548,12 @@ func TestTournamentBadInput(t *testing.T) {
 		{"arena shorter than a game", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": {"kind": "fischer", "initial": 600, "increment": 5}, "minutes": 20}`, 400, "longer than the arena's 20 minutes"},
 		{"arena too long", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": 60, "minutes": 100000}`, 400, "at most 1440 minutes"},
 		{"start in the past", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": ` + fastClock + `, "minutes": 30, "starts": "` + past + `"}`, 400, "that start has passed (1 hour ago): choose a time from now on"},
+		{"room for less than a table", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "swiss", "game": "salvo", "clock": 60, "rounds": 1, "max_players": 1}`, 400, "needs room for at least 2 players, not 1"},
 		{"too many rounds for the field", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "swiss", "game": "salvo", "clock": 60, "rounds": 5, "max_players": 4}`, 400, "at most 3 rounds"},
 		{"seats a game does not take", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "swiss", "game": "nymphabet", "clock": 60, "rounds": 2, "seats": 4}`, 400, "played by 2 players, not 4"},
 		{"a multi-seat arena", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "quizl", "clock": 60, "minutes": 60, "seats": 3}`, 400, "two players a table"},
 		{"an unknown game", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "chess", "clock": 60, "minutes": 60}`, 400, "chess"},
+		{"a password nobody can type", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": ` + fastClock + `, "minutes": 30, "password": "open\nsesame"}`, 400, "control characters"},
 		{"full", f.players["Cat"], "POST", "/api/v1/tournaments/" + arena.ID + "/join", ``, 409, "is full"},
 		{"finished", f.players["Ann"], "POST", "/api/v1/tournaments/" + lonely.ID + "/join", ``, 409, "is over"},
 		{"no password", f.players["Bob"], "POST", "/api/v1/tournaments/" + locked.ID + "/join", ``, 403, "has a password"},
@@ -1096,4 +1104,27 @@ func TestTournamentRenamed(t *testing.T) {
 	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments/"+ev.ID+"/leave", nil, 200, "")
 	f.join(ev.ID, "Ann")
 	names("after the event wrote its players again")
+}
+
+// TestTournamentSwissFieldFixed: a Swiss plays with the field it started
+// with. A player who joined and left before the start was never in it,
+// and may not come in once it has started, any more than a newcomer; a
+// player in the field who left after playing may come back.
+func TestTournamentSwissFieldFixed(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Cat", "Dan", "Eve")
+	ev := f.create("Ann", `{"kind": "swiss", "game": "nymphabet", "clock": `+fastClock+`, "rounds": 2}`)
+	f.join(ev.ID, "Ann", "Bob", "Cat", "Eve")
+	expect(t, f.players["Cat"], "POST", "/api/v1/tournaments/"+ev.ID+"/leave", nil, 200, "")
+	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments/"+ev.ID+"/start", nil, 200, "")
+	f.playing(ev.ID, 1)
+	for _, n := range []string{"Cat", "Dan"} {
+		expect(t, f.players[n], "POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, 409, "has started")
+	}
+	if e := f.get(ev.ID); standingOf(e, "Cat").Name != "" || e.Players != 3 {
+		t.Fatalf("after the refused joins: %d players, standings %+v", e.Players, e.Standings)
+	}
+	// Ann, in the field, leaves and comes back.
+	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments/"+ev.ID+"/leave", nil, 200, "")
+	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, 200, "")
 }

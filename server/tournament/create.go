@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"parlour/account"
 	"parlour/game"
@@ -167,7 +169,9 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, id string, req 
 		if t.MaxPlayers > MaxSwissPlayers {
 			return Event{}, refuse.Bad("a Swiss takes at most %d players, not %d", MaxSwissPlayers, t.MaxPlayers)
 		}
-		if most := maxRounds(t.MaxPlayers, t.Seats); t.Rounds > most {
+		// A cap under a table's worth is told below as what it is, not
+		// as a field that can play no round.
+		if most := maxRounds(t.MaxPlayers, t.Seats); t.Rounds > most && t.MaxPlayers >= t.Seats {
 			return Event{}, refuse.Bad("%s cannot play %s without meeting again: at most %s",
 				game.Count(t.MaxPlayers, "player", "players"), game.Count(t.Rounds, "round", "rounds"), game.Count(most, "round", "rounds"))
 		}
@@ -194,6 +198,12 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, id string, req 
 			what = "Swiss"
 		}
 		t.Name = g.Title() + " " + what
+	}
+	if i := strings.IndexFunc(req.Password, unicode.IsControl); i >= 0 {
+		// No join form types one: the event could be joined only by a
+		// program that knows the password byte for byte.
+		r, _ := utf8.DecodeRuneInString(req.Password[i:])
+		return Event{}, refuse.Bad("an event's password may not hold control characters such as line breaks or tabs (U+%04X): no join form can type them", r)
 	}
 	if req.Password != "" {
 		t.PasswordHash = account.Hash(req.Password)

@@ -19,9 +19,10 @@ import (
 // It is refused (and nothing changes) for an event that is finished or
 // full, a wrong or missing password, a player already in it, a player
 // seated at another event's game, a guest at a rated event, a player with
-// fewer rated games than the event asks, and a newcomer to a Swiss under
-// way (its field is fixed; a player who left may come back). A player
-// who left an arena comes back with their points.
+// fewer rated games than the event asks, a Swiss player withdrawn for not
+// showing up, and a newcomer to a Swiss under way (its field is fixed: a
+// player who left after the start may come back, not one who left before
+// it). A player who left an arena comes back with their points.
 func (s *Service) Join(ctx context.Context, p *auth.Principal, id, password string) (Event, error) {
 	if p == nil {
 		return Event{}, refuse.Unauthorized("joining an event needs an identity: send your identity token or session")
@@ -55,8 +56,16 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id, password stri
 			return Event{}, refuse.Forbidden("that is not the password of %s", t.Name)
 		}
 	}
-	if me == nil && t.Kind == Swiss && t.Status == store.TournamentStarted {
+	// A Swiss's field is who was in it at the start: a player who left
+	// before then (kept, with no game) is as new to it as a stranger.
+	if t.Kind == Swiss && t.Status == store.TournamentStarted && (me == nil || !counts(*me, seatedAt(*t))) {
 		return Event{}, refuse.Conflict("%s has started, and a Swiss plays with the field it started with", t.Name)
+	}
+	// Withdrawn for not showing up, a Swiss player is paired no more:
+	// joining again would only keep more opponents waiting for them.
+	if t.Kind == Swiss && me != nil && me.Forfeits >= ForfeitsToWithdraw {
+		return Event{}, refuse.Conflict("you were withdrawn from %s after %s you did not show up for, and play no more of it",
+			t.Name, game.Count(me.Forfeits, "game", "games"))
 	}
 	if (me == nil || !counts(*me, seatedAt(*t))) && ev.players() >= t.MaxPlayers {
 		return Event{}, refuse.Conflict("%s is full: it takes %s", t.Name, game.Count(t.MaxPlayers, "player", "players"))

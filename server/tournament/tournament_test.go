@@ -154,3 +154,27 @@ func TestPodium(t *testing.T) {
 		}
 	}
 }
+
+// TestViewDoubleForfeit: a game nobody showed up for (both forfeited,
+// both took nothing) is a loss for each in the standings, not a draw.
+func TestViewDoubleForfeit(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC)
+	tr := store.Tournament{ID: "e", Kind: Arena, Name: "Arena", Seats: 2, Status: store.TournamentStarted,
+		Entrants: []store.Entrant{
+			{Identity: "a", Name: "Ann", Games: 2, Points: 1, Forfeits: 1, Left: true},
+			{Identity: "b", Name: "Bob", Games: 1, Forfeits: 1, Left: true},
+			{Identity: "c", Name: "Cat", Games: 1, Points: 1},
+		},
+		Games: []store.TournamentGame{
+			{Table: "t1", Players: []string{"a", "b"}, Points: []int{0, 0}, Started: at, Ended: at.Add(time.Minute)},
+			{Table: "t2", Players: []string{"a", "c"}, Points: []int{1, 1}, Started: at.Add(2 * time.Minute), Ended: at.Add(3 * time.Minute)},
+		}}
+	e := (&Service{}).view(tr, nil, 0, true)
+	want := map[string][3]int{"Ann": {0, 1, 1}, "Bob": {0, 0, 1}, "Cat": {0, 1, 0}}
+	for _, st := range e.Standings {
+		if got := [3]int{st.Wins, st.Draws, st.Losses}; got != want[st.Name] {
+			t.Errorf("%s: wins, draws, losses %v, want %v", st.Name, got, want[st.Name])
+		}
+	}
+}

@@ -266,6 +266,8 @@ func (s *Service) view(t store.Tournament, g game.Game, version int, whole bool)
 			info.Ended = &ended
 			for j, id := range gm.Players {
 				switch best, worst := bounds(gm.Points); {
+				case pairing.Unplayed(pairing.Game{Players: gm.Players, Points: gm.Points}):
+					losses[id]++ // everybody forfeited it: no draw
 				case best == worst:
 					draws[id]++
 				case gm.Points[j] == best:
