@@ -43,9 +43,9 @@ func Buchholz(games []Game, totals map[string]int) map[string]int {
 // over their games and over each opponent at the table, of the opponent's
 // total times the player's result against that opponent, counted 2 when
 // the player took more points from the game than the opponent, 1 when as
-// many and 0 when fewer (or when nobody took a point: see Unplayed). A two-seat game thus counts a beaten opponent's
-// total twice, a drawn one's once and a winner's not at all: the classical
-// score, doubled. A bye counts as a game against opponents as strong as
+// many and 0 when fewer (or when nobody took a point: see Unplayed). A
+// two-seat game thus counts a beaten opponent's total twice, a drawn
+// one's once and a winner's not at all: the classical score, doubled. A bye counts as a game against opponents as strong as
 // the player (see the package doc). totals holds each player's final
 // total; a player missing from it counts 0. Only players with games appear
 // in the result.
