@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -76,6 +77,18 @@ func jsonError(err error) *JSONError {
 		switch {
 		case errors.Is(sem.Err, jsonv2.ErrUnknownName):
 			e.Problem = fmt.Sprintf("unknown field %q (field names are lower case, as documented)", sem.JSONPointer.LastToken())
+		case field != "" && sem.JSONKind == '0' && errors.Is(sem.Err, strconv.ErrRange):
+			// A whole number the field cannot hold: saying it "should be
+			// a whole number, not a number" left the sender guessing.
+			v := numberWords(sem.JSONValue)
+			if strings.HasPrefix(v, "-") {
+				e.Problem = fmt.Sprintf("field %q is too far below zero (%s)", field, v)
+			} else {
+				e.Problem = fmt.Sprintf("field %q is too large a number (%s)", field, v)
+			}
+		case field != "" && sem.JSONKind == '0' && len(sem.JSONValue) > 0 && strings.HasPrefix(typeWords(sem.GoType), "a whole number"):
+			// A fraction, an exponent, or a count below zero.
+			e.Problem = fmt.Sprintf("field %q should be %s, not %s", field, typeWords(sem.GoType), numberWords(sem.JSONValue))
 		case field != "":
 			e.Problem = fmt.Sprintf("field %q should be %s, not %s", field, typeWords(sem.GoType), kindWords(sem.JSONKind))
 		default:
@@ -85,6 +98,16 @@ func jsonError(err error) *JSONError {
 		e.Problem = err.Error()
 	}
 	return e
+}
+
+// numberWords quotes a JSON number back to its sender, clipped: a
+// number may be as long as the body.
+func numberWords(v []byte) string {
+	const most = 21
+	if len(v) > most {
+		return string(v[:most]) + "…"
+	}
+	return string(v)
 }
 
 // kindWords names the kind of a JSON value as typeWords names a Go type:

@@ -11,6 +11,7 @@ import (
 type strictThing struct {
 	Name  string         `json:"name"`
 	Count *int           `json:"count,omitempty"`
+	Seats uint8          `json:"seats,omitempty"`
 	List  []string       `json:"list,omitempty"`
 	Rules map[string]any `json:"rules,omitempty"`
 }
@@ -39,6 +40,13 @@ func TestDecodeJSON(t *testing.T) {
 		{`{"count": {}}`, `field "count" should be a whole number, not an object`, false},
 		{`{"name": true}`, `field "name" should be a string, not true or false`, false},
 		{`{"name": }`, "malformed JSON at byte", false},
+		{`{"count": 99999999999999999999}`, `field "count" is too large a number (99999999999999999999)`, false},
+		{`{"count": -99999999999999999999}`, `field "count" is too far below zero (-99999999999999999999)`, false},
+		{`{"seats": 300}`, `field "seats" is too large a number (300)`, false},
+		{`{"count": 1.5}`, `field "count" should be a whole number, not 1.5`, false},
+		{`{"count": 1e3}`, `field "count" should be a whole number, not 1e3`, false},
+		{`{"seats": -1}`, `field "seats" should be a whole number of 0 or more, not -1`, false},
+		{`{"count": 1` + strings.Repeat("0", 200) + `}`, `field "count" is too large a number (100000000000000000000…)`, false},
 	} {
 		var v strictThing
 		err := DecodeJSON([]byte(tc.in), &v)
