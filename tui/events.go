@@ -258,6 +258,10 @@ type eventScreen struct {
 	// cancelling is set by its maker's first c: a second cancels the
 	// event, any other key keeps it.
 	cancelling bool
+	// from is the screen esc comes back to when it was opened from no
+	// list (nil: home), as the moderators' screen opens a reported
+	// line's event.
+	from screen
 }
 
 // The event's messages, routed to the event followed (shared.event)
@@ -320,6 +324,14 @@ func openEvent(sh *shared, id string, list *eventsScreen) tea.Cmd {
 	sh.err, sh.note = "", ""
 	sh.nav.show(e)
 	return e.resume()
+}
+
+// openEventFrom shows event id and follows it, as openEvent does, with
+// esc back to from.
+func openEventFrom(sh *shared, id string, from screen) tea.Cmd {
+	cmd := openEvent(sh, id, nil)
+	sh.event.from = from
+	return cmd
 }
 
 // followEvent makes event id the one followed, in place of any other,
@@ -737,6 +749,11 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 			e.err, e.note = "", ""
 			e.nav.show(e.list)
 			return tea.Batch(e.list.fetch, e.list.tick(), e.keepTicking())
+		}
+		if e.from != nil {
+			e.err, e.note = "", ""
+			e.nav.show(e.from)
+			return e.keepTicking()
 		}
 		e.nav.goHome()
 		return e.keepTicking()

@@ -17,9 +17,10 @@ import (
 // modScreen is the moderators' screen, as the browser's moderation page
 // has it: the queue of reports (open ones first, the chosen one's words
 // in full under it, and the chat line it is about) and the log of what
-// moderators did. w watches the table a report is about; c closes the
-// chosen report; m, n and x open a form that mutes the chat of, renames
-// or closes the account of its player, or of any player named there. A
+// moderators did. w watches the table a report is about, or opens the
+// event whose chat line it is about; c closes the chosen report; m, n
+// and x open a form that mutes the chat of, renames or closes the
+// account of its player, or of any player named there. A
 // report of a chat line mutes the line's writer by the line: a guest's
 // name is nobody's own, and only the line says which guest. The server
 // checks the role on every request.
@@ -189,10 +190,15 @@ func (ms *modScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		return ms.read
 	case "w":
 		// The table the report is about, as a spectator sees it (over,
-		// its end and every secret); esc comes back to the queue.
+		// its end and every secret), or the event whose chat line it is
+		// about, its chat a ctrl+t away; esc comes back to the queue.
 		r := ms.chosen()
-		if r == nil || r.Table == "" {
-			ms.err = "the report chosen names no table"
+		switch {
+		case r != nil && r.Tournament != "":
+			ms.err, ms.note = "", ""
+			return openEventFrom(ms.shared, r.Tournament, ms)
+		case r == nil || r.Table == "":
+			ms.err = "the report chosen names no table or event"
 			return nil
 		}
 		ms.err, ms.note = "", ""
@@ -479,7 +485,7 @@ func (ms *modScreen) view() string {
 	if ms.loaded && len(ms.lines) == 0 {
 		b.WriteString(faint("nothing yet") + "\n")
 	}
-	keys := faint(wrap("↑↓ choose · w watch its table · c close the report · m mute · n rename · x close the account · r read again · esc back", ms.w))
+	keys := faint(wrap("↑↓ choose · w watch its table or event · c close the report · m mute · n rename · x close the account · r read again · esc back", ms.w))
 	tail := "\n" + ms.message() + "\n" + keys
 	// The newest lines of the log, as many as the screen has room for
 	// (the browser's page has the rest).

@@ -129,7 +129,7 @@ func TestModeration(t *testing.T) {
 	// A report about a table: w watches it, and esc comes back to the
 	// queue; a report without one says so.
 	tm.key("w")
-	tm.waitFor("no table", has("the report chosen names no table"))
+	tm.waitFor("no table", has("the report chosen names no table or event"))
 	vs, err := bc.Create(ctx, bs.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -304,4 +304,16 @@ func TestModerationChatLine(t *testing.T) {
 	if _, err := cc.EventSay(ctx, cs.Token, ev.ID, "hello?"); err == nil || !strings.Contains(err.Error(), "a moderator muted your chat") {
 		t.Errorf("cy_l muted writes: %v", err)
 	}
+
+	// w on the event's line opens the event, its chat with the line
+	// shown, and esc comes back to the queue.
+	tm.waitFor("the event's report chosen", has("> cy_l", "about line 1 of event "+ev.ID))
+	tm.key("w")
+	tm.waitFor("the event", func(s string) bool {
+		e, ok := tm.m.cur.(*eventScreen)
+		return ok && e.id == ev.ID && strings.Contains(s, "Line night") && strings.Contains(s, "cy_l: rigged night")
+	})
+	checkFits(t, tm)
+	tm.key("esc")
+	tm.waitFor("the queue again", has("Moderation  ·  ", "> cy_l", "about line 1 of event "+ev.ID))
 }

@@ -344,3 +344,80 @@ func TestMuteEventLineFromReport(t *testing.T) {
 		t.Errorf("Ida writes once muted: %d %s, want 403", st, body)
 	}
 }
+
+// TestReportEventLine: in an event's chat, as at a table, Ann reports a
+// line to the moderators: Ben's, an account's, and Gus's, a guest's (his
+// name is nobody's own, so the report goes by the line); the picker
+// offers neither her own line nor anything to a guest, and Mo's queue
+// holds both reports with their lines and the event.
+func TestReportEventLine(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	ann, mo, gus := e2e.NewPlayer(t, b, "Ann", s.Base), e2e.NewPlayer(t, b, "Mo", s.Base), e2e.NewPlayer(t, b, "Gus", s.Base)
+	ann.SignUp("Ann", "correct horse battery")
+	mo.SignUp("Moe", "a moderate passphrase")
+	grantModerator(t, s, "moe")
+	var ben struct{ Token string }
+	st, body := e2e.API(t, s.Base, "POST", "/accounts", "", map[string]string{"name": "Ben", "password": "another fine phrase"})
+	if err := json.Unmarshal(body, &ben); st != 201 || err != nil {
+		t.Fatalf("Ben signs up: %d %s", st, body)
+	}
+	var ev struct{ ID string }
+	st, body = e2e.API(t, s.Base, "POST", "/tournaments", ben.Token, map[string]any{"kind": "arena", "game": "nymphabet", "minutes": 30,
+		"clock": map[string]any{"kind": "fischer", "initial": 60, "increment": 0}})
+	if err := json.Unmarshal(body, &ev); st != 201 || err != nil {
+		t.Fatalf("Ben's arena: %d %s", st, body)
+	}
+	chat := "/tournaments/" + ev.ID + "/chat"
+	if st, body := e2e.API(t, s.Base, "POST", chat, ben.Token, map[string]string{"text": "rigged event"}); st != 200 {
+		t.Fatalf("Ben writes: %d %s", st, body)
+	}
+
+	gus.Open("/")
+	e2e.Eval[bool](gus, `(localStorage.setItem("parlour.name", JSON.stringify("Gus")), true)`)
+	gus.Open("/tournaments/" + ev.ID)
+	gus.Wait("the chat panel", `(document.querySelector("#t-chat")||{dataset:{}}).dataset.state === "live" && !!document.querySelector("#t-join")`)
+	gus.Click("#t-join")
+	gus.Wait("Gus in", `!!document.querySelector("#t-in")`)
+	gus.TypeIn("#t-chat-text", "you all stink")
+	gus.Click("#t-chat-send")
+	gus.Wait("his line", `document.querySelector("#t-chat-log").textContent.includes("you all stink")`)
+	if e2e.Eval[bool](gus, `!!document.querySelector("#t-chat #report-open")`) {
+		t.Error("a guest, who may not report, is offered the report button")
+	}
+
+	ann.Open("/tournaments/" + ev.ID)
+	ann.Wait("the chat panel", `(document.querySelector("#t-chat")||{dataset:{}}).dataset.state === "live"`)
+	ann.TypeIn("#t-chat-text", "good luck, all")
+	ann.Click("#t-chat-send")
+	ann.Wait("the three lines", `document.querySelectorAll("#t-chat-log li[data-seq]").length === 3`)
+	ann.Wait("the chat's report button", `!!document.querySelector("#t-chat #report-open")`)
+	ann.Click("#t-chat #report-open")
+	ann.Wait("the report form in the chat", `!!document.querySelector("#t-chat-report #report-form #report-name")`)
+	if got := e2e.Eval[string](ann, `[...document.querySelectorAll("#report-name option")].map(o => o.value + " " + o.textContent).join(" | ")`); got != "line:2 Gus (guest), line 2: you all stink | line:1 Ben, line 1: rigged event" {
+		t.Errorf("the event chat's report offers %q, want Gus's line and Ben's, not Ann's own", got)
+	}
+	ann.Labelled("the event chat's report form")
+	ann.Pick("#report-name", "line:1")
+	ann.Pick("#report-reason", "chat")
+	ann.TypeIn("#report-text", "calls the event rigged")
+	ann.Click("#report-send")
+	ann.Wait("the form gone once sent", `!document.querySelector("#report-form")`)
+	ann.Click("#t-chat #report-open")
+	ann.Wait("the report form again", `!!document.querySelector("#t-chat-report #report-form #report-name")`)
+	ann.Pick("#report-name", "line:2")
+	ann.Pick("#report-reason", "chat")
+	ann.Click("#report-send")
+	ann.Wait("the second form gone once sent", `!document.querySelector("#report-form")`)
+
+	mo.Open("/moderation")
+	row := func(who, text string) string {
+		return `[...document.querySelectorAll("#reports tr[data-report]")].some(tr => tr.textContent.includes(` + strconv.Quote(who) + `) && tr.textContent.includes(` + strconv.Quote(text) + `) && tr.textContent.includes("event ` + ev.ID + `") && tr.textContent.includes("Ann"))`
+	}
+	mo.Wait("Ben's line's report in the queue", row("Ben", "rigged event"))
+	mo.Wait("Gus's line's report in the queue", row("Gus", "you all stink"))
+	if got := mo.Text("#queue-count"); got != "2 open reports." {
+		t.Errorf("the queue counts %q", got)
+	}
+}

@@ -68,7 +68,7 @@ export class Chat {
       fill(this.channel, want.map(c => h("option", { value: c, selected: c === keep }, chName[c] + "' chat")));
     }
     this.channel.hidden = want.length < 2;
-    const lines = [...this.lines.values()].filter(l => !this.muted.includes(l.channel)).sort((a, b) => a.seq - b.seq);
+    const lines = this.shown().sort((a, b) => a.seq - b.seq);
     const atEnd = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 4;
     fill(this.log, lines.length ? lines.map(l => h("li", { "data-seq": l.seq, "data-channel": l.channel },
       h("span", { class: "muted" }, l.channel === "spectators" ? "(spectator) " : ""), h("strong", {}, l.name || "someone"), guestMark(l), ": ", l.text))
@@ -85,29 +85,20 @@ export class Chat {
   }
 
   // reportButton opens the report form about this table, naming the
-  // accounts seen here.
+  // accounts seen here and the guests by their lines shown
+  // (report.js's chatReportButton, which an event's chat shares).
   reportButton() {
     if (!this.report) {
       this.report = h("span");
       import("./report.js").then(m => {
-        this.report.replaceWith(this.report = m.reportButton(() => this.reportable(), this.id, this.reportSlot, "Report a player"));
+        this.report.replaceWith(this.report = m.chatReportButton("table", this.id, () => ({ lines: this.shown(), seats: this.seats }), this.reportSlot));
       }).catch(() => { /* no button without its module */ });
     }
     return this.report;
   }
 
-  // reportable lists whom a report here may name: the accounts by name,
-  // then the guests' latest lines shown (a guest's name is nobody's own:
-  // the server finds the writer by the line), newest first.
-  reportable() {
-    const me = signedIn().toLowerCase();
-    const names = new Set();
-    for (const s of this.seats) if (s.player === "account" && s.name) names.add(s.name);
-    for (const l of this.lines.values()) if (l.player === "account" && l.name) names.add(l.name);
-    const guests = [...this.lines.values()].filter(l => l.player === "guest" && !this.muted.includes(l.channel))
-      .sort((a, b) => b.seq - a.seq).slice(0, 20).map(l => ({ name: l.name, seq: l.seq, text: l.text }));
-    return [...[...names].filter(n => n.toLowerCase() !== me), ...guests];
-  }
+  // shown lists the lines shown: those of the channels not muted.
+  shown() { return [...this.lines.values()].filter(l => !this.muted.includes(l.channel)); }
 
   async tok() { return this.token || await identityToken(); }
 

@@ -79,7 +79,7 @@ export async function profile(main, name) {
     const { challengeButton } = await import("./challenge.js");
     append(document.getElementById("profile-actions"), challengeButton(p.name, document.getElementById("profile-challenge")));
     const { reportButton } = await import("./report.js");
-    append(document.getElementById("profile-actions"), reportButton([p.name], "", document.getElementById("profile-challenge"), `Report ${p.name}`));
+    append(document.getElementById("profile-actions"), reportButton([p.name], null, document.getElementById("profile-challenge"), `Report ${p.name}`));
     const { relationButtons } = await import("./follows.js");
     document.getElementById("profile-challenge").after(relationButtons(p.name));
   }

@@ -17,6 +17,7 @@ import { go } from "./nav.js";
 import { clockControl, clockPresets, optionControl, readOptions } from "./options.js";
 import { clockWords } from "./rulestext.js";
 import { whenWords } from "./when.js";
+import { chatReportButton } from "./report.js";
 
 // POLL is how often an event's page asks for its chat, and how long it
 // waits to follow the event again after a failure. The list asks every
@@ -699,8 +700,12 @@ class EventChat {
     this.err = h("p", { class: "error", role: "alert", id: "t-chat-error" });
     const form = h("form", { class: "stack", id: "t-chat-form", onsubmit: ev => { ev.preventDefault(); this.send(); } },
       h("div", { class: "row" }, this.input, h("button", { type: "submit", id: "t-chat-send" }, "Send")), this.err);
+    // A player with an account reports a line of the chat to the
+    // moderators, as at a table (report.js).
+    this.reportSlot = h("div", { id: "t-chat-report" });
+    this.actions = h("div", { class: "row", id: "t-chat-actions" });
     this.el = h("section", { class: "card", id: "t-chat", "aria-labelledby": "t-chat-h", hidden: true },
-      h("h2", { id: "t-chat-h" }, "Chat"), this.log, form);
+      h("h2", { id: "t-chat-h" }, "Chat"), this.log, form, this.actions, this.reportSlot);
   }
 
   // load asks for the lines after the last one seen, page by page
@@ -739,6 +744,10 @@ class EventChat {
       l.player === "guest" ? h("span", { class: "guest-mark" }, " (guest)") : null, ": ", l.text, this.muteButton(l)))
       : h("li", { class: "muted" }, "No messages yet."));
     if (atEnd) this.log.scrollTop = this.log.scrollHeight;
+    this.actions.hidden = !signedIn();
+    if (signedIn() && !this.actions.firstChild) {
+      this.actions.append(chatReportButton("tournament", this.id, () => ({ lines: [...this.lines.values()] }), this.reportSlot));
+    }
   }
 
   // muteButton lets the event's creator mute the writer of line l (or
