@@ -157,6 +157,43 @@ func TestPodium(t *testing.T) {
 
 // TestViewDoubleForfeit: a game nobody showed up for (both forfeited,
 // both took nothing) is a loss for each in the standings, not a draw.
+// TestViewSameNames: entrants of one name (two guests called Gus, two
+// deleted accounts) are told apart in the standings, the games and the
+// winners, by a number after the name, in the order they joined; an
+// account keeps its own name, though a guest's numbered one would be it.
+func TestViewSameNames(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC)
+	tr := store.Tournament{ID: "e", Kind: Arena, Name: "Arena", Seats: 2, Status: store.TournamentFinished,
+		Entrants: []store.Entrant{
+			{Identity: "g1", Name: "Gus", Games: 1, Points: 2, Guest: true},
+			{Identity: "g2", Name: "gus", Games: 1, Guest: true},
+			{Identity: "d1", Name: "deleted player", Games: 1, Points: 1},
+			{Identity: "d2", Name: "deleted player", Games: 1, Points: 1},
+			{Identity: "a1", Name: "Gus 2"},
+		},
+		Games: []store.TournamentGame{
+			{Table: "t1", Players: []string{"g1", "g2"}, Points: []int{2, 0}, Started: at, Ended: at.Add(time.Minute)},
+			{Table: "t2", Players: []string{"d1", "d2"}, Points: []int{1, 1}, Started: at.Add(time.Minute), Ended: at.Add(2 * time.Minute)},
+		},
+		Winners: []string{"g1", "d2"}}
+	e := (&Service{}).view(tr, nil, 0, true)
+	var got []string
+	for _, st := range e.Standings {
+		got = append(got, st.Name)
+	}
+	slices.Sort(got)
+	if want := []string{"Gus", "Gus 2", "deleted player", "deleted player 2", "gus 3"}; !slices.Equal(got, want) {
+		t.Errorf("the standings' names %q, want %q", got, want)
+	}
+	if len(e.Games) != 2 || !slices.Equal(e.Games[0].Players, []string{"deleted player", "deleted player 2"}) || !slices.Equal(e.Games[1].Players, []string{"Gus", "gus 3"}) {
+		t.Errorf("the games' players: %+v", e.Games)
+	}
+	if !slices.Equal(e.Winners, []string{"Gus", "deleted player 2"}) {
+		t.Errorf("the winners %q", e.Winners)
+	}
+}
+
 func TestViewDoubleForfeit(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC)

@@ -3,6 +3,7 @@ package tournament
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -215,10 +216,7 @@ func (s *Service) view(t store.Tournament, g game.Game, version int, whole bool)
 			}
 		}
 	}
-	names := map[string]string{}
-	for _, en := range t.Entrants {
-		names[en.Identity] = en.Name
-	}
+	names := entrantNames(t.Entrants)
 	for i, id := range t.Winners {
 		name, ok := names[id]
 		if !ok && i < len(t.WinnerNames) {
@@ -283,11 +281,46 @@ func (s *Service) view(t store.Tournament, g game.Game, version int, whole bool)
 	sb := pairing.SonnebornBerger(games, totals)
 	for i, id := range pairing.Rank(field, games) {
 		en := byID[id]
-		e.Standings = append(e.Standings, Standing{Rank: i + 1, Name: en.Name, Score: en.Points, Games: en.Games,
+		e.Standings = append(e.Standings, Standing{Rank: i + 1, Name: names[id], Score: en.Points, Games: en.Games,
 			Wins: wins[id], Draws: draws[id], Losses: losses[id], Rating: en.Rating, Streak: t.Kind == Arena && en.Streak >= 2,
 			Byes: en.Byes, Forfeits: en.Forfeits, Buchholz: bh[id], SonnebornBerger: sb[id], Left: en.Left, Playing: playing[id]})
 	}
 	return e
+}
+
+// entrantNames names each entrant by identity as the event shows them,
+// so that no two lines of the standings or the games read alike: an
+// account keeps its name (no other account holds it), and a guest, whose
+// name is not unique, or a deleted account (every one is "deleted
+// player") takes a number after it when the name is taken, in the order
+// they joined.
+func entrantNames(entrants []store.Entrant) map[string]string {
+	names := make(map[string]string, len(entrants))
+	accounts := make(map[string]int)
+	for _, en := range entrants {
+		if !en.Guest {
+			accounts[strings.ToLower(en.Name)]++
+		}
+	}
+	taken := make(map[string]bool, len(entrants))
+	for _, en := range entrants {
+		if !en.Guest && accounts[strings.ToLower(en.Name)] == 1 {
+			names[en.Identity] = en.Name
+			taken[strings.ToLower(en.Name)] = true
+		}
+	}
+	for _, en := range entrants {
+		if _, ok := names[en.Identity]; ok {
+			continue
+		}
+		name := en.Name
+		for n := 2; taken[strings.ToLower(name)]; n++ {
+			name = fmt.Sprintf("%s %d", en.Name, n)
+		}
+		taken[strings.ToLower(name)] = true
+		names[en.Identity] = name
+	}
+	return names
 }
 
 // bounds returns the most and least points of a game.
