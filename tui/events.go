@@ -358,11 +358,11 @@ func (e *eventScreen) resume() tea.Cmd {
 }
 
 func (e *eventScreen) fetch() tea.Cmd {
-	gen, id, c, since := e.gen, e.id, e.c, e.chat.last
+	gen, id, c, since, tok := e.gen, e.id, e.c, e.chat.last, e.idToken
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
 		defer cancel()
-		ev, err := c.Tournament(ctx, id)
+		ev, err := c.Tournament(ctx, tok, id)
 		if err != nil {
 			return eventMsg{gen: gen, err: err}
 		}
@@ -474,8 +474,13 @@ func (sh *shared) standing(ev *client.Tournament) *client.Standing {
 	if ev == nil || (sh.cfg.Session == "" && sh.idToken == "") {
 		return nil // a guest with no identity yet is in no event
 	}
+	// The server marks the asker's line; a guest's name may be another
+	// guest's too, and so is no way to find it.
 	for i, s := range ev.Standings {
-		if strings.EqualFold(s.Name, sh.me()) && !s.Left {
+		if s.You {
+			if s.Left {
+				return nil
+			}
 			return &ev.Standings[i]
 		}
 	}
@@ -605,11 +610,11 @@ func (e *eventScreen) seatAt(id string) tea.Cmd {
 // askPairing reads the event of pairing p, which the player stream
 // named, before its table opens (pairing).
 func (sh *shared) askPairing(p client.TournamentPairing) tea.Cmd {
-	c := sh.c
+	c, tok := sh.c, sh.idToken
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(sh.ctx, 10*time.Second)
 		defer cancel()
-		ev, err := c.Tournament(ctx, p.Event)
+		ev, err := c.Tournament(ctx, tok, p.Event)
 		return pairingMsg{p: p, ev: ev, err: err}
 	}
 }

@@ -63,7 +63,7 @@ func TestEventsInTheTerminal(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the refusal", has("Club night", "that is not the password of Club night"))
 	checkFits(t, tm)
-	if got, err := ben.Tournament(ctx, ev.ID); err != nil || len(got.Standings) != 1 {
+	if got, err := ben.Tournament(ctx, "", ev.ID); err != nil || len(got.Standings) != 1 {
 		t.Fatalf("after a wrong password the standings are %+v, %v", got.Standings, err)
 	}
 
@@ -222,7 +222,7 @@ func TestEventLeftNotReopened(t *testing.T) {
 	}
 	var game string
 	for end := time.Now().Add(30 * time.Second); game == ""; time.Sleep(20 * time.Millisecond) {
-		got, err := ann.Tournament(ctx, ev.ID)
+		got, err := ann.Tournament(ctx, "", ev.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +278,7 @@ func finishedSwiss(t *testing.T, ts *testServer, ben *client.Client, benS client
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		got, err := ben.Tournament(ctx, sw.ID)
+		got, err := ben.Tournament(ctx, "", sw.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -590,7 +590,7 @@ func TestMakeEvent(t *testing.T) {
 	}
 	tm.key("s")
 	tm.waitFor("started", has("you started Tuesday club?", "under way"))
-	if ev, err := ac.Tournament(ctx, evs[0].ID); err != nil || ev.Status != "started" {
+	if ev, err := ac.Tournament(ctx, "", evs[0].ID); err != nil || ev.Status != "started" {
 		t.Errorf("the event after s: %+v, %v", ev, err)
 	}
 }
@@ -723,14 +723,14 @@ func TestEventCancel(t *testing.T) {
 	checkFits(t, tm)
 	tm.key("r")
 	tm.waitFor("kept", func(s string) bool { return !strings.Contains(s, "c again cancels") })
-	if got, err := bc.Tournament(ctx, ev.ID); err != nil || got.Status != "created" {
+	if got, err := bc.Tournament(ctx, "", ev.ID); err != nil || got.Status != "created" {
 		t.Fatalf("after c and another key the event is %+v, %v", got.Status, err)
 	}
 	tm.key("c")
 	tm.key("c")
 	tm.waitFor("cancelled", has("you cancelled Mistaken night", "cancelled: it will not be played"))
 	checkFits(t, tm)
-	if got, err := bc.Tournament(ctx, ev.ID); err != nil || got.Status != "cancelled" {
+	if got, err := bc.Tournament(ctx, "", ev.ID); err != nil || got.Status != "cancelled" {
 		t.Errorf("after c twice the event is %+v, %v", got.Status, err)
 	}
 }
@@ -773,5 +773,45 @@ func TestEventSetupDue(t *testing.T) {
 	s := tm.waitFor("the fleet handed in", has("making their setup"))
 	if strings.Contains(s, "Set up by") {
 		t.Errorf("the deadline stays once the fleet is handed in:\n%s", s)
+	}
+}
+
+// TestEventSameNameGuest: two guests called Ann in one arena; the
+// terminal's Ann, who joined second, leaves, and her screen says she is
+// out of it though the other Ann is in: a guest's name is no way to find
+// their line of the standings (the terminal found the other Ann's).
+func TestEventSameNameGuest(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ben, benS := signedUp(t, ts, "Ben")
+	ev := newArenaAPI(t, ts, benS, "Name night", "")
+	if _, err := ben.JoinTournament(ctx, benS.Token, ev.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	other, otherID := guestAt(t, ts, "Ann")
+	if _, err := other.JoinTournament(ctx, otherID.Token, ev.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("e")
+	tm.waitFor("the list", has("> Name night"))
+	tm.key("enter")
+	s := tm.waitFor("the event", has("Name night", "Standings", "Ben", "Ann", "2 players"))
+	if strings.Contains(s, "you are in it") {
+		t.Errorf("before joining, the terminal's Ann is told she is in the event (the other Ann is):\n%s", s)
+	}
+	tm.key("j")
+	tm.waitFor("joined", has("you joined Name night", "you are in it", "Ann 2", "3 players"))
+	tm.key("x")
+	tm.waitFor("left", has("you left Name night"))
+	tm.key("r")
+	s = tm.waitFor("the standings again", has("2 players"))
+	if strings.Contains(s, "you are in it") {
+		t.Errorf("after leaving, the terminal's Ann is told she is in the event (the other Ann is):\n%s", s)
+	}
+	got, err := other.Tournament(ctx, otherID.Token, ev.ID)
+	if err != nil || !slices.ContainsFunc(got.Standings, func(s client.Standing) bool { return s.You && !s.Left }) {
+		t.Errorf("the other Ann's read of the event marks no line hers: %+v, %v", got.Standings, err)
 	}
 }

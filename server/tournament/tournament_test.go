@@ -192,6 +192,19 @@ func TestViewSameNames(t *testing.T) {
 	if !slices.Equal(e.Winners, []string{"Gus", "deleted player 2"}) {
 		t.Errorf("the winners %q", e.Winners)
 	}
+	// The second Gus is told their own line, though the first Gus's name
+	// is theirs too.
+	markReader(&e, tr.Entrants, "g2")
+	for _, st := range e.Standings {
+		if st.You != (st.Name == "gus 3") {
+			t.Errorf("to the second Gus, %q is theirs: %v", st.Name, st.You)
+		}
+	}
+	other := (&Service{}).view(tr, nil, 0, true)
+	markReader(&other, nil, "nobody")
+	if slices.ContainsFunc(other.Standings, func(st Standing) bool { return st.You }) {
+		t.Error("a reader not in the event is told a line is theirs")
+	}
 }
 
 func TestViewDoubleForfeit(t *testing.T) {

@@ -60,6 +60,10 @@ type Event struct {
 	// first.
 	Playing []GameInfo `json:"playing,omitempty"`
 	Games   []GameInfo `json:"games,omitempty"`
+
+	// names are the entrants' names as the view shows them, by identity
+	// (entrantNames), for markReader.
+	names map[string]string
 }
 
 // Standing is one player's line of an event's standings, best first.
@@ -88,6 +92,10 @@ type Standing struct {
 	Left bool `json:"left,omitempty"`
 	// Playing is the table where they play now.
 	Playing string `json:"playing,omitempty"`
+	// You marks the reader's own line, to a reader who sent their token
+	// or session: a guest's name is not theirs alone, so a client cannot
+	// find its player's line by the name.
+	You bool `json:"you,omitempty"`
 }
 
 // GameInfo is one game of an event: its table (watchable while under way
@@ -164,8 +172,26 @@ func (s *Service) GetFor(ctx context.Context, p *auth.Principal, id string) (Eve
 	if p != nil {
 		in := slices.ContainsFunc(entrants, func(en store.Entrant) bool { return en.Identity == p.Identity && !en.Left })
 		e.Joined = &in
+		markReader(&e, entrants, p.Identity)
 	}
 	return e, nil
+}
+
+// markReader sets You on the standing of reader identity in e, the view
+// of an event whose entrants include entrants (and the reader, when in
+// it): the names of a view are its entrants' own (entrantNames), and a
+// standing names no identity, which the API keeps to itself.
+func markReader(e *Event, entrants []store.Entrant, identity string) {
+	if !slices.ContainsFunc(entrants, func(en store.Entrant) bool { return en.Identity == identity }) {
+		return
+	}
+	name := e.names[identity]
+	for i := range e.Standings {
+		if e.Standings[i].Name == name {
+			e.Standings[i].You = true
+			return
+		}
+	}
 }
 
 // viewFor is live event ev, whole, as the API shows it to p: with
@@ -175,6 +201,9 @@ func (s *Service) viewFor(ev *event, p *auth.Principal) Event {
 	me := ev.entrant(p.Identity)
 	in := me != nil && !me.Left
 	e.Joined = &in
+	if me != nil {
+		markReader(&e, []store.Entrant{*me}, p.Identity)
+	}
 	return e
 }
 
@@ -217,6 +246,7 @@ func (s *Service) view(t store.Tournament, g game.Game, version int, whole bool)
 		}
 	}
 	names := entrantNames(t.Entrants)
+	e.names = names
 	for i, id := range t.Winners {
 		name, ok := names[id]
 		if !ok && i < len(t.WinnerNames) {

@@ -62,6 +62,8 @@ type Standing struct {
 	Left bool `json:"left,omitempty"`
 	// Playing is the table where they play now.
 	Playing string `json:"playing,omitempty"`
+	// You marks the asker's own line (a guest's name is not unique).
+	You bool `json:"you,omitempty"`
 }
 
 // TournamentGame is a game of an event under way: its table and its
@@ -97,9 +99,9 @@ func (c *Client) Tournaments(ctx context.Context, status string) ([]Tournament, 
 }
 
 // Tournament reads event id with its standings and games under way.
-func (c *Client) Tournament(ctx context.Context, id string) (Tournament, error) {
+func (c *Client) Tournament(ctx context.Context, token, id string) (Tournament, error) {
 	var t Tournament
-	err := c.do(ctx, http.MethodGet, "/api/v1/tournaments/"+url.PathEscape(id), "", nil, &t)
+	err := c.do(ctx, http.MethodGet, "/api/v1/tournaments/"+url.PathEscape(id), token, nil, &t)
 	return t, err
 }
 

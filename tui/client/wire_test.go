@@ -957,8 +957,11 @@ func TestWireTypes(t *testing.T) {
 	})
 	_, err = ann.Tournaments(ctx, "started")
 	must("the events under way", err)
-	swiss, err = ann.Tournament(ctx, swiss.ID)
+	swiss, err = ann.Tournament(ctx, annS.Token, swiss.ID)
 	must("the Swiss under way", err)
+	if mine := slices.IndexFunc(swiss.Standings, func(s Standing) bool { return s.You }); mine < 0 || !strings.EqualFold(swiss.Standings[mine].Name, annS.Name) {
+		t.Errorf("Ann's read of the Swiss marks as hers %d of %+v", mine, swiss.Standings)
+	}
 	if len(swiss.Playing) != 1 || swiss.Playing[0].Table != paired.Tournament.Table {
 		t.Fatalf("the Swiss plays %+v; Ben was paired at %+v", swiss.Playing, paired.Tournament)
 	}
@@ -981,7 +984,7 @@ func TestWireTypes(t *testing.T) {
 			t.Fatalf("the Swiss did not finish: %+v", swiss)
 		}
 		time.Sleep(10 * time.Millisecond)
-		swiss, err = ann.Tournament(ctx, swiss.ID)
+		swiss, err = ann.Tournament(ctx, annS.Token, swiss.ID)
 		must("the Swiss", err)
 	}
 	_, err = ann.Tournaments(ctx, "finished")

@@ -453,7 +453,7 @@ export async function event(main, id) {
         h("abbr", { title: "Buchholz: the sum of the opponents' scores" }, "Buchholz"),
         h("abbr", { title: "Sonneborn-Berger: the opponents' scores, weighted by the result against each" }, "S-B")] : []), "Now"]
         .map(c => h("th", { scope: "col" }, c)))),
-      h("tbody", {}, rows.map(s => h("tr", { "data-player": s.name, class: [s.left ? "left" : "", same(s.name, signedIn()) ? "me" : ""].join(" ").trim() },
+      h("tbody", {}, rows.map(s => h("tr", { "data-player": s.name, class: [s.left ? "left" : "", s.you || same(s.name, signedIn()) ? "me" : ""].join(" ").trim() },
         h("td", {}, String(s.rank)),
         h("td", {}, h("button", { type: "button", class: "linkish player-pick", "aria-pressed": String(picked === s.name), "aria-label": `Show ${s.name}'s games`,
           onclick: () => { picked = picked === s.name ? "" : s.name; drawStandings(); drawTheirs(); } }, s.name),
