@@ -245,3 +245,37 @@ func TestWordFightTypedPlacement(t *testing.T) {
 		}
 	}
 }
+
+// TestWordFightEndSummary reads the end banner's reason for a game that
+// strikes ended. With a strike for each player who could not place the
+// word, the last word can give more than one strike: the banner names
+// every strike it gave, not only the count the game reached.
+func TestWordFightEndSummary(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "reader", base)
+	p.Open("/")
+	p.Wait("the home page", `document.readyState === "complete"`)
+	for _, c := range []struct {
+		name                  string
+		strikes, limit, given int
+		cannot                string
+		want                  string
+	}{
+		{"one strike", 3, 3, 1, "[1]", "FOX gave the third strike: ben could not place it, and 3 strikes end the game."},
+		{"two strikes past the limit", 4, 3, 2, "[0, 1]", "FOX gave the third and fourth strikes: ann and ben could not place it, and 3 strikes end the game."},
+		{"two strikes to the limit", 2, 2, 2, "[0, 1]", "FOX gave the first and second strikes: ann and ben could not place it, and 2 strikes end the game."},
+		{"three strikes", 3, 1, 3, "[0, 1, 2]", "FOX gave the first, second and third strikes: ann and ben and cy could not place it, and 1 strike ends the game."},
+	} {
+		got := e2e.Eval[string](p, fmt.Sprintf(`(async () => {
+			const mod = await import("/static/js/games/wordfight.js");
+			const v = { status: "finished", players: ["ann", "ben", "cy"], seat: -1, strikes: %d, strike_limit: %d,
+				list: [{ word: "CAT", length: 3, by: 0, done: true }, { word: "FOX", length: 3, by: 1, done: true, cannot: %s, strikes: %d }] };
+			return mod.endSummary(v, { last: null }).reason;
+		})()`, c.strikes, c.limit, c.cannot, c.given))
+		if got != c.want {
+			t.Errorf("%s: the banner reads %q, want %q", c.name, got, c.want)
+		}
+	}
+}

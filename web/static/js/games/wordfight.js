@@ -214,7 +214,11 @@ export function endSummary(v, { last }) {
     const e = [...list].reverse().find(x => x.strikes);
     if (e) {
       const who = (e.cannot || []).map(s => v.players[s]);
-      return { reason: `${e.word} gave the ${ordinal(v.strikes)} strike: ${who.join(" and ")} could not place it, and ${plural(v.strike_limit, "strike")} ${v.strike_limit === 1 ? "ends" : "end"} the game.` };
+      // With a strike for each player who could not (strikes_per
+      // player), the last word may give several: name each of them.
+      const gave = [...Array(e.strikes).keys()].map(i => ordinal(v.strikes - e.strikes + 1 + i));
+      const strikes = gave.length === 1 ? `the ${gave[0]} strike` : `the ${gave.slice(0, -1).join(", ")} and ${gave[gave.length - 1]} strikes`;
+      return { reason: `${e.word} gave ${strikes}: ${who.join(" and ")} could not place it, and ${plural(v.strike_limit, "strike")} ${v.strike_limit === 1 ? "ends" : "end"} the game.` };
     }
     return { reason: `The game reached ${plural(v.strike_limit, "strike")}.` };
   }
