@@ -279,3 +279,47 @@ func TestWordFightEndSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestWordFightRefusedInPlayersWords types what is not a move into Word
+// Fight's boxes: each is refused in the words of the box the player
+// typed in (not in the move's notation, nor quoting back what nobody
+// typed), and a square chosen before no longer shows as where the word
+// goes once the box holds no square.
+func TestWordFightRefusedInPlayersWords(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("wordfight", "The computer")
+	ann.WaitTurn(true)
+	refused := func(box, typed, submit, want string) {
+		t.Helper()
+		e2e.Eval[bool](ann, `(document.querySelector("#w-controls .error").textContent = "", true)`)
+		ann.TypeIn(box, typed)
+		ann.Click(submit)
+		ann.Wait(typed+": refused", `document.querySelector("#w-controls .error").textContent !== ""`)
+		if got := ann.Text("#w-controls .error"); got != want {
+			t.Errorf("%q typed in %s is refused with %q, want %q", typed, box, got, want)
+		}
+	}
+	refused("#w-declare", "ice cream", "#w-controls form button[type=submit]", "Declare one word, without spaces: “ice cream” is more than one.")
+	if n := e2e.Eval[int](ann, `document.querySelectorAll("#w-list tbody tr").length`); n != 0 {
+		t.Errorf("after a refused declaration the list holds %d words", n)
+	}
+	ann.TypeIn("#w-declare", "cat")
+	ann.Click("#w-controls form button[type=submit]")
+	ann.Wait("the square's box", `!!document.querySelector("#w-square") && document.querySelector("#w-square").offsetParent !== null`)
+	ann.Click(`#w-grid [data-sq="B2"]`)
+	ann.Wait("the preview", `document.querySelector("#w-preview").textContent.startsWith("CAT at B2 across: legal")`)
+	for _, typed := range []string{"B2 sideways", "B2 across please"} {
+		refused("#w-square", typed, "#w-place", fmt.Sprintf("“%s” is not a placement: write the first letter's square, then across or down, such as B2 across.", typed))
+	}
+	ann.TypeIn("#w-square", "2B")
+	ann.Wait("the preview of no square", `!document.querySelector("#w-preview").textContent.includes("B2")`)
+	if n := e2e.Eval[int](ann, `document.querySelectorAll("#w-grid .sel, #w-grid .prev").length`); n != 0 {
+		t.Errorf("with 2B in the box the grid still shows %d squares chosen or previewed", n)
+	}
+	if n := e2e.Eval[int](ann, `[...document.querySelectorAll("#w-grid [data-sq]")].filter(e => e.textContent).length`); n != 0 {
+		t.Errorf("after refused placements Ann's grid holds %d letters", n)
+	}
+}
