@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"parlour/web/e2e"
 )
@@ -321,5 +322,31 @@ func TestWordFightRefusedInPlayersWords(t *testing.T) {
 	}
 	if n := e2e.Eval[int](ann, `[...document.querySelectorAll("#w-grid [data-sq]")].filter(e => e.textContent).length`); n != 0 {
 		t.Errorf("after refused placements Ann's grid holds %d letters", n)
+	}
+}
+
+// TestWordFightKeyboardOnly declares and places by the keyboard alone:
+// when a form goes (the word declared, the word placed) the keyboard
+// goes on to the form that comes, so that Ann types her placement right
+// after her word, and the next word's placement when it comes.
+func TestWordFightKeyboardOnly(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("wordfight", "The computer")
+	ann.WaitTurn(true)
+	ann.TypeIn("#w-declare", "cat")
+	ann.Do("declare", chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the square's box", `!!document.querySelector("#w-square") && document.querySelector("#w-square").offsetParent !== null`)
+	ann.Do("type the placement", chromedp.KeyEvent("B2 down"))
+	ann.Wait("the preview", `document.querySelector("#w-preview").textContent.startsWith("CAT at B2 down: legal")`)
+	ann.Do("place", chromedp.KeyEvent(kb.Enter))
+	ann.Wait("CAT placed", `(document.querySelector('#w-grid [data-sq="B4"]')||{}).textContent === "T"`)
+	// The computer declares the next word: Ann's keyboard is in the
+	// square's box again.
+	ann.Wait("the next word", `document.querySelectorAll("#w-list tbody tr").length === 2 && document.querySelector("#w-square").offsetParent !== null`)
+	if got := e2e.Eval[string](ann, `document.activeElement.id || document.activeElement.tagName`); got != "w-square" {
+		t.Errorf("with the next word to place, the keyboard is on %s, not the square's box", got)
 	}
 }

@@ -150,6 +150,13 @@ export function play(ctx) {
     declForm.hidden = !(mine && !answering);
     placeForm.hidden = !(mine && answering);
     dirBtn.textContent = `Direction: ${down ? "down" : "across"} (D)`;
+    // The form that held the keyboard went (the word declared, or
+    // placed), or the table put the focus back on the screen as a whole
+    // meanwhile: the keyboard goes on to the form shown now, so that a
+    // player who plays by the keyboard types on without finding it.
+    const at = document.activeElement;
+    const lost = at && at !== document.body && (at.contains(root) || (controls.contains(at) && at.offsetParent === null));
+    if (lost && mine && !ctx.replay) (answering ? sqInput : decl).focus({ preventScroll: true });
     const names = v.players;
     if (!answering) status.textContent = mine ? "Your turn to declare a word for everyone." : `Waiting for ${names[v.declarer]} to declare a word.`;
     else {
