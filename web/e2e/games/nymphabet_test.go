@@ -184,3 +184,34 @@ func TestMovePressedTwice(t *testing.T) {
 		t.Errorf("Ben's list of words: %q", got)
 	}
 }
+
+// TestNymphabetKeyboardOnly plays by the keyboard alone: Ann types her
+// word and presses Enter, and when Ben's word has come back her next
+// word goes in as she types it, with no trip back to the word box: the
+// box keeps the keyboard while she waits.
+func TestNymphabetKeyboardOnly(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("nymphabet", "A friend")
+	ben.Join(ann.InviteLink())
+	ann.WaitTurn(true)
+	ann.TypeIn("#n-word", "abdicate")
+	ann.Do("press Enter", chromedp.KeyEvent(kb.Enter))
+	ben.WaitTurn(true)
+	// Typed while it is not her turn, nothing is sent.
+	ann.Do("type while waiting", chromedp.KeyEvent("x"), chromedp.KeyEvent(kb.Enter))
+	ben.TypeIn("#n-word", "defog")
+	ben.Click("#n-controls button[type=submit]")
+	ann.WaitTurn(true)
+	ann.Do("type the next word", chromedp.KeyEvent("hijack"), chromedp.KeyEvent(kb.Enter))
+	ben.Wait("Ann's second word", `document.querySelectorAll(".nwords li").length === 3`)
+	if got := ben.Text(".nwords li:last-child"); got != "Ann: HIJacK" {
+		t.Errorf("Ann's second word reads %q on Ben's screen", got)
+	}
+	if got := ann.Text("#n-controls .error"); got != "" {
+		t.Errorf("Ann's screen says %q", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"parlour/web/e2e"
 )
@@ -243,5 +244,109 @@ func TestWordFightTypedPlacement(t *testing.T) {
 		if got := ann.Text("#w-controls .error"); got != "" {
 			t.Errorf("%q: the placement was refused: %q", c.typed, got)
 		}
+	}
+}
+
+// TestWordFightEndSummary reads the end banner's reason for a game that
+// strikes ended. With a strike for each player who could not place the
+// word, the last word can give more than one strike: the banner names
+// every strike it gave, not only the count the game reached.
+func TestWordFightEndSummary(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "reader", base)
+	p.Open("/")
+	p.Wait("the home page", `document.readyState === "complete"`)
+	for _, c := range []struct {
+		name                  string
+		strikes, limit, given int
+		cannot                string
+		want                  string
+	}{
+		{"one strike", 3, 3, 1, "[1]", "FOX gave the third strike: ben could not place it, and 3 strikes end the game."},
+		{"two strikes past the limit", 4, 3, 2, "[0, 1]", "FOX gave the third and fourth strikes: ann and ben could not place it, and 3 strikes end the game."},
+		{"two strikes to the limit", 2, 2, 2, "[0, 1]", "FOX gave the first and second strikes: ann and ben could not place it, and 2 strikes end the game."},
+		{"three strikes", 3, 1, 3, "[0, 1, 2]", "FOX gave the first, second and third strikes: ann and ben and cy could not place it, and 1 strike ends the game."},
+	} {
+		got := e2e.Eval[string](p, fmt.Sprintf(`(async () => {
+			const mod = await import("/static/js/games/wordfight.js");
+			const v = { status: "finished", players: ["ann", "ben", "cy"], seat: -1, strikes: %d, strike_limit: %d,
+				list: [{ word: "CAT", length: 3, by: 0, done: true }, { word: "FOX", length: 3, by: 1, done: true, cannot: %s, strikes: %d }] };
+			return mod.endSummary(v, { last: null }).reason;
+		})()`, c.strikes, c.limit, c.cannot, c.given))
+		if got != c.want {
+			t.Errorf("%s: the banner reads %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestWordFightRefusedInPlayersWords types what is not a move into Word
+// Fight's boxes: each is refused in the words of the box the player
+// typed in (not in the move's notation, nor quoting back what nobody
+// typed), and a square chosen before no longer shows as where the word
+// goes once the box holds no square.
+func TestWordFightRefusedInPlayersWords(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("wordfight", "The computer")
+	ann.WaitTurn(true)
+	refused := func(box, typed, submit, want string) {
+		t.Helper()
+		e2e.Eval[bool](ann, `(document.querySelector("#w-controls .error").textContent = "", true)`)
+		ann.TypeIn(box, typed)
+		ann.Click(submit)
+		ann.Wait(typed+": refused", `document.querySelector("#w-controls .error").textContent !== ""`)
+		if got := ann.Text("#w-controls .error"); got != want {
+			t.Errorf("%q typed in %s is refused with %q, want %q", typed, box, got, want)
+		}
+	}
+	refused("#w-declare", "ice cream", "#w-controls form button[type=submit]", "Declare one word, without spaces: “ice cream” is more than one.")
+	if n := e2e.Eval[int](ann, `document.querySelectorAll("#w-list tbody tr").length`); n != 0 {
+		t.Errorf("after a refused declaration the list holds %d words", n)
+	}
+	ann.TypeIn("#w-declare", "cat")
+	ann.Click("#w-controls form button[type=submit]")
+	ann.Wait("the square's box", `!!document.querySelector("#w-square") && document.querySelector("#w-square").offsetParent !== null`)
+	ann.Click(`#w-grid [data-sq="B2"]`)
+	ann.Wait("the preview", `document.querySelector("#w-preview").textContent.startsWith("CAT at B2 across: legal")`)
+	for _, typed := range []string{"B2 sideways", "B2 across please"} {
+		refused("#w-square", typed, "#w-place", fmt.Sprintf("“%s” is not a placement: write the first letter's square, then across or down, such as B2 across.", typed))
+	}
+	ann.TypeIn("#w-square", "2B")
+	ann.Wait("the preview of no square", `!document.querySelector("#w-preview").textContent.includes("B2")`)
+	if n := e2e.Eval[int](ann, `document.querySelectorAll("#w-grid .sel, #w-grid .prev").length`); n != 0 {
+		t.Errorf("with 2B in the box the grid still shows %d squares chosen or previewed", n)
+	}
+	if n := e2e.Eval[int](ann, `[...document.querySelectorAll("#w-grid [data-sq]")].filter(e => e.textContent).length`); n != 0 {
+		t.Errorf("after refused placements Ann's grid holds %d letters", n)
+	}
+}
+
+// TestWordFightKeyboardOnly declares and places by the keyboard alone:
+// when a form goes (the word declared, the word placed) the keyboard
+// goes on to the form that comes, so that Ann types her placement right
+// after her word, and the next word's placement when it comes.
+func TestWordFightKeyboardOnly(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("wordfight", "The computer")
+	ann.WaitTurn(true)
+	ann.TypeIn("#w-declare", "cat")
+	ann.Do("declare", chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the square's box", `!!document.querySelector("#w-square") && document.querySelector("#w-square").offsetParent !== null`)
+	ann.Do("type the placement", chromedp.KeyEvent("B2 down"))
+	ann.Wait("the preview", `document.querySelector("#w-preview").textContent.startsWith("CAT at B2 down: legal")`)
+	ann.Do("place", chromedp.KeyEvent(kb.Enter))
+	ann.Wait("CAT placed", `(document.querySelector('#w-grid [data-sq="B4"]')||{}).textContent === "T"`)
+	// The computer declares the next word: Ann's keyboard is in the
+	// square's box again.
+	ann.Wait("the next word", `document.querySelectorAll("#w-list tbody tr").length === 2 && document.querySelector("#w-square").offsetParent !== null`)
+	if got := e2e.Eval[string](ann, `document.activeElement.id || document.activeElement.tagName`); got != "w-square" {
+		t.Errorf("with the next word to place, the keyboard is on %s, not the square's box", got)
 	}
 }

@@ -21,6 +21,7 @@ export function shown(word, deleted) {
 }
 
 export function play(ctx) {
+  let mine = false; // the seat is to write the next word
   const alpha = h("div", { class: "alphabet", role: "list", "aria-label": "The alphabet" });
   const cur = h("p", { id: "n-current", "aria-live": "polite" });
   const words = h("ol", { class: "nwords", "aria-label": "Words written" });
@@ -30,6 +31,7 @@ export function play(ctx) {
   const form = h("form", { class: "row", onsubmit: async e => {
     e.preventDefault();
     const w = input.value.trim();
+    if (!mine) { err.textContent = "Wait for your turn: the other player is writing."; return; }
     if (!w) return;
     err.textContent = "";
     // The record's resignation is the move "resign": typed here it is
@@ -75,9 +77,15 @@ export function play(ctx) {
       : v.current ? `Current letter: ${v.current} · ${plural(v.left, "letter")} left` : `Any letter may start the first word · ${plural(v.left, "letter")} left`;
     fill(words, ...v.words.map(w => h("li", { "aria-label": `${v.players[w.by].name}: ${w.word}, deleted ${w.deleted}` },
       h("span", { class: "muted" }, v.players[w.by].name + ": "), shown(w.word, w.deleted))));
-    const mine = v.seat >= 0 && v.to_move === v.seat;
+    const was = mine;
+    mine = v.seat >= 0 && v.to_move === v.seat;
     box.hidden = v.seat < 0 || v.status === "finished";
-    input.disabled = !mine;
+    // Read-only, not disabled, while the other player writes: a disabled
+    // box would drop the keyboard's focus, and a player who plays by the
+    // keyboard would have to find the box again on every turn.
+    input.readOnly = !mine;
+    input.setAttribute("aria-disabled", String(!mine));
+    if (mine && !was && err.textContent.startsWith("Wait for your turn")) err.textContent = "";
     input.placeholder = mine ? (v.current ? `a word starting with ${v.current}` : "any word") : "wait for your turn";
   }
   return { el: root, update };

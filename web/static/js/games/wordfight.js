@@ -48,7 +48,14 @@ export function play(ctx) {
   const sqInput = h("input", { id: "w-square", autocomplete: "off", size: 5, placeholder: "B2" });
   const dirBtn = h("button", { type: "button", id: "w-dir", onclick: () => { down = !down; update(view); } });
   const send = async mv => { err.textContent = ""; try { await ctx.send(mv); return true; } catch (e) { err.textContent = e.message; return false; } };
-  const declForm = h("form", { class: "row", onsubmit: async e => { e.preventDefault(); const w = decl.value.trim(); if (w && await send("declare " + w)) decl.value = ""; } },
+  const declForm = h("form", { class: "row", onsubmit: async e => {
+    e.preventDefault();
+    const w = decl.value.trim();
+    // The move takes one word; words with spaces between would come
+    // back refused in the move's own notation.
+    if (/\s/.test(w)) { err.textContent = `Declare one word, without spaces: “${w}” is more than one.`; return; }
+    if (w && await send("declare " + w)) decl.value = "";
+  } },
     h("label", { for: "w-declare" }, "Declare a word"), decl, h("button", { type: "submit", class: "primary" }, "Declare"));
   // A placement is written "B2 across" or "B2 down": typed whole in the
   // square's box, its direction word turns the direction button.
@@ -60,6 +67,9 @@ export function play(ctx) {
   const placeForm = h("form", { class: "stack", onsubmit: async e => {
     e.preventDefault();
     const s = typedDir() || (sel ? sqName(...sel) : "");
+    // Anything after the square but a direction would reach the referee
+    // with the direction added to it, quoted back as nobody typed it.
+    if (/\s/.test(s)) { err.textContent = `“${sqInput.value.trim()}” is not a placement: write the first letter's square, then across or down, such as B2 across.`; return; }
     if (!s) { err.textContent = "Choose a square of your grid for the word's first letter."; return; }
     if (await send(`place ${s} ${down ? "down" : "across"}`)) { sel = null; sqInput.value = ""; }
   } },
@@ -73,6 +83,12 @@ export function play(ctx) {
       const l = m[1].toUpperCase();
       const c = l.length === 1 ? l.charCodeAt(0) - 65 : 26 + l.charCodeAt(1) - 65;
       sel = [Number(m[2]) - 1, c];
+      update(view);
+      sqInput.focus();
+    } else if (sqInput.value.trim() && sel) {
+      // What the box holds is no square: the square chosen before, and
+      // the referee's word on it, no longer say where the word goes.
+      sel = null;
       update(view);
       sqInput.focus();
     }
@@ -134,6 +150,13 @@ export function play(ctx) {
     declForm.hidden = !(mine && !answering);
     placeForm.hidden = !(mine && answering);
     dirBtn.textContent = `Direction: ${down ? "down" : "across"} (D)`;
+    // The form that held the keyboard went (the word declared, or
+    // placed), or the table put the focus back on the screen as a whole
+    // meanwhile: the keyboard goes on to the form shown now, so that a
+    // player who plays by the keyboard types on without finding it.
+    const at = document.activeElement;
+    const lost = at && at !== document.body && (at.contains(root) || (controls.contains(at) && at.offsetParent === null));
+    if (lost && mine && !ctx.replay) (answering ? sqInput : decl).focus({ preventScroll: true });
     const names = v.players;
     if (!answering) status.textContent = mine ? "Your turn to declare a word for everyone." : `Waiting for ${names[v.declarer]} to declare a word.`;
     else {
@@ -214,7 +237,11 @@ export function endSummary(v, { last }) {
     const e = [...list].reverse().find(x => x.strikes);
     if (e) {
       const who = (e.cannot || []).map(s => v.players[s]);
-      return { reason: `${e.word} gave the ${ordinal(v.strikes)} strike: ${who.join(" and ")} could not place it, and ${plural(v.strike_limit, "strike")} ${v.strike_limit === 1 ? "ends" : "end"} the game.` };
+      // With a strike for each player who could not (strikes_per
+      // player), the last word may give several: name each of them.
+      const gave = [...Array(e.strikes).keys()].map(i => ordinal(v.strikes - e.strikes + 1 + i));
+      const strikes = gave.length === 1 ? `the ${gave[0]} strike` : `the ${gave.slice(0, -1).join(", ")} and ${gave[gave.length - 1]} strikes`;
+      return { reason: `${e.word} gave ${strikes}: ${who.join(" and ")} could not place it, and ${plural(v.strike_limit, "strike")} ${v.strike_limit === 1 ? "ends" : "end"} the game.` };
     }
     return { reason: `The game reached ${plural(v.strike_limit, "strike")}.` };
   }
