@@ -373,6 +373,11 @@ func TestDeclare(t *testing.T) {
 	refuse(t, s, 0, "tar", `"tar" is not a move: place CART, as in`)
 	refuse(t, s, 0, "place A1 across", "the square A1 is not part of the board")
 	refuse(t, s, 0, "place B1 down", "the square B2 is not part of the board")
+	// A refusal is in the player's words, not the move's verb before them.
+	refuse(t, s, 0, "place 2B across", `"2B" is not a square`)
+	if _, err := s.Apply(0, "place 2B across"); err == nil || !strings.HasPrefix(err.Error(), `"2B" is not a square`) {
+		t.Errorf("place 2B across: %v, want it to begin with the square", err)
+	}
 	play(t, s, "0:place B1 across", "1:place A2 down", "2:cannot")
 	// Declarers rotate in seat order.
 	v := s.SeatView(game.Spectator)

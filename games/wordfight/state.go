@@ -211,12 +211,12 @@ func (s *State) declare(seat game.Seat, args []string) ([]game.Event, error) {
 
 func (s *State) place(seat game.Seat, args []string) ([]game.Event, error) {
 	if !s.answering {
-		return nil, fmt.Errorf("place: no word is waiting to be placed: %s", s.expecting(seat))
+		return nil, fmt.Errorf("no word is waiting to be placed: %s", s.expecting(seat))
 	}
 	e := &s.list[len(s.list)-1]
 	p, err := ParsePlacement(strings.Join(args, " "))
 	if err != nil {
-		return nil, fmt.Errorf("place: %w", err)
+		return nil, err // the square's own words: "place" says nothing more
 	}
 	reused, err := s.grids[seat].Check(s.cfg.Lexicon, e.word, p)
 	if err != nil {
