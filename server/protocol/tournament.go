@@ -72,12 +72,18 @@ func (req *TournamentRequest) check() error {
 		if req.Rounds != 0 {
 			return refuse.Bad(`an arena runs for "minutes", not a number of rounds: leave out rounds`)
 		}
+		if req.Minutes < 0 {
+			return refuse.Bad(`an arena runs for 1 minute or more, not %d`, req.Minutes)
+		}
 		if req.Minutes < 1 {
 			return refuse.Bad(`say how long the arena runs: "minutes" is a number of minutes`)
 		}
 	case "swiss":
 		if req.Minutes != 0 {
 			return refuse.Bad(`a Swiss plays a number of "rounds", not minutes: leave out minutes`)
+		}
+		if req.Rounds < 0 {
+			return refuse.Bad(`a Swiss plays 1 round or more, not %d`, req.Rounds)
 		}
 		if req.Rounds < 1 {
 			return refuse.Bad(`say how many rounds the Swiss plays: "rounds" is a number`)
