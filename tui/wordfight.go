@@ -253,17 +253,25 @@ func (p *playScreen) wordfightView() string {
 			by = v.Players[e.By]
 		}
 		// ▸ the word being answered, ✗ one somebody could not place.
-		mark := " "
+		// A struck word names who could not place it, as the browser's
+		// list does: the strikes are theirs, and the list is the only
+		// place a player learns how the others fare.
+		mark, who := " ", ""
 		switch {
 		case !e.Done:
 			mark = "▸"
 		case len(e.Cannot) > 0:
 			mark, struck = bad("✗"), true
+			var ns []string
+			for _, s := range e.Cannot {
+				ns = append(ns, p.t.name(s))
+			}
+			who = " " + bad("✗ "+strings.Join(ns, ", "))
 		}
-		info = append(info, fmt.Sprintf("%s%2d %-12s %s", mark, start+i+1, e.Word, faint(by)))
+		info = append(info, fmt.Sprintf("%s%2d %-12s %s%s", mark, start+i+1, e.Word, faint(by), who))
 	}
 	if struck {
-		info = append(info, faint("✗ somebody could not: a strike"))
+		info = append(info, faint("✗ who could not place it: a strike"))
 	}
 	// The preview may wrap over lines of its own, so the log gets what
 	// the lines drawn so far leave, not what their count does; and the

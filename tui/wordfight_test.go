@@ -245,9 +245,16 @@ func TestWordFightListMarks(t *testing.T) {
 	tm.key("c")
 	tm.waitFor("Ann's answer", has("you did not place DRAW"))
 	move("cannot")
-	s := tm.waitFor("the strike", has("✗ 2 DRAW", "✗ somebody could not: a strike"))
+	s := tm.waitFor("the strike", has("✗ 2 DRAW", "✗ who could not place it: a strike"))
 	if !strings.Contains(s, "  1 QUIZ") {
 		t.Errorf("QUIZ, placed by all, is marked:\n%s", s)
+	}
+	// The struck word names who could not place it, as the browser does.
+	if l := lineWith(s, "✗ 2 DRAW"); !strings.Contains(l, "✗ Ann, Ben") {
+		t.Errorf("the struck DRAW does not say who could not place it: %q", l)
+	}
+	if l := lineWith(s, "  1 QUIZ"); strings.Contains(l, "✗") {
+		t.Errorf("QUIZ, placed by all, names somebody who could not: %q", l)
 	}
 	checkFits(t, tm)
 }
