@@ -257,4 +257,26 @@ func TestWordFightListMarks(t *testing.T) {
 		t.Errorf("QUIZ, placed by all, names somebody who could not: %q", l)
 	}
 	checkFits(t, tm)
+
+	// Two more words nobody places: the third strike ends the game, and
+	// the end says whose strike it was.
+	tm.waitFor("Ann's turn", has("Your turn to declare a word"))
+	tm.typeText("lynx")
+	tm.key("enter")
+	tm.waitFor("LYNX to place", has("▸ 3 LYNX"))
+	tm.key("c")
+	tm.key("c")
+	tm.waitFor("Ann's answer", has("you did not place LYNX"))
+	move("cannot")
+	tm.waitFor("the second strike", has("✗ 3 LYNX"))
+	move("declare fjord")
+	tm.waitFor("FJORD to place", has("▸ 4 FJORD"))
+	move("cannot")
+	tm.key("c")
+	tm.key("c")
+	s = tm.waitFor("the end", over)
+	if !strings.Contains(strings.Join(strings.Fields(s), " "), "with FJORD, declared by Ben: Ann and Ben could not place it") {
+		t.Errorf("the end does not say who could not place the last word:\n%s", s)
+	}
+	checkFits(t, tm)
 }
