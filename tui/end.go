@@ -416,12 +416,14 @@ func (t *tableScreen) reasonText() string {
 			}
 		}
 		return s
+	// Nymphabet's ends say the rule that decides them: in standard mode
+	// the last word loses, which a player who wrote it may not expect.
 	case "deleted_z":
-		return fmt.Sprintf("%s's %s deleted Z", who, d.Word)
+		return fmt.Sprintf("%s's %s deleted Z, and whoever deletes Z loses", who, d.Word)
 	case "deleted_last":
-		return fmt.Sprintf("%s's %s deleted the last letter", who, d.Word)
+		return fmt.Sprintf("%s's %s deleted the last letter, and whoever deletes it wins", who, d.Word)
 	case "all_deleted":
-		return fmt.Sprintf("%s's %s deleted the last letters", who, d.Word)
+		return fmt.Sprintf("%s's %s deleted the last letters, and the higher product wins", who, d.Word)
 	}
 	return d.Reason
 }
