@@ -240,9 +240,11 @@ func (p *playScreen) wordfightView() string {
 	case cur != "" && p.t.myTurn():
 		info = append(info, "Place "+title(cur)+" at "+p.placement(), wrap(p.preview, 34))
 	case cur != "":
-		info = append(info, "Waiting for the others to answer "+cur)
+		info = append(info, "Waiting for "+p.others()+" to answer "+cur)
 	case p.declaring():
 		info = append(info, "Your turn to declare a word")
+	case p.t.upd != nil && p.t.upd.Table.Status == "playing" && v.Declarer >= 0:
+		info = append(info, "Waiting for "+p.t.name(v.Declarer)+" to declare a word")
 	}
 	info = append(info, "", title("The list"))
 	start := max(0, len(v.List)-8)
@@ -287,6 +289,26 @@ func (p *playScreen) wordfightView() string {
 		prompt = "Move:"
 	}
 	return body + "\n" + p.footer(prompt, keys)
+}
+
+// others names the players the table waits for besides this seat, as
+// the browser does: "Ben and Cy", or "the others" when it waits for none.
+func (p *playScreen) others() string {
+	var ns []string
+	if p.t.upd != nil {
+		for _, s := range p.t.upd.Table.ToMove {
+			if s != p.t.seat {
+				ns = append(ns, p.t.name(s))
+			}
+		}
+	}
+	if len(ns) == 0 {
+		return "the others"
+	}
+	if len(ns) == 1 {
+		return ns[0]
+	}
+	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
 }
 
 // wfGrid draws a finished player's grid.

@@ -224,8 +224,9 @@ func TestWordFightListMarks(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("QUIZ to place", has("▸ 1 QUIZ"))
 	tm.key("enter") // A1 across
-	tm.waitFor("Ann's placement", has("you placed QUIZ"))
+	tm.waitFor("Ann's placement", has("you placed QUIZ", "Waiting for Ben to answer QUIZ"))
 	move("place A1 across")
+	tm.waitFor("Ben to declare", has("Waiting for Ben to declare a word"))
 	// Ben declares DRAW, which crosses nothing: neither can place it.
 	move("declare draw")
 	tm.waitFor("DRAW to place", has("▸ 2 DRAW"))
