@@ -225,6 +225,9 @@ func TestWordFightListMarks(t *testing.T) {
 	tm.waitFor("QUIZ to place", has("▸ 1 QUIZ"))
 	tm.key("enter") // A1 across
 	tm.waitFor("Ann's placement", has("you placed QUIZ", "Waiting for Ben to answer QUIZ"))
+	// Answering again is refused with the reason: the word is answered.
+	tm.key("enter")
+	tm.waitFor("the refusal", has("! you have answered QUIZ already: waiting for Ben"))
 	move("place A1 across")
 	tm.waitFor("Ben to declare", has("Waiting for Ben to declare a word"))
 	// Ben declares DRAW, which crosses nothing: neither can place it.
