@@ -283,6 +283,10 @@ func (p *playScreen) wordfightView() string {
 	info = append(info, "", p.t.logBlock(max(1, p.t.h-used-6-p.t.msgExtra()), max(1, p.t.w-gw)))
 	body := side(fit(g.String(), gw, p.t.h), gw, strings.Join(info, "\n"), p.t.w-gw)
 	prompt, keys := "", "arrows move · space/tab across or down · enter place · c twice cannot · : type a move · esc home · ? help"
+	if cur == "" || !p.t.myTurn() {
+		// Nothing to place: the keys of placing would only be refused.
+		keys = ": type a move · esc home · ? help"
+	}
 	if p.declaring() {
 		prompt, keys = "Declare a word:", "type a word · enter declare it · :resign · esc home · ? help"
 	} else if p.line != "" {

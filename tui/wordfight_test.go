@@ -227,7 +227,11 @@ func TestWordFightListMarks(t *testing.T) {
 	tm.waitFor("Ann's placement", has("you placed QUIZ", "Waiting for Ben to answer QUIZ"))
 	// Answering again is refused with the reason: the word is answered.
 	tm.key("enter")
-	tm.waitFor("the refusal", has("! you have answered QUIZ already: waiting for Ben"))
+	s := tm.waitFor("the refusal", has("! you have answered QUIZ already: waiting for Ben"))
+	// While there is nothing to place, the keys do not offer placing.
+	if strings.Contains(s, "enter place") || !strings.Contains(s, "esc home · ? help") {
+		t.Errorf("with QUIZ answered, the keys still offer placing:\n%s", s)
+	}
 	move("place A1 across")
 	tm.waitFor("Ben to declare", has("Waiting for Ben to declare a word"))
 	// Ben declares DRAW, which crosses nothing: neither can place it.
@@ -249,7 +253,7 @@ func TestWordFightListMarks(t *testing.T) {
 	tm.key("c")
 	tm.waitFor("Ann's answer", has("you did not place DRAW"))
 	move("cannot")
-	s := tm.waitFor("the strike", has("✗ 2 DRAW", "✗ who could not place it: a strike"))
+	s = tm.waitFor("the strike", has("✗ 2 DRAW", "✗ who could not place it: a strike"))
 	if !strings.Contains(s, "  1 QUIZ") {
 		t.Errorf("QUIZ, placed by all, is marked:\n%s", s)
 	}
