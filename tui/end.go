@@ -399,13 +399,31 @@ func (t *tableScreen) reasonText() string {
 	case "wrong_outline":
 		return fmt.Sprintf("%s outlined %s's fleet wrongly", who, on)
 	case "strikes":
-		return fmt.Sprintf("the strikes reached the limit with %s, declared by %s", d.Word, who)
+		s := fmt.Sprintf("the strikes reached the limit with %s, declared by %s", d.Word, who)
+		// The players whose strike it was, as the browser says them:
+		// the list that named them is gone from the end screen.
+		if t.upd == nil {
+			return s
+		}
+		v := t.wfView()
+		for i := len(v.List) - 1; i >= 0; i-- {
+			if e := v.List[i]; strings.EqualFold(e.Word, d.Word) && len(e.Cannot) > 0 {
+				var ns []string
+				for _, c := range e.Cannot {
+					ns = append(ns, t.name(c))
+				}
+				return s + ": " + strings.Join(ns, " and ") + " could not place it"
+			}
+		}
+		return s
+	// Nymphabet's ends say the rule that decides them: in standard mode
+	// the last word loses, which a player who wrote it may not expect.
 	case "deleted_z":
-		return fmt.Sprintf("%s's %s deleted Z", who, d.Word)
+		return fmt.Sprintf("%s's %s deleted Z, and whoever deletes Z loses", who, d.Word)
 	case "deleted_last":
-		return fmt.Sprintf("%s's %s deleted the last letter", who, d.Word)
+		return fmt.Sprintf("%s's %s deleted the last letter, and whoever deletes it wins", who, d.Word)
 	case "all_deleted":
-		return fmt.Sprintf("%s's %s deleted the last letters", who, d.Word)
+		return fmt.Sprintf("%s's %s deleted the last letters, and the higher product wins", who, d.Word)
 	}
 	return d.Reason
 }
@@ -480,14 +498,17 @@ func (e *endScreen) view() string {
 	u := t.upd
 	var b strings.Builder
 	res := u.Table.Result
-	line := title("Game over")
+	// The reason may run past the screen's width (names, a word, who
+	// could not place it): it wraps rather than losing its end.
+	line := ""
 	if r := t.reasonText(); r != "" {
-		line += ": " + r
+		line = ": " + r
 	}
 	if a := u.Table.Aborted; a != nil {
-		line = title("Game over") + ": aborted, " + abortText(a.Name, a.Why)
+		line = ": aborted, " + abortText(a.Name, a.Why)
 	}
-	b.WriteString(line + "\n")
+	line = strings.TrimPrefix(wrap("Game over"+line, t.w), "Game over")
+	b.WriteString(title("Game over") + line + "\n")
 	for _, f := range t.forced {
 		b.WriteString(bad(wrap("⏱ "+f, t.w)) + "\n")
 	}

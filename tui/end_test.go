@@ -195,10 +195,19 @@ func TestEndReason(t *testing.T) {
 		{"solitaire announced", []string{"Ann"}, `{"solitaire": true}`, endData{Reason: "announced", Seat: 0, Against: 0, Word: "HOCKS"}, "Ann announced HOCKS, the grid's password"},
 		{"solitaire tripped", []string{"Ann"}, `{"solitaire": true}`, endData{Reason: "tripped", Seat: 0, Against: 0}, "Ann tripped over the password of the grid"},
 		{"resigned", []string{"Ann"}, `{"solitaire": true}`, endData{Reason: "resign", Seat: 0, Against: -1}, "Ann resigned"},
+		{"nymphabet:standard", []string{"Ann", "Ben"}, `{}`, endData{Reason: "deleted_z", Seat: 0, Against: -1, Word: "ZIP"}, "Ann's ZIP deleted Z, and whoever deletes Z loses"},
+		{"nymphabet:cyclic", []string{"Ann", "Ben"}, `{}`, endData{Reason: "deleted_last", Seat: 1, Against: -1, Word: "LUMEN"}, "Ben's LUMEN deleted the last letter, and whoever deletes it wins"},
+		{"nymphabet:scoring", []string{"Ann", "Ben"}, `{}`, endData{Reason: "all_deleted", Seat: 1, Against: -1, Word: "MINORSHIP"}, "Ben's MINORSHIP deleted the last letters, and the higher product wins"},
+		{"wordfight:strikes", []string{"Ann", "Ben"}, `{"list":[{"word":"DRAW","by":1,"done":true,"cannot":[1]},{"word":"FJORD","by":1,"done":true,"cannot":[0,1]}]}`,
+			endData{Reason: "strikes", Seat: 1, Against: -1, Word: "FJORD"}, "the strikes reached the limit with FJORD, declared by Ben: Ann and Ben could not place it"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			ts := &tableScreen{game: "quizl", ends: &c.end, upd: &client.Update{View: json.RawMessage(c.view)}}
+			game, _, ok := strings.Cut(c.name, ":")
+			if !ok {
+				game = "quizl"
+			}
+			ts := &tableScreen{game: game, ends: &c.end, upd: &client.Update{View: json.RawMessage(c.view)}}
 			for i, n := range c.seats {
 				ts.upd.Table.Seats = append(ts.upd.Table.Seats, client.Seat{Seat: i, Name: n})
 			}

@@ -96,8 +96,13 @@ func (p *playScreen) nymphabetView() string {
 	for range max(0, room-len(v.Words)) {
 		b.WriteString("\n")
 	}
+	// The current letter is the next word's only while it is this
+	// player's turn: the other's word moves it on first.
 	prompt := "Your word:"
-	if v.Current != "" {
+	switch {
+	case !p.t.myTurn():
+		prompt = "Your word, once it is your turn:"
+	case v.Current != "":
 		prompt = "A word starting with " + v.Current + ":"
 	}
 	return b.String() + p.footer(prompt, "type a word · enter play it · :resign · esc home · ? help")

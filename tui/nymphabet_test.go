@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"os"
 	"regexp"
 	"strings"
@@ -91,4 +92,29 @@ func TestNymphabetAgainstTheComputer(t *testing.T) {
 	if l := lineWith(s, first); !strings.Contains(l, " won ") && !strings.Contains(l, " lost ") || !strings.Contains(s, "playing") {
 		t.Errorf("the recent games lack their status:\n%s", s)
 	}
+}
+
+// TestNymphabetPromptWaits: while the other player is to move, the
+// prompt does not ask for a word starting with the current letter, which
+// their word is about to move on; once they have, it asks for the new one.
+func TestNymphabetPromptWaits(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("nymphabet", 3) // a friend
+	tm.key("enter")
+	tm.waitFor("the table", func(string) bool { return tm.table() != nil })
+	ben, b := benJoins(t, ts, tm)
+	tm.waitFor("Ann's turn", has("▶ your turn", "A word starting with A:"))
+	tm.typeText("able")
+	tm.key("enter")
+	s := tm.waitFor("Ben's turn", has("ABle", "waiting for Ben"))
+	if !strings.Contains(s, "Your word, once it is your turn:") || strings.Contains(s, "A word starting with C") {
+		t.Errorf("while Ben is to move, the prompt asks for a word starting with C:\n%s", s)
+	}
+	checkFits(t, tm)
+	if _, err := ben.Move(context.Background(), b.Token, b.Table, "cede", 0, false); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("Ann's turn again", has("CeDE", "▶ your turn", "A word starting with F:"))
 }

@@ -578,6 +578,13 @@ func (t *tableScreen) send(move string) tea.Cmd {
 	resign := strings.EqualFold(move, "resign")
 	if !t.myTurn() && !resign {
 		t.err = "it is not your turn: " + t.turnLine()
+		// In Word Fight a player who has answered the word waits for the
+		// others' answers: it was their turn, and may seem it still.
+		if t.game == "wordfight" {
+			if v := t.wfView(); v.Current != "" && t.seat >= 0 && t.seat < len(v.Answered) && v.Answered[t.seat] {
+				t.err = "you have answered " + strings.ToUpper(v.Current) + " already: " + t.turnLine()
+			}
+		}
 		return nil
 	}
 	if resign && !t.resignAsked {

@@ -240,9 +240,11 @@ func (p *playScreen) wordfightView() string {
 	case cur != "" && p.t.myTurn():
 		info = append(info, "Place "+title(cur)+" at "+p.placement(), wrap(p.preview, 34))
 	case cur != "":
-		info = append(info, "Waiting for the others to answer "+cur)
+		info = append(info, "Waiting for "+p.others()+" to answer "+cur)
 	case p.declaring():
 		info = append(info, "Your turn to declare a word")
+	case p.t.upd != nil && p.t.upd.Table.Status == "playing" && v.Declarer >= 0:
+		info = append(info, "Waiting for "+p.t.name(v.Declarer)+" to declare a word")
 	}
 	info = append(info, "", title("The list"))
 	start := max(0, len(v.List)-8)
@@ -253,17 +255,25 @@ func (p *playScreen) wordfightView() string {
 			by = v.Players[e.By]
 		}
 		// ▸ the word being answered, ✗ one somebody could not place.
-		mark := " "
+		// A struck word names who could not place it, as the browser's
+		// list does: the strikes are theirs, and the list is the only
+		// place a player learns how the others fare.
+		mark, who := " ", ""
 		switch {
 		case !e.Done:
 			mark = "▸"
 		case len(e.Cannot) > 0:
 			mark, struck = bad("✗"), true
+			var ns []string
+			for _, s := range e.Cannot {
+				ns = append(ns, p.t.name(s))
+			}
+			who = " " + bad("✗ "+strings.Join(ns, ", "))
 		}
-		info = append(info, fmt.Sprintf("%s%2d %-12s %s", mark, start+i+1, e.Word, faint(by)))
+		info = append(info, fmt.Sprintf("%s%2d %-12s %s%s", mark, start+i+1, e.Word, faint(by), who))
 	}
 	if struck {
-		info = append(info, faint("✗ somebody could not: a strike"))
+		info = append(info, faint("✗ who could not place it: a strike"))
 	}
 	// The preview may wrap over lines of its own, so the log gets what
 	// the lines drawn so far leave, not what their count does; and the
@@ -273,12 +283,36 @@ func (p *playScreen) wordfightView() string {
 	info = append(info, "", p.t.logBlock(max(1, p.t.h-used-6-p.t.msgExtra()), max(1, p.t.w-gw)))
 	body := side(fit(g.String(), gw, p.t.h), gw, strings.Join(info, "\n"), p.t.w-gw)
 	prompt, keys := "", "arrows move · space/tab across or down · enter place · c twice cannot · : type a move · esc home · ? help"
+	if cur == "" || !p.t.myTurn() {
+		// Nothing to place: the keys of placing would only be refused.
+		keys = ": type a move · esc home · ? help"
+	}
 	if p.declaring() {
 		prompt, keys = "Declare a word:", "type a word · enter declare it · :resign · esc home · ? help"
 	} else if p.line != "" {
 		prompt = "Move:"
 	}
 	return body + "\n" + p.footer(prompt, keys)
+}
+
+// others names the players the table waits for besides this seat, as
+// the browser does: "Ben and Cy", or "the others" when it waits for none.
+func (p *playScreen) others() string {
+	var ns []string
+	if p.t.upd != nil {
+		for _, s := range p.t.upd.Table.ToMove {
+			if s != p.t.seat {
+				ns = append(ns, p.t.name(s))
+			}
+		}
+	}
+	if len(ns) == 0 {
+		return "the others"
+	}
+	if len(ns) == 1 {
+		return ns[0]
+	}
+	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
 }
 
 // wfGrid draws a finished player's grid.

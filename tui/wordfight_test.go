@@ -224,8 +224,16 @@ func TestWordFightListMarks(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("QUIZ to place", has("▸ 1 QUIZ"))
 	tm.key("enter") // A1 across
-	tm.waitFor("Ann's placement", has("you placed QUIZ"))
+	tm.waitFor("Ann's placement", has("you placed QUIZ", "Waiting for Ben to answer QUIZ"))
+	// Answering again is refused with the reason: the word is answered.
+	tm.key("enter")
+	s := tm.waitFor("the refusal", has("! you have answered QUIZ already: waiting for Ben"))
+	// While there is nothing to place, the keys do not offer placing.
+	if strings.Contains(s, "enter place") || !strings.Contains(s, "esc home · ? help") {
+		t.Errorf("with QUIZ answered, the keys still offer placing:\n%s", s)
+	}
 	move("place A1 across")
+	tm.waitFor("Ben to declare", has("Waiting for Ben to declare a word"))
 	// Ben declares DRAW, which crosses nothing: neither can place it.
 	move("declare draw")
 	tm.waitFor("DRAW to place", has("▸ 2 DRAW"))
@@ -245,9 +253,38 @@ func TestWordFightListMarks(t *testing.T) {
 	tm.key("c")
 	tm.waitFor("Ann's answer", has("you did not place DRAW"))
 	move("cannot")
-	s := tm.waitFor("the strike", has("✗ 2 DRAW", "✗ somebody could not: a strike"))
+	s = tm.waitFor("the strike", has("✗ 2 DRAW", "✗ who could not place it: a strike"))
 	if !strings.Contains(s, "  1 QUIZ") {
 		t.Errorf("QUIZ, placed by all, is marked:\n%s", s)
+	}
+	// The struck word names who could not place it, as the browser does.
+	if l := lineWith(s, "✗ 2 DRAW"); !strings.Contains(l, "✗ Ann, Ben") {
+		t.Errorf("the struck DRAW does not say who could not place it: %q", l)
+	}
+	if l := lineWith(s, "  1 QUIZ"); strings.Contains(l, "✗") {
+		t.Errorf("QUIZ, placed by all, names somebody who could not: %q", l)
+	}
+	checkFits(t, tm)
+
+	// Two more words nobody places: the third strike ends the game, and
+	// the end says whose strike it was.
+	tm.waitFor("Ann's turn", has("Your turn to declare a word"))
+	tm.typeText("lynx")
+	tm.key("enter")
+	tm.waitFor("LYNX to place", has("▸ 3 LYNX"))
+	tm.key("c")
+	tm.key("c")
+	tm.waitFor("Ann's answer", has("you did not place LYNX"))
+	move("cannot")
+	tm.waitFor("the second strike", has("✗ 3 LYNX"))
+	move("declare fjord")
+	tm.waitFor("FJORD to place", has("▸ 4 FJORD"))
+	move("cannot")
+	tm.key("c")
+	tm.key("c")
+	s = tm.waitFor("the end", over)
+	if !strings.Contains(strings.Join(strings.Fields(s), " "), "with FJORD, declared by Ben: Ann and Ben could not place it") {
+		t.Errorf("the end does not say who could not place the last word:\n%s", s)
 	}
 	checkFits(t, tm)
 }
