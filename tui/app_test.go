@@ -182,7 +182,7 @@ func TestLongLinesStayInSight(t *testing.T) {
 
 	// A word longer than the prompt's room (typed while the other
 	// player moves): its end stays in sight.
-	tm.waitFor("the word's prompt", has("A word starting with A: █"))
+	tm.waitFor("the word's prompt", has("Your word, once it is your turn: █"))
 	tm.update(tea.PasteMsg{Content: strings.Repeat("a", 59) + "Q"})
 	s = tm.screen()
 	if !strings.Contains(s, "aQ█") {
