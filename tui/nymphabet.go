@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"parlour/game"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Nymphabet's play screen: the struck alphabet and the words.
@@ -54,6 +56,54 @@ func shown(word, deleted string) string {
 	return string(w)
 }
 
+// nymphWords lays out the words played in room lines of width columns:
+// one a line while they fit, then down and across in as many columns as
+// the width takes, so that a long game's early words stay in sight (the
+// latest last); only when even those are full do the earliest go.
+func nymphWords(v nymphView, room, width int) string {
+	room = max(room, 0)
+	items := make([]string, len(v.Words))
+	for i, w := range v.Words {
+		name := fmt.Sprintf("seat %d", w.By)
+		if w.By >= 0 && w.By < len(v.Players) {
+			name = v.Players[w.By].Name
+		}
+		if len(v.Words) <= room {
+			items[i] = fmt.Sprintf("%-20s %s", name+":", shown(w.Word, w.Deleted))
+		} else {
+			items[i] = name + ": " + shown(w.Word, w.Deleted)
+		}
+	}
+	cols, colW := 1, 0
+	if len(items) > room {
+		for _, it := range items {
+			colW = max(colW, ansi.StringWidth(it)+3)
+		}
+		cols = max(1, (width-2)/colW)
+		items = items[max(0, len(items)-cols*room):]
+	}
+	rows := (len(items) + cols - 1) / cols
+	var b strings.Builder
+	for r := range room {
+		var line strings.Builder
+		for c := 0; c < cols && r < rows; c++ {
+			i := c*rows + r
+			if i >= len(items) {
+				break
+			}
+			line.WriteString(items[i])
+			if c < cols-1 {
+				line.WriteString(strings.Repeat(" ", max(0, colW-ansi.StringWidth(items[i]))))
+			}
+		}
+		if l := strings.TrimRight(line.String(), " "); l != "" {
+			b.WriteString("  " + l)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
 func (p *playScreen) nymphabetView() string {
 	var v nymphView
 	json.Unmarshal(p.t.upd.View, &v)
@@ -84,18 +134,7 @@ func (p *playScreen) nymphabetView() string {
 		}
 	}
 	b.WriteString("  " + strings.Join(ps, " · ") + "\n\n")
-	room := p.t.h - 12 - p.t.msgExtra()
-	start := max(0, len(v.Words)-room)
-	for _, w := range v.Words[start:] {
-		name := fmt.Sprintf("seat %d", w.By)
-		if w.By >= 0 && w.By < len(v.Players) {
-			name = v.Players[w.By].Name
-		}
-		fmt.Fprintf(&b, "  %-20s %s\n", name+":", shown(w.Word, w.Deleted))
-	}
-	for range max(0, room-len(v.Words)) {
-		b.WriteString("\n")
-	}
+	b.WriteString(nymphWords(v, p.t.h-12-p.t.msgExtra(), p.t.w))
 	// The current letter is the next word's only while it is this
 	// player's turn: the other's word moves it on first.
 	prompt := "Your word:"

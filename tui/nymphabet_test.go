@@ -2,12 +2,15 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 
 	"parlour/lexicon"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestNymphabetAgainstTheComputer(t *testing.T) {
@@ -117,4 +120,59 @@ func TestNymphabetPromptWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm.waitFor("Ann's turn again", has("CeDE", "▶ your turn", "A word starting with F:"))
+}
+
+// TestNymphabetWordsLaidOut: the words played fill the room one a line,
+// then in columns, so that a long game's early words stay in sight (they
+// scrolled off, where the browser lists every word); only when the
+// columns are full do the earliest go.
+func TestNymphabetWordsLaidOut(t *testing.T) {
+	t.Parallel()
+	v := nymphView{Players: []struct {
+		Name    string `json:"name"`
+		Letters int    `json:"letters"`
+		Turns   int    `json:"turns"`
+		Product int    `json:"product"`
+		Score   int    `json:"score"`
+	}{{Name: "Ann"}, {Name: "Computer (easy)"}}}
+	add := func(n int) {
+		for i := range n {
+			v.Words = append(v.Words, struct {
+				By      int    `json:"by"`
+				Word    string `json:"word"`
+				Deleted string `json:"deleted"`
+			}{By: i % 2, Word: fmt.Sprintf("word%02d", len(v.Words)), Deleted: ""})
+		}
+	}
+	for _, tc := range []struct {
+		words, room, width int
+		first              int // the earliest word in sight
+	}{
+		{words: 5, room: 12, width: 80},
+		{words: 12, room: 12, width: 80},
+		{words: 20, room: 12, width: 80},
+		{words: 30, room: 12, width: 80},
+		{words: 50, room: 12, width: 80, first: 14}, // three columns of 12
+
+		{words: 20, room: 4, width: 40, first: 16},
+	} {
+		v.Words = nil
+		add(tc.words)
+		got := nymphWords(v, tc.room, tc.width)
+		lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+		if len(lines) != tc.room {
+			t.Errorf("%d words in %d lines: %d lines\n%s", tc.words, tc.room, len(lines), got)
+		}
+		for _, l := range lines {
+			if ansi.StringWidth(l) > tc.width {
+				t.Errorf("%d words: a line wider than %d: %q", tc.words, tc.width, l)
+			}
+		}
+		for i := range tc.words {
+			in := strings.Contains(got, fmt.Sprintf("word%02d", i))
+			if in != (i >= tc.first) {
+				t.Errorf("%d words in %d lines of %d: word %d in sight %v, want %v\n%s", tc.words, tc.room, tc.width, i, in, i >= tc.first, got)
+			}
+		}
+	}
 }
