@@ -369,6 +369,9 @@ func TestChallengeManyTabs(t *testing.T) {
 	}
 
 	// The same again: refused, in words, and no second banner anywhere.
+	// The stream may bring the banner before the send's answer, and the
+	// button rests until then: a click meanwhile sends nothing.
+	ann.Wait("the send answered", `!document.querySelector("#challenge-send").disabled`)
 	ann.Click("#challenge-send")
 	ann.Wait("the refusal", `document.querySelector("#challenge-error").textContent !== ""`)
 	if got := ann.Text("#challenge-error"); !strings.Contains(got, "already challenged Ben to Nymphabet") {
