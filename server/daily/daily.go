@@ -302,7 +302,7 @@ func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string
 			s.making = make(map[string]*making)
 		}
 		s.making[key] = m
-		go s.make(context.WithoutCancel(ctx), ds, name, day, m)
+		go s.makeShared(context.WithoutCancel(ctx), ds, name, day, m)
 	}
 	s.mu.Unlock()
 	select {
@@ -313,9 +313,9 @@ func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string
 	}
 }
 
-// make makes the puzzle m stands for, keeps it, and tells those waiting.
+// makeShared makes the puzzle m stands for, keeps it, and tells those waiting.
 // A puzzle not made is not kept: the next start tries again.
-func (s *Service) make(ctx context.Context, ds store.Dailies, name, day string, m *making) {
+func (s *Service) makeShared(ctx context.Context, ds store.Dailies, name, day string, m *making) {
 	// Bounded twice the computer's time: the store's write after it
 	// must not hold the waiting starts for ever.
 	ctx, cancel := context.WithTimeout(ctx, 2*s.botTimeout())
