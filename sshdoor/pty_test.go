@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -294,13 +295,49 @@ func (st *nymphState) mismatch(s string) string {
 	if want := "  " + strings.Join(ps, " · "); strings.TrimRight(lines[5], " ") != want {
 		return fmt.Sprintf("the players' line is %q, not %q", lines[5], want)
 	}
-	// The last words, as many as the screen has room for (24 - 12).
-	words := v.Words[max(0, len(v.Words)-12):]
-	for i, w := range words {
-		want := fmt.Sprintf("  %-20s %s", v.Players[w.By].Name+":", capitals(w.Word, w.Deleted))
-		if got := strings.TrimRight(lines[7+i], " "); got != want {
-			return fmt.Sprintf("word %d is listed as %q, not %q", i, got, want)
+	// The screen has room for 24 - 12 lines of words: one a line while
+	// they fit, then in columns, down and across, every one in sight.
+	const room = 12
+	if len(v.Words) <= room {
+		for i, w := range v.Words {
+			want := fmt.Sprintf("  %-20s %s", v.Players[w.By].Name+":", capitals(w.Word, w.Deleted))
+			if got := strings.TrimRight(lines[7+i], " "); got != want {
+				return fmt.Sprintf("word %d is listed as %q, not %q", i, got, want)
+			}
 		}
+		return ""
+	}
+	var listed []string
+	cols := 0
+	for r, l := range lines[7 : 7+room] {
+		items := regexp.MustCompile(`\s{3,}`).Split(strings.TrimSpace(l), -1)
+		if r == 0 {
+			cols = len(items)
+		}
+		for _, item := range items {
+			if item != "" {
+				listed = append(listed, item)
+			}
+		}
+	}
+	// The latest words, as many as the columns hold, down each column
+	// and then across.
+	shown := v.Words[max(0, len(v.Words)-len(listed)):]
+	rows := (len(listed) + cols - 1) / cols
+	if cols < 2 || rows > room || len(shown) < room {
+		return fmt.Sprintf("%d words are not in columns: %q", len(v.Words), listed)
+	}
+	var want []string // read across each line, as listed is
+	for r := range rows {
+		for c := range cols {
+			if i := c*rows + r; i < len(shown) {
+				w := shown[i]
+				want = append(want, v.Players[w.By].Name+": "+capitals(w.Word, w.Deleted))
+			}
+		}
+	}
+	if !slices.Equal(listed, want) {
+		return fmt.Sprintf("the words are listed as\n%q, not\n%q", listed, want)
 	}
 	return ""
 }
