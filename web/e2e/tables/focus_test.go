@@ -154,9 +154,18 @@ func TestFocusStaysOnRedrawnControls(t *testing.T) {
 	} {
 		p.Open("/t/" + c.table)
 		p.Wait(c.what, `!!document.querySelector("#tools #download") && !!document.querySelector("#invite, #game-over")`)
-		p.Do("focus "+c.what, c.focus...)
-		if !e2e.Eval[bool](p, `!!(`+c.is+`)`) {
-			t.Fatalf("%s: the focus did not get there: it is on %s", c.what, e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+		// The page may still draw the table a second time as its socket
+		// opens, taking the control away under a focus just given: the
+		// focus is given again then, for what is tested is the next draw.
+		for try := 0; ; try++ {
+			p.Do("focus "+c.what, c.focus...)
+			if e2e.Eval[bool](p, `!!(`+c.is+`)`) {
+				break
+			}
+			if try == 2 {
+				t.Fatalf("%s: the focus did not get there: it is on %s", c.what, e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+			}
+			p.Wait("two frames", `new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))`)
 		}
 		said++
 		line := fmt.Sprintf("hello %d", said)
