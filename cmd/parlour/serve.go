@@ -529,8 +529,14 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		}
 		defer sln.Close() // for the returns before the door takes it
 	}
-	if err := os.MkdirAll(data, 0o700); err != nil {
-		return fmt.Errorf("making the data directory: %w", err)
+	// The data directory holds the default SQLite database and the SSH
+	// door's host key and guests: a server that keeps its tables elsewhere
+	// and opens no door leaves it unmade.
+	inData := where.postgres == "" && filepath.Dir(where.path) == filepath.Clean(data)
+	if inData || sshOpt.addr != "" {
+		if err := os.MkdirAll(data, 0o700); err != nil {
+			return fmt.Errorf("making the data directory: %w", err)
+		}
 	}
 	if where.postgres == "" {
 		release, err := lockStore(where.path)

@@ -3,9 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -68,7 +72,8 @@ func TestServeOnPostgres(t *testing.T) {
 	url := srv.NewDatabase(t)
 
 	ctx, stop := context.WithCancel(context.Background())
-	base, line, done := startServe(t, ctx, "--data", t.TempDir(), "--store", url)
+	data := filepath.Join(t.TempDir(), "data")
+	base, line, done := startServe(t, ctx, "--data", data, "--store", url)
 	if !strings.Contains(line, "PostgreSQL") {
 		t.Errorf("serve printed %q, want it to name PostgreSQL", line)
 	}
@@ -117,6 +122,11 @@ func TestServeOnPostgres(t *testing.T) {
 	stop()
 	if code := <-done; code != 0 {
 		t.Fatalf("serve returned %d", code)
+	}
+	// The tables are in PostgreSQL and no SSH door was opened: nothing
+	// belongs in --data.
+	if _, err := os.Stat(data); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("--data of a server on PostgreSQL without an SSH door: %v, want it unmade", err)
 	}
 
 	ctx2, stop2 := context.WithCancel(context.Background())

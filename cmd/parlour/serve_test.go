@@ -203,10 +203,11 @@ func TestParseProxy(t *testing.T) {
 }
 
 // TestServeStorePath: --store with a path keeps the tables in that SQLite
-// file rather than in --data, and says so.
+// file rather than in --data, and says so; nothing then needs --data, so
+// it is not made.
 func TestServeStorePath(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
-	data, elsewhere := t.TempDir(), filepath.Join(t.TempDir(), "tables.db")
+	data, elsewhere := filepath.Join(t.TempDir(), "data"), filepath.Join(t.TempDir(), "tables.db")
 	_, line, done := startServe(t, ctx, "--data", data, "--store", elsewhere)
 	stop()
 	if code := <-done; code != 0 {
@@ -218,8 +219,8 @@ func TestServeStorePath(t *testing.T) {
 	if _, err := os.Stat(elsewhere); err != nil {
 		t.Errorf("the SQLite file named by --store: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(data, "parlour.db")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("parlour.db in --data: %v, want none", err)
+	if _, err := os.Stat(data); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("--data, with the tables elsewhere and no SSH door: %v, want it unmade", err)
 	}
 }
 
