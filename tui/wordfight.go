@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -19,11 +20,12 @@ type wordfightView struct {
 	Current  string          `json:"current"`
 	Answered []bool          `json:"answered"`
 	List     []struct {
-		Word   string `json:"word"`
-		Length int    `json:"length"`
-		By     int    `json:"by"`
-		Done   bool   `json:"done"`
-		Cannot []int  `json:"cannot"`
+		Word   string    `json:"word"`
+		Length int       `json:"length"`
+		By     int       `json:"by"`
+		Done   bool      `json:"done"`
+		Cannot []int     `json:"cannot"`
+		Mine   *wfAnswer `json:"mine"`
 	} `json:"list"`
 	Strikes     int        `json:"strikes"`
 	StrikeLimit int        `json:"strike_limit"`
@@ -38,6 +40,13 @@ type wordfightView struct {
 		Confirmed bool `json:"confirmed"`
 		Missed    int  `json:"missed"`
 	} `json:"audit"`
+}
+
+// wfAnswer is a seat's answer to a word of the list: "place B2 across"
+// or "cannot", and the points it won.
+type wfAnswer struct {
+	Move   string `json:"move"`
+	Points int    `json:"points"`
 }
 
 func (t *tableScreen) wfView() wordfightView {
@@ -248,6 +257,13 @@ func (p *playScreen) wordfightView() string {
 	}
 	info = append(info, "", title("The list"))
 	start := max(0, len(v.List)-8)
+	// The words and this seat's answers stand in columns as wide as the
+	// longest shown: the column beside a wide board is narrow.
+	wordW, ansW := 0, 0
+	for _, e := range v.List[start:] {
+		wordW = max(wordW, len(e.Word))
+		ansW = max(ansW, utf8.RuneCountInString(yourAnswer(e.Mine)))
+	}
 	struck := false
 	for i, e := range v.List[start:] {
 		by := ""
@@ -270,7 +286,11 @@ func (p *playScreen) wordfightView() string {
 			}
 			who = " " + bad("✗ "+strings.Join(ns, ", "))
 		}
-		info = append(info, fmt.Sprintf("%s%2d %-12s %s%s", mark, start+i+1, e.Word, faint(by), who))
+		ans := yourAnswer(e.Mine)
+		if ansW > 0 {
+			ans += strings.Repeat(" ", ansW-utf8.RuneCountInString(ans)+1)
+		}
+		info = append(info, fmt.Sprintf("%s%2d %-*s %s%s%s", mark, start+i+1, wordW, e.Word, ans, faint(by), who))
 	}
 	if struck {
 		info = append(info, faint("✗ who could not place it: a strike"))
@@ -293,6 +313,27 @@ func (p *playScreen) wordfightView() string {
 		prompt = "Move:"
 	}
 	return body + "\n" + p.footer(prompt, keys)
+}
+
+// yourAnswer says how this seat answered a word of the list, as the
+// browser's list does in its column of the player's own: where it placed
+// the word's first letter, across (→) or down (↓), and the points that
+// won ("A1→ +4"), or that it could not. The grid shows the letters but
+// not which word they came from nor what each scored; nil (not yet
+// answered, or a spectator's view) says nothing.
+func yourAnswer(a *wfAnswer) string {
+	if a == nil || a.Move == "" {
+		return ""
+	}
+	if a.Move == "cannot" {
+		return "cannot"
+	}
+	sq, dir, _ := strings.Cut(strings.TrimPrefix(a.Move, "place "), " ")
+	arrow := "→"
+	if dir == "down" {
+		arrow = "↓"
+	}
+	return fmt.Sprintf("%s%s +%d", sq, arrow, a.Points)
 }
 
 // others names the players the table waits for besides this seat, as

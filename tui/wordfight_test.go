@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -263,6 +264,14 @@ func TestWordFightListMarks(t *testing.T) {
 	}
 	if l := lineWith(s, "  1 QUIZ"); strings.Contains(l, "✗") {
 		t.Errorf("QUIZ, placed by all, names somebody who could not: %q", l)
+	}
+	// Each word says how Ann answered it, as the browser's column of her
+	// own does: where she placed it and what it won, or that she could not.
+	if l := lineWith(s, "  1 QUIZ"); !regexp.MustCompile(`QUIZ A1→ \+\d+ +Ann`).MatchString(l) {
+		t.Errorf("QUIZ's line does not say where Ann placed it and its points: %q", l)
+	}
+	if l := lineWith(s, "✗ 2 DRAW"); !regexp.MustCompile(`DRAW cannot +Ben`).MatchString(l) {
+		t.Errorf("DRAW's line does not say Ann could not place it: %q", l)
 	}
 	checkFits(t, tm)
 
