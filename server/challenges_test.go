@@ -117,7 +117,11 @@ func (sf *socialFixture) openSocial() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(context.Background(), Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BaseURL: "http://test", Clock: sf.clock})
+	cfg := Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BaseURL: "http://test", Clock: sf.clock}
+	if sf.tune != nil {
+		sf.tune(&cfg)
+	}
+	s, err := New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -565,11 +569,49 @@ func TestChallengeSurvivesRestart(t *testing.T) {
 		if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, &seated); st != 201 {
 			t.Fatalf("accept after restart: %d %s", st, body)
 		}
-		// Ann's new stream opens with the game under way.
-		if ev := openStream(t, sf.srv.URL, ann.token).next("gameStart"); ev.Table.ID != seated.Table || ev.Table.Seat != 1-seated.Seat {
-			t.Fatalf("ann's stream: %+v", ev.Table)
+		// Ann's new stream opens with the game under way, and says it
+		// answered her challenge: her stream was away when Bob accepted,
+		// and her page still shows the challenge waiting.
+		if ev := openStream(t, sf.srv.URL, ann.token).next("gameStart"); ev.Table.ID != seated.Table || ev.Table.Seat != 1-seated.Seat || ev.Table.Challenge != ch.ID {
+			t.Fatalf("ann's stream: %+v, want table %s, seat %d, challenge %s", ev.Table, seated.Table, 1-seated.Seat, ch.ID)
 		}
 	})
+}
+
+// TestStreamOpensWithAcceptedChallenge: a challenger whose stream was
+// away when the challenge was accepted learns at its next opening that
+// the game under way answered it (its gameStart line names the
+// challenge, as the one sent at the acceptance did), so that the page
+// still showing the challenge waiting takes them to the table: with the
+// table in memory, parked unused, and back after a restart.
+func TestStreamOpensWithAcceptedChallenge(t *testing.T) {
+	t.Parallel()
+	sf := &socialFixture{fixture: &fixture{t: t, dir: t.TempDir(), tune: func(c *Config) { c.ParkAfter = 20 * time.Millisecond }}, clock: &stepClock{now: time.Now()}}
+	sf.openSocial()
+	t.Cleanup(func() { sf.srv.Close(); sf.close() })
+	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+	var ch social.Challenge
+	if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, &ch); st != 201 {
+		t.Fatalf("challenge: %d %s", st, body)
+	}
+	var seated table.Seated
+	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, &seated); st != 201 {
+		t.Fatalf("accept: %d %s", st, body)
+	}
+	check := func(when string) {
+		t.Helper()
+		ls := openStream(t, sf.srv.URL, ann.token)
+		defer ls.res.Body.Close()
+		if ev := ls.next("gameStart"); ev.Table.ID != seated.Table || ev.Table.Challenge != ch.ID {
+			t.Errorf("%s, Ann's stream opens with %+v, want table %s answering challenge %s", when, ev.Table, seated.Table, ch.ID)
+		}
+	}
+	check("the table in memory")
+	servertest.Eventually(t, 10*time.Second, "the unused table to leave memory", func() bool { return sf.s.Parked() == 1 })
+	check("the table parked")
+	sf.restart()
+	ann.base = sf.srv.URL
+	check("after a restart")
 }
 
 func TestStreamKeepAlive(t *testing.T) {

@@ -109,7 +109,10 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 	// gameStart lines come again at the stream's next opening.
 	tables, _ := h.players.Seated(r.Context(), p.Identity)
 	for _, t := range tables {
-		opening = append(opening, social.StreamEvent{Type: "gameStart", Table: &social.StreamTable{ID: t.ID, Game: t.Game, Seat: t.Seat, Rated: t.Rated}})
+		// The challenge that opened the table, if any, as the line its
+		// acceptance sent said: a challenger whose stream was away then
+		// learns here that it was accepted, and where to play it.
+		opening = append(opening, social.StreamEvent{Type: "gameStart", Table: &social.StreamTable{ID: t.ID, Game: t.Game, Seat: t.Seat, Rated: t.Rated, Challenge: t.Challenge}})
 		if e := t.Event; e != nil {
 			// The pairing again, as the event sent it: a stream that fell
 			// behind or was opened since would not know this table is

@@ -17,6 +17,10 @@ type SeatedTable struct {
 	Info
 	// Seat is the asker's seat at it.
 	Seat int `json:"seat"`
+	// Challenge names the challenge whose acceptance opened the table, if
+	// any: a player stream opened after the acceptance still tells the
+	// challenger that this table answered their challenge.
+	Challenge string `json:"challenge,omitempty"`
 }
 
 // ResultOf reads seat's result at finished table id from its record.
@@ -47,7 +51,7 @@ func (s *Service) SeatedAt(identity string) []SeatedTable {
 	for _, t := range s.tables {
 		t.mu.Lock()
 		if seat := t.seatOf(p); seat >= 0 && t.status != store.Finished {
-			out = append(out, SeatedTable{Info: t.info(), Seat: int(seat)})
+			out = append(out, SeatedTable{Info: t.info(), Seat: int(seat), Challenge: t.m.Challenge})
 		}
 		t.unlock()
 	}

@@ -38,6 +38,9 @@ type parked struct {
 	// up (rated says so).
 	rating float64
 	rated  bool
+	// challenge names the challenge that opened the table, if any
+	// (SeatedTable.Challenge).
+	challenge string
 }
 
 // usedAt returns when t was last used: looked up, or played at. t.mu must
@@ -74,7 +77,7 @@ func (s *Service) mayPark(t *table) bool {
 // checked. A request that held t from before all the same finds it gone,
 // and changes nothing.
 func (s *Service) park(t *table) {
-	p := &parked{in: t.info(), who: make([]string, len(t.m.Seats)), rating: t.rating, rated: t.rated}
+	p := &parked{in: t.info(), who: make([]string, len(t.m.Seats)), rating: t.rating, rated: t.rated, challenge: t.m.Challenge}
 	// The stub keeps a set of its own: the table's may lie in the
 	// allocation of its packed parts, which would otherwise stay too.
 	p.in.Set = p.in.Set.Clone()
@@ -114,7 +117,7 @@ func (s *Service) seatedParked(identity string, out []SeatedTable) []SeatedTable
 	}
 	for _, p := range s.parked {
 		if i := slices.Index(p.who, identity); i >= 0 {
-			out = append(out, SeatedTable{Info: p.info(s.now()), Seat: i})
+			out = append(out, SeatedTable{Info: p.info(s.now()), Seat: i, Challenge: p.challenge})
 		}
 	}
 	return out
