@@ -1,9 +1,11 @@
 package challenges
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -223,6 +225,113 @@ func TestChallengeStreamReconnects(t *testing.T) {
 	if !strings.HasPrefix(e2e.Eval[string](ben, `location.pathname`), "/players/Ben") {
 		t.Errorf("Ben's page moved to %s", e2e.Eval[string](ben, `location.pathname`))
 	}
+}
+
+// TestChallengeSettledWhileAway: the player streams are cut and held
+// shut while a challenge is settled, so that no line says so. When they
+// open again, the banners left waiting (Ann's own, which Ben declined
+// from elsewhere, and Ben's) say the challenge is no longer open, with
+// a button to put them away. A second challenge Ann withdraws while the
+// streams are shut: Ben's Accept on its banner, left waiting, is refused,
+// and the banner says why in the server's words rather than offer the
+// buttons again.
+func TestChallengeSettledWhileAway(t *testing.T) {
+	t.Parallel()
+	var (
+		mu   sync.Mutex
+		shut chan struct{}        // closed when the streams may open again; nil: open
+		cuts []context.CancelFunc // the streams open now
+	)
+	s := e2e.NewWrappedServer(t, nil, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/api/v1/stream" {
+				next.ServeHTTP(w, r)
+				return
+			}
+			mu.Lock()
+			wait := shut
+			mu.Unlock()
+			if wait != nil {
+				select {
+				case <-wait:
+				case <-r.Context().Done():
+					return
+				}
+			}
+			ctx, cut := context.WithCancel(r.Context())
+			mu.Lock()
+			cuts = append(cuts, cut)
+			mu.Unlock()
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	})
+	away := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		shut = make(chan struct{})
+		for _, cut := range cuts {
+			cut()
+		}
+		cuts = nil
+	}
+	back := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		close(shut)
+		shut = nil
+	}
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", s.Base)
+	ben := e2e.NewPlayer(t, b, "Ben", s.Base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+	challenge := func() string {
+		t.Helper()
+		ann.Open("/players/Ben")
+		ann.Wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+		ann.SendChallenge("#profile-actions .challenge-open", "")
+		ann.Wait("Ann's waiting banner", `!!document.querySelector(".banner.challenge[data-dir=out]:not(.end)")`)
+		id := e2e.Eval[string](ann, `document.querySelector(".banner.challenge[data-dir=out]:not(.end)").dataset.challenge`)
+		ben.Wait("Ben's banner", fmt.Sprintf(`!!document.querySelector('.banner.challenge[data-challenge=%q]:not(.end) .challenge-accept')`, id))
+		return id
+	}
+	// fetchOn sends a request from p's page, with its session, and
+	// returns the status.
+	fetchOn := func(p *e2e.Player, method, path string) int {
+		t.Helper()
+		return e2e.Eval[int](p, fmt.Sprintf(`fetch(%q, {method: %q, credentials: "same-origin"}).then(r => r.status)`, path, method))
+	}
+
+	id := challenge()
+	away()
+	if st := fetchOn(ben, "POST", "/api/v1/challenges/"+id+"/decline"); st != 200 {
+		t.Fatalf("Ben's decline from elsewhere: %d", st)
+	}
+	back()
+	gone := func(p *e2e.Player, who string) {
+		t.Helper()
+		sel := fmt.Sprintf(`.banner.challenge.end[data-challenge=%q]`, id)
+		p.WaitLong(who+"'s banner saying the challenge is no longer open", fmt.Sprintf(`(document.querySelector('%s') || {}).textContent?.includes("no longer open")`, sel))
+		if n := e2e.Eval[int](p, fmt.Sprintf(`document.querySelectorAll('%s button:not(.challenge-dismiss)').length`, sel)); n != 0 {
+			t.Errorf("%s's closed banner still offers %d buttons to act on it", who, n)
+		}
+		p.Click(sel + " .challenge-dismiss")
+		p.Wait(who+"'s banner put away", fmt.Sprintf(`!document.querySelector('%s')`, sel))
+	}
+	gone(ann, "Ann")
+	gone(ben, "Ben")
+
+	id = challenge()
+	away()
+	if st := fetchOn(ann, "DELETE", "/api/v1/challenges/"+id); st != 200 {
+		t.Fatalf("Ann's withdrawal: %d", st)
+	}
+	ben.Click(fmt.Sprintf(`.banner.challenge[data-challenge=%q] .challenge-accept`, id))
+	ben.Wait("the refusal in the banner", fmt.Sprintf(`(document.querySelector('.banner.challenge.end[data-challenge=%q]') || {}).textContent?.includes("withdrawn")`, id))
+	if n := e2e.Eval[int](ben, fmt.Sprintf(`document.querySelectorAll('.banner.challenge[data-challenge=%q] .challenge-accept').length`, id)); n != 0 {
+		t.Error("the refused banner still offers Accept")
+	}
+	back()
 }
 
 // TestChallengeStreamSilent: a player stream that goes silent, its

@@ -21,6 +21,7 @@ const same = (a, b) => String(a || "").toLowerCase() === String(b || "").toLower
 let me = "";          // the account the stream is for
 let abort = null;     // stops the stream; null when stopped
 const shown = new Map(); // challenge id -> its banner element
+const waitingOn = new Map(); // challenge id -> the challenge, while its banner shows it open
 const mine = new Set();  // ids of challenges this player made, seen open
 const opened = new Set(); // tables already opened from a gameStart
 let waiting = null;       // lines that came before the games' titles, in order
@@ -77,6 +78,7 @@ export function stop() {
   waiting = null;
   for (const el of shown.values()) el.remove();
   shown.clear();
+  waitingOn.clear();
   mine.clear();
 }
 
@@ -108,6 +110,7 @@ const silence = 30000;
 // every event to pass too (the other tabs), if given.
 async function run(signal, pass) {
   let wait = 1000;
+  let again = false; // a connection answered before: the next is a reopening
   while (!signal.aborted) {
     // Each connection has its own abort: signing out ends it, and so
     // does silence.
@@ -121,6 +124,8 @@ async function run(signal, pass) {
       if (res.status === 401 || res.status === 403) return; // signed out elsewhere: account.js says so
       if (!res.ok || !res.body) throw new Error(res.statusText);
       wait = 1000; // the server answered: a break from here on is not it refusing
+      if (again) recheck(signal, pass);
+      again = true;
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buf = "";
       for (;;) {
@@ -151,6 +156,30 @@ async function run(signal, pass) {
   }
 }
 
+// recheck, at a reopening of the stream, asks which challenges are open
+// now and puts away the banners of those that were open before and are
+// not: whatever became of them (an answer from another device, a
+// withdrawal, the time running out) was said while the stream was away,
+// and a banner left waiting would only earn refusals. Only banners shown
+// before the asking are judged: a challenge made since may be newer than
+// the list. An accepted challenge of this player's stays among theirs, for
+// the reopened stream's gameStart line to take the page to its table. The
+// verdicts go to the other tabs as "challengeGone" lines.
+async function recheck(signal, pass) {
+  const before = [...waitingOn.values()];
+  if (!before.length) return;
+  let l;
+  try { l = await call("GET", "/challenges"); } catch { return; } // the next reopening asks again
+  if (signal.aborted) return;
+  const open = new Set([...(l.in || []), ...(l.out || [])].map(c => c.id));
+  for (const c of before) {
+    if (open.has(c.id)) continue;
+    const ev = { type: "challengeGone", challenge: c };
+    handle(ev);
+    if (pass) pass(ev);
+  }
+}
+
 // handle acts on one line of the stream. Its banners name the game by
 // its title, which the games list (catalog.js) holds: until that has come,
 // lines wait for it, in the order they came; after, each acts at once.
@@ -176,6 +205,13 @@ function act(ev) {
     case "challengeDeclined":
     case "challengeCanceled":
       ended(c);
+      break;
+    case "challengeGone":
+      // Not a line of the server's: a tab's recheck found it no longer
+      // open (see recheck).
+      if (waitingOn.has(c.id)) closed(c.id, same(c.to, me)
+        ? `${c.from}'s ${title(c.game)} challenge is no longer open: it was answered elsewhere, withdrawn or ran out while this page was away.`
+        : `Your ${title(c.game)} challenge to ${c.to} is no longer open: it was answered, withdrawn or ran out while this page was away.`);
       break;
     case "gameStart": {
       // Only a table opened by a challenge this player made moves the
@@ -292,6 +328,7 @@ function drop(id) {
   const el = shown.get(id);
   if (el) el.remove();
   shown.delete(id);
+  waitingOn.delete(id);
 }
 
 // what says a challenge's game and terms in words.
@@ -312,7 +349,14 @@ function banner(c) {
   const act = async (path, method, then) => {
     err.textContent = "";
     busy(true);
-    try { then(await call(method, path)); } catch (e) { err.textContent = e.message; busy(false); }
+    try { then(await call(method, path)); } catch (e) {
+      // Answered, withdrawn or run out already (the line saying so not
+      // yet here): the banner says what became of it, in the server's
+      // words, rather than offer again what would be refused again.
+      if (e.status === 409 || e.status === 410) { closed(c.id, e.message.charAt(0).toUpperCase() + e.message.slice(1) + "."); return; }
+      err.textContent = e.message;
+      busy(false);
+    }
   };
   // The rules that differ from the game's defaults, in words ("Clock: 1
   // minute a turn"), once the game's options are known.
@@ -341,6 +385,7 @@ function banner(c) {
           onclick: () => act(`/challenges/${encodeURIComponent(c.id)}`, "DELETE", () => {}) }, "Withdraw")),
     err);
   shown.set(c.id, el);
+  waitingOn.set(c.id, c);
   append(box(), el);
   if (incoming) challengeNotice(`${c.from} challenges you to ${what(c)}`);
 }
@@ -356,14 +401,21 @@ function ended(c) {
   if (c.status === "declined") text = incoming ? `You declined ${c.from}'s ${title(c.game)} challenge.` : `${c.to} declined your ${title(c.game)} challenge.`;
   else if (c.status === "expired") text = incoming ? `${c.from}'s ${title(c.game)} challenge expired: nobody answered within 10 minutes.` : `Your ${title(c.game)} challenge to ${c.to} expired: nobody answered within 10 minutes.`;
   else text = incoming ? `${c.from} withdrew their ${title(c.game)} challenge.` : `You withdrew your ${title(c.game)} challenge to ${c.to}.`;
-  let el = shown.get(c.id);
+  closed(c.id, text, c.status);
+}
+
+// closed replaces challenge id's banner (or puts up one) with text, what
+// became of it, and a button to put it away; status, when known, marks it.
+function closed(id, text, status) {
+  waitingOn.delete(id);
+  let el = shown.get(id);
   if (!el) {
-    el = h("div", { class: "banner challenge end", "data-challenge": c.id });
-    shown.set(c.id, el);
+    el = h("div", { class: "banner challenge end", "data-challenge": id });
+    shown.set(id, el);
     append(box(), el);
   }
   el.classList.add("end");
-  el.dataset.status = c.status;
+  if (status) el.dataset.status = status;
   fill(el, h("p", { class: "challenge-text" }, text),
-    h("div", { class: "row" }, h("button", { type: "button", class: "challenge-dismiss", "aria-label": "Put away: " + text, onclick: () => drop(c.id) }, "OK")));
+    h("div", { class: "row" }, h("button", { type: "button", class: "challenge-dismiss", "aria-label": "Put away: " + text, onclick: () => drop(id) }, "OK")));
 }
