@@ -32,6 +32,12 @@ type testServer struct {
 	*httptest.Server
 	mu     sync.Mutex
 	closed bool
+	// streamsDown drops the player streams alone, as closed drops
+	// everything; cuts ends those open, and active counts them until
+	// their handlers return.
+	streamsDown bool
+	cuts        []context.CancelFunc
+	active      sync.WaitGroup
 	// streams counts the player streams open and answered: the server
 	// has subscribed them to their player's news by then.
 	streams atomic.Int32
@@ -94,8 +100,18 @@ func newTestServerWith(t testing.TB, set func(*server.Config)) *testServer {
 	h.ServeStatic(web.Handler()) // the rules pages and the client; the editors' helpers are the API's
 	ts := &testServer{}
 	ts.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		stream := r.URL.Path == "/api/v1/stream"
+		ctx, cut := context.WithCancel(r.Context())
+		defer cut()
 		ts.mu.Lock()
-		closed := ts.closed
+		closed := ts.closed || ts.streamsDown && stream
+		if stream && !closed {
+			// Let in and made one dropStreams can cut, in one step: a
+			// stream is either dropped or cut and waited for.
+			ts.cuts = append(ts.cuts, cut)
+			ts.active.Add(1)
+			defer ts.active.Done()
+		}
 		ts.mu.Unlock()
 		if closed {
 			// The network is down: drop the connection unanswered.
@@ -108,12 +124,12 @@ func newTestServerWith(t testing.TB, set func(*server.Config)) *testServer {
 			http.Error(w, "down", http.StatusServiceUnavailable)
 			return
 		}
-		if r.URL.Path != "/api/v1/stream" {
+		if !stream {
 			h.ServeHTTP(w, r)
 			return
 		}
 		var open bool
-		h.ServeHTTP(&answered{ResponseWriter: w, ok: func() { open = true; ts.streams.Add(1) }}, r)
+		h.ServeHTTP(&answered{ResponseWriter: w, ok: func() { open = true; ts.streams.Add(1) }}, r.WithContext(ctx))
 		if open {
 			ts.streams.Add(-1)
 		}
@@ -137,9 +153,23 @@ func (ts *testServer) drop() {
 	ts.Server.CloseClientConnections()
 }
 
+// dropStreams cuts the player streams: those open end, and new ones are
+// dropped until restore. Other requests go on. It returns once the
+// streams' handlers have: no line is sent after it.
+func (ts *testServer) dropStreams() {
+	ts.mu.Lock()
+	ts.streamsDown = true
+	for _, cut := range ts.cuts {
+		cut()
+	}
+	ts.cuts = nil
+	ts.mu.Unlock()
+	ts.active.Wait()
+}
+
 func (ts *testServer) restore() {
 	ts.mu.Lock()
-	ts.closed = false
+	ts.closed, ts.streamsDown = false, false
 	ts.mu.Unlock()
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +31,10 @@ type social struct {
 	online string
 
 	in, out []client.Challenge // open challenges to and from this player
+	// putAway holds this player's challenges a reopened stream found no
+	// longer open (recheck): should one have been accepted, its table's
+	// gameStart line still takes the player there.
+	putAway map[string]bool
 
 	// served is the recent games as the server lists them (nil until
 	// it answered): a signed-in player's games follow the account to
@@ -46,6 +51,15 @@ type playerEventMsg struct {
 type playerErrMsg struct {
 	gen int
 	err error
+}
+
+// recheckMsg answers, at a reopening of the player stream, which
+// challenges are open now (in and out); before holds those shown open
+// when it asked.
+type recheckMsg struct {
+	gen             int
+	before, in, out []client.Challenge
+	err             error
 }
 
 // onlineMsg answers who is online. The challenges come only from the
@@ -210,11 +224,17 @@ func (m *Model) playerMsg(msg tea.Msg) (tea.Cmd, bool) {
 			return m.followPlayer(), true
 		}
 		if msg.err == nil {
+			// The stream is open again after a failure.
 			so.lost = ""
-		} else {
-			so.lost = msg.err.Error()
+			return tea.Batch(m.nextPlayer(), m.recheck()), true
 		}
+		so.lost = msg.err.Error()
 		return m.nextPlayer(), true
+	case recheckMsg:
+		if msg.gen == so.gen && msg.err == nil {
+			m.putAway(msg)
+		}
+		return nil, true
 	case servedMsg:
 		var e *client.Error
 		if msg.guest && errors.As(msg.err, &e) && e.Status == http.StatusUnauthorized {
@@ -239,12 +259,66 @@ func (m *Model) playerMsg(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// recheck asks, at a reopening of the player stream, which challenges
+// are open now, for putAway: what became of a challenge while the stream
+// was away (an answer from another device, a withdrawal, the time running
+// out) was said then, and a challenge left listed would only earn
+// refusals. Only those listed before the asking are judged: a challenge
+// made since may be newer than the answer.
+func (m *Model) recheck() tea.Cmd {
+	so := &m.soc
+	before := append(slices.Clone(so.in), so.out...)
+	if len(before) == 0 || m.cfg.Session == "" {
+		return nil
+	}
+	gen, ctx, c, tok := so.gen, so.ctx, m.c, m.cfg.Session
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		defer cancel()
+		in, out, err := c.Challenges(ctx, tok)
+		return recheckMsg{gen: gen, before: before, in: in, out: out, err: err}
+	}
+}
+
+// putAway drops the challenges listed before a recheck that it found no
+// longer open, and says so.
+func (m *Model) putAway(msg recheckMsg) {
+	so := &m.soc
+	open := map[string]bool{}
+	for _, c := range append(msg.in, msg.out...) {
+		open[c.ID] = true
+	}
+	for _, c := range msg.before {
+		if open[c.ID] || !hasChallenge(so.in, c.ID) && !hasChallenge(so.out, c.ID) {
+			continue // open, or gone already by a line of the stream
+		}
+		if hasChallenge(so.in, c.ID) {
+			so.in = without(so.in, c.ID)
+			m.note = fmt.Sprintf("%s's challenge is no longer open: it was answered elsewhere, withdrawn or ran out while the connection was down", c.From)
+			continue
+		}
+		so.out = without(so.out, c.ID)
+		if so.putAway == nil {
+			so.putAway = map[string]bool{}
+		}
+		so.putAway[c.ID] = true
+		m.note = fmt.Sprintf("your challenge to %s is no longer open: it was answered, withdrawn or ran out while the connection was down", c.To)
+	}
+}
+
 // challenged takes in the answer to a challenge made, accepted or
 // declined: the challenges open change on every screen.
 func (m *Model) challenged(msg challengeMsg) tea.Cmd {
 	so := &m.soc
 	if msg.err != nil {
 		m.err = msg.err.Error()
+		var e *client.Error
+		if errors.As(msg.err, &e) && (e.Status == http.StatusConflict || e.Status == http.StatusGone) && msg.ch.ID != "" {
+			// Answered, withdrawn or run out already, the line saying so
+			// not yet here: the server's reason stands, and the challenge
+			// leaves the lists rather than be offered again.
+			so.in, so.out = without(so.in, msg.ch.ID), without(so.out, msg.ch.ID)
+		}
 		return nil
 	}
 	m.err = ""
@@ -333,10 +407,11 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 		if t == nil {
 			return m.loadServed()
 		}
-		if t.Challenge != "" && hasChallenge(so.out, t.Challenge) {
+		if t.Challenge != "" && (hasChallenge(so.out, t.Challenge) || so.putAway[t.Challenge]) {
 			// A challenge of this player's was accepted: to the table,
 			// unless a game is on screen, which it would hide.
 			so.out = without(so.out, t.Challenge)
+			delete(so.putAway, t.Challenge)
 			if on := m.table(); on == nil || on.upd != nil && on.upd.Table.Status == "finished" {
 				s := client.Seated{Table: t.ID, Seat: t.Seat, Token: m.cfg.Session, Invite: m.c.Base() + "/t/" + t.ID}
 				return tea.Batch(m.sit(s, t.Game), m.loadServed())
@@ -722,9 +797,9 @@ func (ps *playersScreen) withdraw(ch client.Challenge) tea.Cmd {
 		defer cancel()
 		got, err := c.Withdraw(ctx, tok, ch.ID)
 		if err != nil {
-			err = fmt.Errorf("withdrawing your challenge to %s: %w", ch.To, err)
+			return challengeMsg{ch: ch, verb: "withdrawn", err: fmt.Errorf("withdrawing your challenge to %s: %w", ch.To, err)}
 		}
-		return challengeMsg{ch: got, verb: "withdrawn", err: err}
+		return challengeMsg{ch: got, verb: "withdrawn"}
 	}
 }
 
@@ -735,7 +810,7 @@ func (ps *playersScreen) accept(ch client.Challenge) tea.Cmd {
 		defer cancel()
 		s, err := c.Accept(ctx, tok, ch.ID)
 		if err != nil {
-			return challengeMsg{err: fmt.Errorf("accepting %s's challenge: %w", ch.From, err)}
+			return challengeMsg{ch: ch, err: fmt.Errorf("accepting %s's challenge: %w", ch.From, err)}
 		}
 		return challengeMsg{ch: ch, verb: "accepted", seat: s}
 	}
@@ -748,9 +823,9 @@ func (ps *playersScreen) decline(ch client.Challenge) tea.Cmd {
 		defer cancel()
 		got, err := c.Decline(ctx, tok, ch.ID)
 		if err != nil {
-			err = fmt.Errorf("declining %s's challenge: %w", ch.From, err)
+			return challengeMsg{ch: ch, verb: "declined", err: fmt.Errorf("declining %s's challenge: %w", ch.From, err)}
 		}
-		return challengeMsg{ch: got, verb: "declined", err: err}
+		return challengeMsg{ch: got, verb: "declined"}
 	}
 }
 

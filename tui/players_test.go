@@ -258,6 +258,48 @@ func TestWithdrawInTheTerminal(t *testing.T) {
 	}
 }
 
+// TestChallengeSettledWhileAway: Ben's player stream is cut while Ann
+// declines his challenge, so no line says so; when it opens again his
+// challenge leaves the list, saying it is no longer open. Then Ann's
+// challenge to him is withdrawn while the stream is cut: his a on it is
+// refused in the server's words, and it leaves the list rather than be
+// offered again.
+func TestChallengeSettledWhileAway(t *testing.T) {
+	t.Parallel()
+	ts, ann, annS, ben, benS, tm := benSeesAnn(t)
+	ctx := context.Background()
+	ch, err := ben.Challenge(ctx, benS.Token, "Ann", client.Proposal{Game: "nymphabet"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("Ben's challenge", has("you challenged Ann to Nymphabet, waiting for an answer"))
+	ts.dropStreams()
+	if _, err := ann.Decline(ctx, annS.Token, ch.ID); err != nil {
+		t.Fatal(err)
+	}
+	ts.restore()
+	s := tm.waitFor("the challenge put away", has("your challenge to Ann is no longer open"))
+	if strings.Contains(s, "you challenged Ann") {
+		t.Errorf("the declined challenge is still listed:\n%s", s)
+	}
+
+	in, err := ann.Challenge(ctx, annS.Token, "Ben", client.Proposal{Game: "salvo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("Ann's challenge", has("> Ann challenges you to Salvo"))
+	ts.dropStreams()
+	if _, err := ann.Withdraw(ctx, annS.Token, in.ID); err != nil {
+		t.Fatal(err)
+	}
+	tm.key("a")
+	s = tm.waitFor("the refusal", has("this challenge was withdrawn"))
+	if strings.Contains(s, "Ann challenges you to Salvo") {
+		t.Errorf("the withdrawn challenge is still offered:\n%s", s)
+	}
+	ts.restore()
+}
+
 // benSeesAnn starts a server with the accounts Ann and Ben, Ann online,
 // and Ben's terminal on the players screen with Ann chosen.
 func benSeesAnn(t *testing.T) (ts *testServer, ann *client.Client, annS client.Session, ben *client.Client, benS client.Session, tm *term) {

@@ -238,9 +238,10 @@ func TestChallengeStreamReconnects(t *testing.T) {
 func TestChallengeSettledWhileAway(t *testing.T) {
 	t.Parallel()
 	var (
-		mu   sync.Mutex
-		shut chan struct{}        // closed when the streams may open again; nil: open
-		cuts []context.CancelFunc // the streams open now
+		mu     sync.Mutex
+		shut   chan struct{}        // closed when the streams may open again; nil: open
+		cuts   []context.CancelFunc // the streams open now
+		active sync.WaitGroup       // their handlers, until they return
 	)
 	s := e2e.NewWrappedServer(t, nil, func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -248,31 +249,40 @@ func TestChallengeSettledWhileAway(t *testing.T) {
 				next.ServeHTTP(w, r)
 				return
 			}
-			mu.Lock()
-			wait := shut
-			mu.Unlock()
-			if wait != nil {
+			ctx, cut := context.WithCancel(r.Context())
+			defer cut()
+			for {
+				mu.Lock()
+				wait := shut
+				if wait == nil {
+					// Let in and made one away can cut, in one step.
+					cuts = append(cuts, cut)
+					active.Add(1)
+					mu.Unlock()
+					break
+				}
+				mu.Unlock()
 				select {
 				case <-wait:
 				case <-r.Context().Done():
 					return
 				}
 			}
-			ctx, cut := context.WithCancel(r.Context())
-			mu.Lock()
-			cuts = append(cuts, cut)
-			mu.Unlock()
+			defer active.Done()
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	})
+	// away cuts the streams and holds new ones until back; it returns
+	// once the streams' handlers have, so that no line is sent after it.
 	away := func() {
 		mu.Lock()
-		defer mu.Unlock()
 		shut = make(chan struct{})
 		for _, cut := range cuts {
 			cut()
 		}
 		cuts = nil
+		mu.Unlock()
+		active.Wait()
 	}
 	back := func() {
 		mu.Lock()
