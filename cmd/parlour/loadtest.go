@@ -136,7 +136,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if f.cpuProfile != "" {
 		pf, err := os.Create(f.cpuProfile)
 		if err != nil {
-			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
+			fmt.Fprintf(stderr, "parlour loadtest: --cpuprofile: %v\n", err)
 			return 1
 		}
 		defer pf.Close()

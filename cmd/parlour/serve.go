@@ -221,13 +221,13 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	log := slog.New(handler)
 	for _, r := range []struct {
-		path  string
-		start func(io.Writer) error
-		stop  func()
-	}{{*cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile}, {*traceOut, trace.Start, trace.Stop}} {
+		flag, path string
+		start      func(io.Writer) error
+		stop       func()
+	}{{"cpuprofile", *cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile}, {"trace", *traceOut, trace.Start, trace.Stop}} {
 		stop, err := recordTo(r.path, r.start, r.stop)
 		if err != nil {
-			fmt.Fprintf(stderr, "parlour serve: %v\n", err)
+			fmt.Fprintf(stderr, "parlour serve: --%s: %v\n", r.flag, err)
 			return 1
 		}
 		defer stop()
@@ -272,7 +272,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *memProfile != "" {
 		f, err := os.Create(*memProfile)
 		if err != nil {
-			fmt.Fprintf(stderr, "parlour serve: %v\n", err)
+			fmt.Fprintf(stderr, "parlour serve: --memprofile: %v\n", err)
 			return 1
 		}
 		defer func() {

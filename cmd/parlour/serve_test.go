@@ -226,7 +226,8 @@ func TestServeStorePath(t *testing.T) {
 
 // TestServeTrace: --trace writes the run's execution trace, readable by
 // go tool trace (it begins with the format's header) once serve returns;
-// a file that cannot be made stops serve at once, saying why.
+// a file that cannot be made stops serve at once, saying why, as it does
+// for --cpuprofile and --memprofile.
 func TestServeTrace(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	out := filepath.Join(t.TempDir(), "serve.trace")
@@ -248,10 +249,13 @@ func TestServeTrace(t *testing.T) {
 		t.Errorf("the trace file holds %d bytes beginning %q, not an execution trace", len(b), b[:min(len(b), 16)])
 	}
 
-	var stderr strings.Builder
-	bad := filepath.Join(t.TempDir(), "no such folder", "serve.trace")
-	if code := run(context.Background(), []string{"serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--trace", bad}, strings.NewReader(""), io.Discard, &stderr); code != 1 || !strings.Contains(stderr.String(), "no such folder") {
-		t.Errorf("--trace into a missing folder: exit %d, %q; want 1 and the path", code, stderr.String())
+	// Each file flag says which it is: the message names only a path.
+	for _, flag := range []string{"--trace", "--cpuprofile", "--memprofile"} {
+		var stderr strings.Builder
+		bad := filepath.Join(t.TempDir(), "no such folder", "serve.out")
+		if code := run(context.Background(), []string{"serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0", flag, bad}, strings.NewReader(""), io.Discard, &stderr); code != 1 || !strings.Contains(stderr.String(), "no such folder") || !strings.Contains(stderr.String(), flag+":") {
+			t.Errorf("%s into a missing folder: exit %d, %q; want 1, the flag and the path", flag, code, stderr.String())
+		}
 	}
 }
 
