@@ -83,6 +83,18 @@ func (s *Service) Abort(ctx context.Context, p *auth.Principal, id string) (Abor
 		return AbortResult{}, err
 	}
 	t.mu.Lock()
+	if !t.gone && t.overdue(s.now()) {
+		// A seat's time ran out before the abort came, and the clock's
+		// timer has not played for it yet: the clock ended that turn
+		// first (errOverdue).
+		t.unlock()
+		s.clockFired(t)
+		t.mu.Lock()
+		if !t.gone && t.overdue(s.now()) {
+			t.unlock()
+			return AbortResult{}, errStillOverdue
+		}
+	}
 	defer t.unlock()
 	seat := t.seatOf(p)
 	if seat < 0 {
@@ -110,7 +122,7 @@ func (s *Service) abort(ctx context.Context, t *table, seat game.Seat, why strin
 	case !t.m.Started:
 		return AbortResult{}, refuse.Conflict("the game has not started (%s): to give up your seat, leave the table", t.waitingFor(seat))
 	case t.status == store.Finished:
-		return AbortResult{}, refuse.Conflict("the game is over")
+		return AbortResult{}, t.overRefusal()
 	}
 	if err := game.AbortRefusal(t.cfg, t.gameMoves(), t.st.Result()); err != nil {
 		return AbortResult{}, refuse.Conflict("%v", err)

@@ -80,6 +80,16 @@ func (s *Service) Move(ctx context.Context, p *auth.Principal, id string, req Mo
 
 func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text string, expect *int) (MoveResult, error) {
 	res, err := s.play(ctx, t, seat, text, expect, nil)
+	if errors.Is(err, errOverdue) {
+		// Another seat's time ran out before this move came, and the
+		// clock's timer has not played for it yet: the clock's move
+		// comes first (it may end the game), then this one is looked
+		// at again.
+		s.clockFired(t)
+		if res, err = s.play(ctx, t, seat, text, expect, nil); errors.Is(err, errOverdue) {
+			return MoveResult{}, errStillOverdue
+		}
+	}
 	if errors.Is(err, errLate) {
 		// The clock's timer has not played for the seat yet (it fires
 		// in its own goroutine, and may wait for this very lock): play
@@ -134,7 +144,7 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 	case !t.m.Started:
 		return MoveResult{}, refuse.Conflict("the game has not started: %s", t.waitingFor(seat))
 	case t.status == store.Finished:
-		return MoveResult{}, refuse.Conflict("the game is over")
+		return MoveResult{}, t.overRefusal()
 	case expect != nil && *expect != t.version():
 		return MoveResult{}, refuse.Conflict("the table is at version %d, not %d: look again before moving", t.version(), *expect)
 	}
@@ -142,6 +152,9 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 		// The seat's time ran out before its move came: the move is
 		// the clock's, not the seat's (move plays it).
 		return MoveResult{}, errLate
+	}
+	if fo == nil && t.overdue(s.now()) {
+		return MoveResult{}, errOverdue
 	}
 	if n, ok := t.st.(game.Normalizer); ok {
 		// The record keeps the move in its notation; a move that cannot
