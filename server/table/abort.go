@@ -139,8 +139,13 @@ func (s *Service) abort(ctx context.Context, t *table, seat game.Seat, why strin
 		err = s.st.Write(ctx, store.Batch{Update: &store.TableUpdate{ID: t.id, Status: t.status, Meta: desc, Epoch: s.place.Epoch(t.id), End: end}})
 	}
 	if err != nil {
+		s.fenced(t, err)
 		t.m, t.st = old, oldSt
 		t.status = t.deriveStatus()
+		// A write that failed may yet have been committed, as a move's
+		// may: the next request reads the table back first
+		// (settleDoubt), rather than play on past a stored end.
+		t.doubt = true
 		return AbortResult{}, s.saveFailed("the abort", err)
 	}
 	t.changedAt = now

@@ -310,7 +310,14 @@ func (s *Service) settleDoubt(ctx context.Context, t *table) error {
 		return s.readFailed("the table", err)
 	}
 	t.doubt = false
-	if len(row.Moves) <= len(t.moves) || t.st == nil {
+	if t.st == nil {
+		return nil
+	}
+	if len(row.Moves) == len(t.moves) && t.m.Aborted == nil {
+		// The write in doubt may have been an abort's.
+		return s.settleAbort(t, row)
+	}
+	if len(row.Moves) <= len(t.moves) {
 		return nil
 	}
 	mv := row.Moves[len(t.moves)]
@@ -342,6 +349,33 @@ func (s *Service) settleDoubt(ctx context.Context, t *table) error {
 		// More than the one move in doubt: another writer. Look again.
 		t.doubt = true
 	}
+	return nil
+}
+
+// settleAbort takes the abort the store holds for t, from row, when the
+// write of an abort seemed to fail but was committed (settleDoubt): the
+// game is over without a result, as the store and every history already
+// say. t.mu must be held.
+func (s *Service) settleAbort(t *table, row store.Table) error {
+	var m meta
+	if err := json.Unmarshal(row.Meta, &m); err != nil {
+		return fmt.Errorf("table %s: reading its description back: %w", t.id, err)
+	}
+	a := m.Aborted
+	if a == nil {
+		return nil
+	}
+	if a.Seat < 0 || a.Seat >= len(t.m.Seats) {
+		return fmt.Errorf("table %s: stored abort by seat %d", t.id, a.Seat)
+	}
+	s.log.Warn("an abort whose write seemed to fail was stored; taking it", "table", t.id)
+	t.m = m
+	t.st = game.AbortPlay(t.st, game.Seat(a.Seat))
+	t.status = t.deriveStatus()
+	t.changedAt = a.At
+	s.armClock(t) // stops it: the game is over
+	t.broadcast()
+	s.finished(t, t.gameEnd(a.At))
 	return nil
 }
 
