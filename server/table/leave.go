@@ -227,15 +227,13 @@ func (t *table) waitedTooLong(now time.Time, d time.Duration) bool {
 }
 
 // cancelledRematch reports whether table id, a finished table's rematch,
-// was cancelled since: its players left before it began, and a new
-// rematch may be offered. t.mu of the finished table is held, not id's.
+// was no game after all: its players left before it began (cancelled),
+// or it was aborted, ended without a result before every player had
+// moved (one of them did not want it, or was not there to start it).
+// Then a new rematch may be offered. It reads the store, which holds an
+// abort before the table in memory does. t.mu of the finished table is
+// held, not id's.
 func (s *Service) cancelledRematch(ctx context.Context, id string) (bool, error) {
-	s.mu.RLock()
-	_, here := s.tables[id]
-	s.mu.RUnlock()
-	if here {
-		return false, nil // cancelled tables leave memory at once
-	}
 	row, err := s.st.Table(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
@@ -250,7 +248,7 @@ func (s *Service) cancelledRematch(ctx context.Context, id string) (bool, error)
 	if err := json.Unmarshal(row.Meta, &m); err != nil {
 		return false, fmt.Errorf("table %s: reading description: %w", id, err)
 	}
-	return m.Cancelled != "", nil
+	return m.Cancelled != "" || m.Aborted != nil, nil
 }
 
 // paired reports whether the table was made for the players seated at

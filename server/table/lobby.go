@@ -258,8 +258,8 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 	newSeat := nextSeat(int(seat), n)
 	next := t.m.Rematch
 	if next != "" {
-		// Its players may have left the last rematch before it began:
-		// then this one offers another.
+		// Its players may have left the last rematch before it began,
+		// or aborted it: then this one offers another.
 		gone, err := s.cancelledRematch(ctx, next)
 		if err != nil {
 			return Seated{}, err
