@@ -141,6 +141,9 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 	switch {
 	case t.m.Cancelled != "":
 		return MoveResult{}, t.closed()
+	case !t.m.Started && strings.EqualFold(text, "resign"):
+		// There is no game to give up yet: say how to give up the seat.
+		return MoveResult{}, refuse.Conflict("the game has not started (%s): to give up your seat, leave the table", t.waitingFor(seat))
 	case !t.m.Started:
 		return MoveResult{}, refuse.Conflict("the game has not started: %s", t.waitingFor(seat))
 	case t.status == store.Finished:
