@@ -88,7 +88,8 @@ func nodeSignUp(t *testing.T, n *node, name string) string {
 // stream is open on node c: the challenge shows there; Ben accepts
 // through b, and both streams (Ann's on a, Ben's on c) show the game's
 // start, and its end when Ann resigns through a. Ben's "my games" on c
-// lists the table, which b owns. Who is online, asked on c, names Ann,
+// lists the table, which b owns. Ann's rematch, asked through a, shows
+// on Ben's stream on c. Who is online, asked on c, names Ann,
 // who only ever spoke to a. A session signed out on a stops working at
 // once on b and c, which had it cached.
 func TestClusterPlayersAcrossNodes(t *testing.T) {
@@ -158,6 +159,14 @@ func TestClusterPlayersAcrossNodes(t *testing.T) {
 	}
 	if ev := annStream.next("gameFinish"); ev.Table == nil || ev.Table.Result != "loss" {
 		t.Errorf("gameFinish on Ann's stream on a: %+v", ev)
+	}
+	// Ann offers a rematch through a: Ben hears of it on c.
+	var again table.Seated
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+seated.Table+"/rematch", ann, nil, &again); st != 200 {
+		t.Fatalf("Ann's rematch through a: %d %s", st, body)
+	}
+	if ev := benStream.next("rematch"); ev.Rematch == nil || ev.Rematch.Table != again.Table || ev.Rematch.Prev != seated.Table || ev.Rematch.From != "Ann" {
+		t.Errorf("the rematch on Ben's stream on c: %+v, want table %s from Ann", ev.Rematch, again.Table)
 	}
 
 	// Ann's session, used on every node, is signed out on a.

@@ -372,3 +372,43 @@ func TestOpenExpiryRuns(t *testing.T) {
 		return refuse.Status(err) == http.StatusGone
 	})
 }
+
+// TestRematchAfterLeavingIt: a player who left the rematch before it
+// began, while another stayed seated there, and asks for the rematch
+// again is told that they left it and how to sit down again, rather than
+// given a token for a seat they no longer hold.
+func TestRematchAfterLeavingIt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newFixture(t)
+	tableID, pa, pb := guessBegun(t, f, "Ann", "Ben")
+	if _, err := f.s.Move(ctx, pa, tableID, table.MoveRequest{Move: "resign"}); err != nil {
+		t.Fatal(err)
+	}
+	ra, err := f.s.Rematch(ctx, pa, tableID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := f.s.Rematch(ctx, pb, tableID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err := f.s.Leave(ctx, f.principal(rb.Token), ra.Table); err != nil || l.Cancelled {
+		t.Fatalf("Ben leaves the rematch: %+v, %v", l, err)
+	}
+	again, err := f.s.Rematch(ctx, pb, tableID)
+	if err == nil {
+		u, _ := f.s.View(ctx, f.principal(again.Token), again.Table)
+		t.Fatalf("Ben's rematch after he left it: %+v, seating him at seat %d of %s", again, u.Seat, again.Table)
+	}
+	if refuse.Status(err) != http.StatusConflict || !strings.Contains(err.Error(), "you left") || !strings.Contains(err.Error(), ra.Table) {
+		t.Fatalf("Ben's rematch after he left it: %v, want a 409 saying he left %s", err, ra.Table)
+	}
+	// Joining it again seats him.
+	if _, err := f.s.Join(ctx, pb, ra.Table, table.JoinRequest{}); err != nil {
+		t.Fatalf("Ben joins the rematch again: %v", err)
+	}
+	if again, err := f.s.Rematch(ctx, pb, tableID); err != nil || again.Table != ra.Table {
+		t.Fatalf("Ben's rematch once seated again: %+v, %v", again, err)
+	}
+}

@@ -166,3 +166,66 @@ func annAndBen(t *testing.T, base string) (table.Seated, *client, *client) {
 	ann.token, ben.token = a.Token, b.Token
 	return a, ann, ben
 }
+
+// abortLost is a store whose write of an abort commits and then reports
+// a failure, as when PostgreSQL's connection breaks in the instant after
+// a commit.
+type abortLost struct {
+	store.Store
+	lost atomic.Bool
+}
+
+func (l *abortLost) Write(ctx context.Context, b store.Batch) error {
+	if err := l.Store.Write(ctx, b); err != nil {
+		return err
+	}
+	if u := b.Update; u != nil && u.End != nil && u.Status == store.Finished && l.lost.CompareAndSwap(false, true) {
+		return errors.New("the connection broke as the commit's answer came")
+	}
+	return nil
+}
+
+// TestAbortStoredButAnswerLost: the write of an abort is committed but
+// its answer lost. The player is told 503; the table then finds the
+// abort in the store at the next request and takes it, rather than play
+// on past an end the store already holds: the next move is refused as
+// after the end, and the record, before and after a restart, holds the
+// abort and no move after it.
+func TestAbortStoredButAnswerLost(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		ctx := context.Background()
+		f := &fixture{t: t, dir: t.TempDir(), kind: &k, where: k.Fresh(t)}
+		f.wrap = func(st store.Store) store.Store { return &abortLost{Store: st} }
+		f.open()
+		t.Cleanup(f.close)
+		a, pa, pb := f.annAndBen(ctx)
+		f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(41)})
+		f.s.Setup(ctx, pb, a.Table, table.SetupRequest{Setup: setupOf(42)})
+		if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: "guess 50"}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := f.s.Abort(ctx, pa, a.Table)
+		wantStatus(t, err, http.StatusServiceUnavailable)
+		_, err = f.s.Move(ctx, pb, a.Table, table.MoveRequest{Move: "guess 50"})
+		wantStatus(t, err, http.StatusConflict)
+		check := func(when string) {
+			t.Helper()
+			rec, err := f.s.Record(ctx, pa, a.Table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Aborted == nil || rec.Aborted.By != "Ann" || len(rec.Moves) != 1 {
+				t.Fatalf("%s: the record holds %d moves, aborted %+v; want Ann's one move and her abort", when, len(rec.Moves), rec.Aborted)
+			}
+			u, _ := f.s.View(ctx, pa, a.Table)
+			if u.Table.Status != store.Finished || u.Table.Result == nil || u.Table.Result.Status != "aborted" {
+				t.Fatalf("%s: the table is %s, result %+v", when, u.Table.Status, u.Table.Result)
+			}
+		}
+		check("before a restart")
+		f.restart()
+		pa = f.principal(a.Token)
+		check("after a restart")
+	})
+}

@@ -150,7 +150,7 @@ func TestWaitTimesOut(t *testing.T) {
 
 // TestWaitingForYourSetup: a move before play starts is refused with what
 // play waits for, in the mover's words: their own setup as "yours", the
-// others' by name.
+// others' by name; a resignation, with how to give up the seat instead.
 func TestWaitingForYourSetup(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -172,4 +172,10 @@ func TestWaitingForYourSetup(t *testing.T) {
 	}
 	refused(pa, "waiting for the setups of Ben")
 	refused(pb, "waiting for your setup")
+	// A resignation before play has no game to give up: the refusal
+	// says how to give up the seat instead.
+	_, err := f.s.Move(ctx, pb, a.Table, table.MoveRequest{Move: "resign"})
+	if want := "the game has not started (waiting for your setup): to give up your seat, leave the table"; err == nil || err.Error() != want {
+		t.Errorf("a resignation before play: %v, want %q", err, want)
+	}
 }

@@ -97,6 +97,8 @@ func streamEvent(typ string) bool {
 	switch typ {
 	case "challenge", "challengeDeclined", "challengeCanceled", "gameStart", "gameFinish":
 		return true
+	case "rematch": // a rematch offered on the node that runs the finished table
+		return true
 	case "followOnline", "followPlaying": // a followed player's news
 		return true
 	case "keyAdded", "seek", "seekGone": // the player's own, seen on every node's pages

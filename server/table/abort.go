@@ -83,6 +83,18 @@ func (s *Service) Abort(ctx context.Context, p *auth.Principal, id string) (Abor
 		return AbortResult{}, err
 	}
 	t.mu.Lock()
+	if !t.gone && t.overdue(s.now()) {
+		// A seat's time ran out before the abort came, and the clock's
+		// timer has not played for it yet: the clock ended that turn
+		// first (errOverdue).
+		t.unlock()
+		s.clockFired(t)
+		t.mu.Lock()
+		if !t.gone && t.overdue(s.now()) {
+			t.unlock()
+			return AbortResult{}, errStillOverdue
+		}
+	}
 	defer t.unlock()
 	seat := t.seatOf(p)
 	if seat < 0 {
@@ -110,7 +122,7 @@ func (s *Service) abort(ctx context.Context, t *table, seat game.Seat, why strin
 	case !t.m.Started:
 		return AbortResult{}, refuse.Conflict("the game has not started (%s): to give up your seat, leave the table", t.waitingFor(seat))
 	case t.status == store.Finished:
-		return AbortResult{}, refuse.Conflict("the game is over")
+		return AbortResult{}, t.overRefusal()
 	}
 	if err := game.AbortRefusal(t.cfg, t.gameMoves(), t.st.Result()); err != nil {
 		return AbortResult{}, refuse.Conflict("%v", err)
@@ -127,8 +139,13 @@ func (s *Service) abort(ctx context.Context, t *table, seat game.Seat, why strin
 		err = s.st.Write(ctx, store.Batch{Update: &store.TableUpdate{ID: t.id, Status: t.status, Meta: desc, Epoch: s.place.Epoch(t.id), End: end}})
 	}
 	if err != nil {
+		s.fenced(t, err)
 		t.m, t.st = old, oldSt
 		t.status = t.deriveStatus()
+		// A write that failed may yet have been committed, as a move's
+		// may: the next request reads the table back first
+		// (settleDoubt), rather than play on past a stored end.
+		t.doubt = true
 		return AbortResult{}, s.saveFailed("the abort", err)
 	}
 	t.changedAt = now

@@ -142,7 +142,7 @@ func (s *Service) Claim(ctx context.Context, p *auth.Principal, id string) (Clai
 	case !t.m.Started:
 		err = refuse.Conflict("the game has not started: %s", t.waitingFor(seat))
 	case t.status == store.Finished:
-		err = refuse.Conflict("the game is over")
+		err = t.overRefusal()
 	case t.tc.on():
 		err = refuse.Conflict("this table has a clock of %s: when a player's time runs out the server plays for them, so there is nothing to claim", t.tc.String())
 	default:

@@ -367,6 +367,45 @@ func (s *Service) clockFired(t *table) {
 // put time back on a clock that had run out.
 var errLate = errors.New("the move came after the seat's time ran out")
 
+// errOverdue is play's refusal, for now, of a seat's own move that came
+// once another seat's deadline had passed, before the clock's timer
+// played for that seat: the clock ended that seat's turn first, and its
+// move (a resignation, an abort) may end the game, so a resignation or
+// an abort that came later must not take the game's end from it (move
+// and Abort let the clock play, then look again).
+var errOverdue = errors.New("another seat's time ran out before the move came")
+
+// errStillOverdue refuses a request that waited for the clock to play
+// for a seat whose time ran out, when the clock could not (the store
+// was away: clockRetry tries again).
+var errStillOverdue = refuse.Unavailable("a player's time has run out and the server could not yet play for them: try again in a moment")
+
+// overdue reports whether some seat's deadline has passed at now
+// without the clock having played for it yet. t.mu must be held.
+func (t *table) overdue(now time.Time) bool {
+	for i := range t.m.Seats {
+		if d, ok := t.deadline(i); ok && !d.After(now) {
+			return true
+		}
+	}
+	return false
+}
+
+// overRefusal refuses a request that needs the game in play, once it is
+// over, saying how it ended when the server ended it (a clock, a claim,
+// an abort): the player whose request came too late learns why. t.mu
+// must be held.
+func (t *table) overRefusal() error {
+	if a := t.m.Aborted; a != nil {
+		return refuse.Conflict("the game is over: %s", t.abortEvent(game.Seat(a.Seat), a.Why).Text)
+	}
+	if n := len(t.m.Forfeits); n > 0 && t.m.Forfeits[n-1].Move == len(t.moves) {
+		f := t.m.Forfeits[n-1]
+		return refuse.Conflict("the game is over: %s", t.forfeitEvent(f, t.moves[f.Move-1].text).Text)
+	}
+	return refuse.Conflict("the game is over")
+}
+
 // lateRefusal says to seat, whose move came after its time ran out and
 // for which the clock has played (clockFired) since the table had moves
 // moves, what became of the game. t.mu must be held.

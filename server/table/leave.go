@@ -227,30 +227,29 @@ func (t *table) waitedTooLong(now time.Time, d time.Duration) bool {
 }
 
 // cancelledRematch reports whether table id, a finished table's rematch,
-// was cancelled since: its players left before it began, and a new
-// rematch may be offered. t.mu of the finished table is held, not id's.
-func (s *Service) cancelledRematch(ctx context.Context, id string) (bool, error) {
-	s.mu.RLock()
-	_, here := s.tables[id]
-	s.mu.RUnlock()
-	if here {
-		return false, nil // cancelled tables leave memory at once
-	}
+// was no game after all: its players left before it began (cancelled),
+// or it was aborted, ended without a result before every player had
+// moved (one of them did not want it, or was not there to start it).
+// Then a new rematch may be offered. It answers the rematch's seats too,
+// as stored (nil when it is not found). It reads the store, which holds
+// an abort before the table in memory does. t.mu of the finished table
+// is held, not id's.
+func (s *Service) cancelledRematch(ctx context.Context, id string) (bool, []seatMeta, error) {
 	row, err := s.st.Table(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return false, nil
+		return false, nil, nil
 	}
 	if err != nil {
-		return false, s.readFailed("the rematch", err)
+		return false, nil, s.readFailed("the rematch", err)
 	}
 	if row.Status == store.Cancelled {
-		return true, nil
+		return true, nil, nil
 	}
 	var m meta
 	if err := json.Unmarshal(row.Meta, &m); err != nil {
-		return false, fmt.Errorf("table %s: reading description: %w", id, err)
+		return false, nil, fmt.Errorf("table %s: reading description: %w", id, err)
 	}
-	return m.Cancelled != "", nil
+	return m.Cancelled != "" || m.Aborted != nil, m.Seats, nil
 }
 
 // paired reports whether the table was made for the players seated at

@@ -258,14 +258,19 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 	newSeat := nextSeat(int(seat), n)
 	next := t.m.Rematch
 	if next != "" {
-		// Its players may have left the last rematch before it began:
-		// then this one offers another.
-		gone, err := s.cancelledRematch(ctx, next)
+		// Its players may have left the last rematch before it began,
+		// or aborted it: then this one offers another.
+		gone, seats, err := s.cancelledRematch(ctx, next)
 		if err != nil {
 			return Seated{}, err
 		}
 		if gone {
 			next = ""
+		} else if newSeat < len(seats) && seats[newSeat].Identity != p.Identity {
+			// The asker left it while another stayed: their seat is
+			// open to anybody now, or taken, and a token for it would
+			// seat them nowhere.
+			return Seated{}, refuse.Conflict("you left the rematch (table %s) before it began: join it again while a seat is open", next)
 		}
 	}
 	if next == "" {

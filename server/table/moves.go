@@ -80,6 +80,16 @@ func (s *Service) Move(ctx context.Context, p *auth.Principal, id string, req Mo
 
 func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text string, expect *int) (MoveResult, error) {
 	res, err := s.play(ctx, t, seat, text, expect, nil)
+	if errors.Is(err, errOverdue) {
+		// Another seat's time ran out before this move came, and the
+		// clock's timer has not played for it yet: the clock's move
+		// comes first (it may end the game), then this one is looked
+		// at again.
+		s.clockFired(t)
+		if res, err = s.play(ctx, t, seat, text, expect, nil); errors.Is(err, errOverdue) {
+			return MoveResult{}, errStillOverdue
+		}
+	}
 	if errors.Is(err, errLate) {
 		// The clock's timer has not played for the seat yet (it fires
 		// in its own goroutine, and may wait for this very lock): play
@@ -131,10 +141,13 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 	switch {
 	case t.m.Cancelled != "":
 		return MoveResult{}, t.closed()
+	case !t.m.Started && strings.EqualFold(text, "resign"):
+		// There is no game to give up yet: say how to give up the seat.
+		return MoveResult{}, refuse.Conflict("the game has not started (%s): to give up your seat, leave the table", t.waitingFor(seat))
 	case !t.m.Started:
 		return MoveResult{}, refuse.Conflict("the game has not started: %s", t.waitingFor(seat))
 	case t.status == store.Finished:
-		return MoveResult{}, refuse.Conflict("the game is over")
+		return MoveResult{}, t.overRefusal()
 	case expect != nil && *expect != t.version():
 		return MoveResult{}, refuse.Conflict("the table is at version %d, not %d: look again before moving", t.version(), *expect)
 	}
@@ -142,6 +155,9 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 		// The seat's time ran out before its move came: the move is
 		// the clock's, not the seat's (move plays it).
 		return MoveResult{}, errLate
+	}
+	if fo == nil && t.overdue(s.now()) {
+		return MoveResult{}, errOverdue
 	}
 	if n, ok := t.st.(game.Normalizer); ok {
 		// The record keeps the move in its notation; a move that cannot
@@ -297,7 +313,14 @@ func (s *Service) settleDoubt(ctx context.Context, t *table) error {
 		return s.readFailed("the table", err)
 	}
 	t.doubt = false
-	if len(row.Moves) <= len(t.moves) || t.st == nil {
+	if t.st == nil {
+		return nil
+	}
+	if len(row.Moves) == len(t.moves) && t.m.Aborted == nil {
+		// The write in doubt may have been an abort's.
+		return s.settleAbort(t, row)
+	}
+	if len(row.Moves) <= len(t.moves) {
 		return nil
 	}
 	mv := row.Moves[len(t.moves)]
@@ -329,6 +352,33 @@ func (s *Service) settleDoubt(ctx context.Context, t *table) error {
 		// More than the one move in doubt: another writer. Look again.
 		t.doubt = true
 	}
+	return nil
+}
+
+// settleAbort takes the abort the store holds for t, from row, when the
+// write of an abort seemed to fail but was committed (settleDoubt): the
+// game is over without a result, as the store and every history already
+// say. t.mu must be held.
+func (s *Service) settleAbort(t *table, row store.Table) error {
+	var m meta
+	if err := json.Unmarshal(row.Meta, &m); err != nil {
+		return fmt.Errorf("table %s: reading its description back: %w", t.id, err)
+	}
+	a := m.Aborted
+	if a == nil {
+		return nil
+	}
+	if a.Seat < 0 || a.Seat >= len(t.m.Seats) {
+		return fmt.Errorf("table %s: stored abort by seat %d", t.id, a.Seat)
+	}
+	s.log.Warn("an abort whose write seemed to fail was stored; taking it", "table", t.id)
+	t.m = m
+	t.st = game.AbortPlay(t.st, game.Seat(a.Seat))
+	t.status = t.deriveStatus()
+	t.changedAt = a.At
+	s.armClock(t) // stops it: the game is over
+	t.broadcast()
+	s.finished(t, t.gameEnd(a.At))
 	return nil
 }
 
