@@ -592,3 +592,21 @@ func TestNymphabetResignOutOfTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestWordFightResignAfterAnswering: a player who resigns after
+// answering the current word gave no second answer to it; only the
+// answer is judged, and the resignation adds no best placement to the
+// player's totals.
+func TestWordFightResignAfterAnswering(t *testing.T) {
+	t.Parallel()
+	rec := &game.Record{Parlour: 1, Game: "wordfight", Players: []string{"Ann", "Ben"}, Moves: []game.Move{
+		{By: "Ann", Move: "declare cat"}, {By: "Ben", Move: "place A1 across"}, {By: "Ben", Move: "resign"},
+	}}
+	a := analyse(t, rec).Wordfight
+	if len(a.Moves) != 1 || a.Moves[0].Index != 2 {
+		t.Fatalf("judged %+v, want Ben's placement alone", a.Moves)
+	}
+	if a.Best[1] != 0 || a.Played[1] != 0 {
+		t.Errorf("Ben's totals: played %d, best %d; want 0 and 0 (his first word scores nothing)", a.Played[1], a.Best[1])
+	}
+}
