@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -158,6 +159,19 @@ func recordProblem(b []byte, err error) string {
 			if v, err := jsontext.NewDecoder(bytes.NewReader(b[sem.ByteOffset:])).ReadValue(); err == nil && v.Kind() == '0' {
 				if p, ok := strings.CutSuffix(problem, "not a number"); ok {
 					problem = p + "not " + string(v)
+				}
+			}
+		}
+		// So is a time that does not parse, which is a string as a
+		// time should be: "not a string" would be false.
+		if errors.As(err, &sem) && sem.JSONKind == '"' && sem.ByteOffset >= 0 && sem.ByteOffset < int64(len(b)) && strings.HasPrefix(typeWords(sem.GoType), "a time") {
+			var text string
+			if v, err := jsontext.NewDecoder(bytes.NewReader(b[sem.ByteOffset:])).ReadValue(); err == nil && v.Kind() == '"' && json.Unmarshal(v, &text) == nil {
+				if p, ok := strings.CutSuffix(problem, "not a string"); ok {
+					if r := []rune(text); len(r) > 30 {
+						text = string(r[:30]) + "…"
+					}
+					problem = p + "not " + strconv.Quote(text)
 				}
 			}
 		}

@@ -237,7 +237,11 @@ func TestDecodeRejects(t *testing.T) {
 		{"a list", `[1,2]`, "want an object, not a list"},
 		{"null", `null`, `it has no "parlour": 1`},
 		{"no version", `{"game": "nim", "players": ["A"]}`, `it has no "parlour": 1`},
-		{"bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "noon"}]}`, `field "moves/0/at" should be a time as RFC 3339 writes it (2026-11-24T12:00:41Z), not a string`},
+		// A time is a string: the refusal quotes the one given.
+		{"bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "noon"}]}`, `field "moves/0/at" should be a time as RFC 3339 writes it (2026-11-24T12:00:41Z), not "noon"`},
+		{"time with a space", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [], "aborted": {"by": "A", "at": "2026-11-24 12:00:41Z"}}`, `field "aborted/at" should be a time as RFC 3339 writes it (2026-11-24T12:00:41Z), not "2026-11-24 12:00:41Z"`},
+		{"a long bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "` + strings.Repeat("x", 100) + `"}]}`, `not "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"`},
+		{"time a number", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": 1764000000}]}`, `field "moves/0/at" should be a time as RFC 3339 writes it (2026-11-24T12:00:41Z), not 1764000000`},
 		{"not json", `hello`, "it is not JSON"},
 	}
 	for _, tt := range worded {
