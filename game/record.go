@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -117,7 +118,7 @@ func DecodeBytes(b []byte) (*Record, error) {
 	}
 	seen := map[string]bool{}
 	for _, p := range rec.Players {
-		k := strings.ToLower(p)
+		k := foldKey(p)
 		if strings.TrimSpace(p) == "" {
 			return nil, fmt.Errorf("%w: a player has an empty name", ErrNotRecord)
 		}
@@ -127,6 +128,24 @@ func DecodeBytes(b []byte) (*Record, error) {
 		seen[k] = true
 	}
 	return &rec, nil
+}
+
+// foldKey returns a key for name that two names share exactly when
+// strings.EqualFold holds between them, as Config.SeatOf matches a
+// move's "by": each letter becomes the least of the letters it folds
+// with. Lower-casing is not that: σ and ς stay apart, yet a move by ς
+// would be σ's.
+func foldKey(name string) string {
+	var b strings.Builder
+	b.Grow(len(name))
+	for _, r := range name {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
 }
 
 // recordProblem says in a player's words why b, which encoding/json

@@ -222,6 +222,11 @@ func TestDecodeRejects(t *testing.T) {
 		{"the server's refusal", `{"error": "there is no table abc"}`, "it is the server's refusal: there is no table abc"},
 		{"an error field and more", `{"error": "x", "game": "nim"}`, "unknown field"},
 		{"bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "noon"}]}`, "not a Parlour game record"},
+		// Names match without case, as "by" does, Unicode's too: σ and ς
+		// are one letter, and a move by either would be σ's.
+		{"one name twice", `{"parlour": 1, "game": "nim", "players": ["Anna", "ANNA"]}`, `two players are called "ANNA"`},
+		{"one Greek name twice", `{"parlour": 1, "game": "nim", "players": ["σ", "ς"]}`, `two players are called "ς"`},
+		{"one name twice, a Kelvin", `{"parlour": 1, "game": "nim", "players": ["kay", "\u212aay"]}`, "two players are called \"\u212aay\""},
 	}
 	// The decoder's own words ("json: cannot unmarshal ... into Go struct
 	// field Record.seed of type uint64", a bare "EOF") are not a
@@ -321,6 +326,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"parlour": 1, "game": "nim", "players": ["A", "B"], "setup": {"A": {"lucky": 1}, "B": {"lucky": 2}}, "moves": [{"by": "A", "move": "3"}]}`))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`{"parlour": 1, "game": "nim", "rules": {"pile": "x"}, "players": ["A"]}`))
+	f.Add([]byte(`{"parlour": 1, "game": "nim", "players": ["σ", "ς"], "moves": [{"by": "ς", "move": "1"}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		rec, err := DecodeBytes(b)
 		if err != nil {
@@ -331,6 +337,14 @@ func FuzzDecode(f *testing.F) {
 		}
 		// Whatever decodes must re-referee without panicking, and a
 		// refusal must be a *Refusal.
+		// Every player is found by their own name, as a move's "by"
+		// finds its mover.
+		cfg := Config{Players: rec.Players}
+		for i, p := range rec.Players {
+			if s, ok := cfg.SeatOf(p); !ok || int(s) != i {
+				t.Fatalf("player %d, %q, is found as seat %d", i, p, s)
+			}
+		}
 		_, _, _, err = Replay(testRegistry(), rec, nil)
 		var ref *Refusal
 		if err != nil && !errors.As(err, &ref) {
