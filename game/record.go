@@ -79,6 +79,10 @@ func Decode(r io.Reader) (*Record, error) {
 
 // DecodeBytes is Decode for a record already in memory.
 func DecodeBytes(b []byte) (*Record, error) {
+	// Some editors start a UTF-8 file with a byte order mark; JSON's RFC
+	// lets a reader ignore it, and a player who wrote a record by hand
+	// could not tell why "invalid character 'ï'".
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	var rec Record

@@ -321,6 +321,25 @@ func TestRecordFor(t *testing.T) {
 	}
 }
 
+// TestDecodeByteOrderMark: a record saved by an editor that starts its
+// UTF-8 files with a byte order mark (Windows Notepad did) reads as the
+// same record, as JSON's RFC lets a reader allow, instead of "invalid
+// character 'ï'".
+func TestDecodeByteOrderMark(t *testing.T) {
+	t.Parallel()
+	rec, err := DecodeBytes([]byte("\ufeff" + goodRecord + "\r\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Game != "nim" || len(rec.Moves) != 3 {
+		t.Errorf("read %+v", rec)
+	}
+	// Only at the start: anywhere else it is not JSON.
+	if _, err := DecodeBytes([]byte(goodRecord + "\ufeff")); !errors.Is(err, ErrNotRecord) {
+		t.Errorf("a mark after the record: %v", err)
+	}
+}
+
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(goodRecord))
 	f.Add([]byte(`{"parlour": 1, "game": "nim", "players": ["A", "B"], "setup": {"A": {"lucky": 1}, "B": {"lucky": 2}}, "moves": [{"by": "A", "move": "3"}]}`))
