@@ -46,6 +46,10 @@ func TestDeletedPlayerNamedInMoves(t *testing.T) {
 			t.Fatalf("%s: %d %s", m.move, st, body)
 		}
 	}
+	// Analysed before too: what is kept of it must not keep the name.
+	if st, body := quin.do("GET", "/api/v1/tables/"+id+"/analysis", nil, nil); st != 200 {
+		t.Fatalf("the analysis: %d %s", st, body)
+	}
 	if st, body := pam.do("DELETE", "/api/v1/account", `{"password": "`+testPassword+`"}`, nil); st != 204 {
 		t.Fatalf("delete: %d %s", st, body)
 	}
@@ -65,8 +69,10 @@ func TestDeletedPlayerNamedInMoves(t *testing.T) {
 	if _, _, _, err := game.Replay(games.Registry(), &rec, lexicon.Default()); err != nil {
 		t.Errorf("the record does not replay: %v", err)
 	}
-	if st, body := quin.do("GET", "/api/v1/tables/"+id+"/analysis?format=text", nil, nil); st != 200 || strings.Contains(body, "Pam") {
-		t.Errorf("the analysis after Pam's deletion: %d %s", st, body)
+	for _, format := range []string{"text", "json"} {
+		if st, body := quin.do("GET", "/api/v1/tables/"+id+"/analysis?format="+format, nil, nil); st != 200 || strings.Contains(body, "Pam") {
+			t.Errorf("the analysis (%s) after Pam's deletion: %d %s", format, st, body)
+		}
 	}
 	st, body := quin.do("GET", "/api/v1/players/Quin/games/export", nil, nil)
 	var line map[string]json.RawMessage
