@@ -16,6 +16,7 @@ import (
 
 	"parlour/game"
 	nymbot "parlour/games/nymphabet/bot"
+	"parlour/games/quizl"
 	quizlbot "parlour/games/quizl/bot"
 	salvobot "parlour/games/salvo/bot"
 	wfbot "parlour/games/wordfight/bot"
@@ -104,6 +105,8 @@ func Renamed(body []byte, players []string) ([]byte, bool, error) {
 	if a.Quizl != nil {
 		for i := range a.Quizl.Moves {
 			m := &a.Quizl.Moves[i]
+			// An announcement of a game of three names its player.
+			m.Move = quizl.Game{}.RenameMove(m.Move, a.Players, players)
 			for j := range m.Boards {
 				m.Boards[j].Name = name(m.Boards[j].Against, m.Boards[j].Name)
 			}

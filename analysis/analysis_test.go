@@ -559,3 +559,54 @@ func TestTextOneSeat(t *testing.T) {
 		}
 	}
 }
+
+// TestNymphabetResignOutOfTurn: a player may resign while the other is
+// to move (RECORDS.md); the analysis judges that resignation from the
+// resigner's side of the position instead of failing the whole game.
+func TestNymphabetResignOutOfTurn(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, mode string }{
+		{"standard", ""},
+		{"scoring", "scoring"},
+	} {
+		rec := &game.Record{Parlour: 1, Game: "nymphabet", Players: []string{"Ann", "Ben"}, Moves: []game.Move{
+			{By: "Ann", Move: "abdicated"}, {By: "Ann", Move: "resign"},
+		}}
+		if c.mode != "" {
+			rec.Rules = map[string]json.RawMessage{"mode": json.RawMessage(`"` + c.mode + `"`)}
+		}
+		a, err := Of(context.Background(), games.Registry(), rec, en(t))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		n := a.Nymphabet.Moves[1]
+		if n.Seat != 0 || n.Move != "RESIGN" || n.Letter != "E" || n.After != solve.Loss || n.Best != "" {
+			t.Errorf("%s: the resignation is judged as %+v", c.name, n)
+		}
+		// Whatever Ann's side was worth, resigning it could not gain.
+		if n.Mistake != (n.Before > solve.Loss) {
+			t.Errorf("%s: before %v, mistake %v", c.name, n.Before, n.Mistake)
+		}
+		if (c.mode == "scoring") != (len(n.Forced) == 2) {
+			t.Errorf("%s: products forced %v", c.name, n.Forced)
+		}
+	}
+}
+
+// TestWordFightResignAfterAnswering: a player who resigns after
+// answering the current word gave no second answer to it; only the
+// answer is judged, and the resignation adds no best placement to the
+// player's totals.
+func TestWordFightResignAfterAnswering(t *testing.T) {
+	t.Parallel()
+	rec := &game.Record{Parlour: 1, Game: "wordfight", Players: []string{"Ann", "Ben"}, Moves: []game.Move{
+		{By: "Ann", Move: "declare cat"}, {By: "Ben", Move: "place A1 across"}, {By: "Ben", Move: "resign"},
+	}}
+	a := analyse(t, rec).Wordfight
+	if len(a.Moves) != 1 || a.Moves[0].Index != 2 {
+		t.Fatalf("judged %+v, want Ben's placement alone", a.Moves)
+	}
+	if a.Best[1] != 0 || a.Played[1] != 0 {
+		t.Errorf("Ben's totals: played %d, best %d; want 0 and 0 (his first word scores nothing)", a.Played[1], a.Best[1])
+	}
+}

@@ -108,6 +108,17 @@ type Normalizer interface {
 	Normalize(seat Seat, move string) (string, error)
 }
 
+// MoveRenamer is implemented by games whose moves may name a player, as
+// Quizl's "say NAME WORD" does with three or more players. RenameMove
+// returns move, written while the seats were called from, as it reads
+// once they are called to (the same seats in the same order): whoever
+// renames a finished game's seats (an account deleted or renamed) renames
+// them in its moves too, so that its record still replays. A move that
+// names nobody comes back as it is.
+type MoveRenamer interface {
+	RenameMove(move string, from, to []string) string
+}
+
 // Concealer is implemented by states whose views reveal the secret
 // setups once play ends. ConcealedView returns seat's view with that
 // reveal left out: what a setup holds that seat did not uncover in play

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -77,6 +79,10 @@ func Decode(r io.Reader) (*Record, error) {
 
 // DecodeBytes is Decode for a record already in memory.
 func DecodeBytes(b []byte) (*Record, error) {
+	// Some editors start a UTF-8 file with a byte order mark; JSON's RFC
+	// lets a reader ignore it, and a player who wrote a record by hand
+	// could not tell why "invalid character 'ï'".
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	var rec Record
@@ -116,7 +122,7 @@ func DecodeBytes(b []byte) (*Record, error) {
 	}
 	seen := map[string]bool{}
 	for _, p := range rec.Players {
-		k := strings.ToLower(p)
+		k := foldKey(p)
 		if strings.TrimSpace(p) == "" {
 			return nil, fmt.Errorf("%w: a player has an empty name", ErrNotRecord)
 		}
@@ -126,6 +132,24 @@ func DecodeBytes(b []byte) (*Record, error) {
 		seen[k] = true
 	}
 	return &rec, nil
+}
+
+// foldKey returns a key for name that two names share exactly when
+// strings.EqualFold holds between them, as Config.SeatOf matches a
+// move's "by": each letter becomes the least of the letters it folds
+// with. Lower-casing is not that: σ and ς stay apart, yet a move by ς
+// would be σ's.
+func foldKey(name string) string {
+	var b strings.Builder
+	b.Grow(len(name))
+	for _, r := range name {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
 }
 
 // recordProblem says in a player's words why b, which encoding/json
@@ -158,6 +182,19 @@ func recordProblem(b []byte, err error) string {
 			if v, err := jsontext.NewDecoder(bytes.NewReader(b[sem.ByteOffset:])).ReadValue(); err == nil && v.Kind() == '0' {
 				if p, ok := strings.CutSuffix(problem, "not a number"); ok {
 					problem = p + "not " + string(v)
+				}
+			}
+		}
+		// So is a time that does not parse, which is a string as a
+		// time should be: "not a string" would be false.
+		if errors.As(err, &sem) && sem.JSONKind == '"' && sem.ByteOffset >= 0 && sem.ByteOffset < int64(len(b)) && strings.HasPrefix(typeWords(sem.GoType), "a time") {
+			var text string
+			if v, err := jsontext.NewDecoder(bytes.NewReader(b[sem.ByteOffset:])).ReadValue(); err == nil && v.Kind() == '"' && json.Unmarshal(v, &text) == nil {
+				if p, ok := strings.CutSuffix(problem, "not a string"); ok {
+					if r := []rune(text); len(r) > 30 {
+						text = string(r[:30]) + "…"
+					}
+					problem = p + "not " + strconv.Quote(text)
 				}
 			}
 		}
@@ -277,36 +314,60 @@ func Replay(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Config, State, []
 	if err != nil {
 		return cfg, nil, nil, err
 	}
-	masks, _ := g.(MaskReader)
 	steps := make([]Step, 0, len(rec.Moves))
 	for i, m := range rec.Moves {
-		s, ok := cfg.SeatOf(m.By)
-		if !ok {
-			return cfg, st, steps, &Refusal{Move: i + 1, By: m.By, Err: fmt.Errorf("%q is not a player", m.By)}
-		}
-		evs, err := st.Apply(s, m.Move)
+		s, evs, err := ReplayMove(g, cfg, st, i, m)
 		if err != nil {
-			if masks != nil && masks.Masked(m.Move) {
-				err = fmt.Errorf("the move is hidden (%q): %s", strings.TrimSpace(m.Move), fetchedEarly)
-			}
-			return cfg, st, steps, &Refusal{Move: i + 1, By: cfg.Players[s], Err: err}
+			return cfg, st, steps, err
 		}
 		steps = append(steps, Step{Seat: s, Move: m, Events: evs})
 	}
-	if a := rec.Aborted; a != nil {
-		ref := &Refusal{Move: len(rec.Moves) + 1, By: a.By, Abort: true}
-		s, ok := cfg.SeatOf(a.By)
-		if !ok {
-			ref.Err = fmt.Errorf("%q is not a player", a.By)
-			return cfg, st, steps, ref
-		}
-		ref.By = cfg.Players[s]
-		if ref.Err = AbortRefusal(cfg, rec.Moves, st.Result()); ref.Err != nil {
-			return cfg, st, steps, ref
-		}
-		st = AbortPlay(st, s)
+	st, err = ReplayAbort(cfg, rec, st)
+	return cfg, st, steps, err
+}
+
+// ReplayMove referees m, move i (from 0) of a record of game g with
+// configuration cfg, on st as Replay does: it returns the mover's seat
+// and the move's events, or a *Refusal, which says that a move a record
+// fetched mid-game holds masked is no move of the game's but a mask (see
+// MaskReader). A caller that steps through a record itself, such as the
+// replay viewer, referees each move with it, as Replay does.
+func ReplayMove(g Game, cfg Config, st State, i int, m Move) (Seat, []Event, error) {
+	s, ok := cfg.SeatOf(m.By)
+	if !ok {
+		return Spectator, nil, &Refusal{Move: i + 1, By: m.By, Err: fmt.Errorf("%q is not a player", m.By)}
 	}
-	return cfg, st, steps, nil
+	evs, err := st.Apply(s, m.Move)
+	if err != nil {
+		if masks, ok := g.(MaskReader); ok && masks.Masked(m.Move) {
+			err = fmt.Errorf("the move is hidden (%q): %s", strings.TrimSpace(m.Move), fetchedEarly)
+		}
+		return s, nil, &Refusal{Move: i + 1, By: cfg.Players[s], Err: err}
+	}
+	return s, evs, nil
+}
+
+// ReplayAbort ends st, the state after every move of rec, as rec's abort
+// says, when it has one: it returns the aborted state (see AbortPlay),
+// st itself when rec was not aborted, or st and a *Refusal when the
+// abort is by somebody who is not a player or comes when the rules allow
+// none (see AbortRefusal).
+func ReplayAbort(cfg Config, rec *Record, st State) (State, error) {
+	a := rec.Aborted
+	if a == nil {
+		return st, nil
+	}
+	ref := &Refusal{Move: len(rec.Moves) + 1, By: a.By, Abort: true}
+	s, ok := cfg.SeatOf(a.By)
+	if !ok {
+		ref.Err = fmt.Errorf("%q is not a player", a.By)
+		return st, ref
+	}
+	ref.By = cfg.Players[s]
+	if ref.Err = AbortRefusal(cfg, rec.Moves, st.Result()); ref.Err != nil {
+		return st, ref
+	}
+	return AbortPlay(st, s), nil
 }
 
 // MoveHider is implemented by games in which some moves stay secret from

@@ -222,6 +222,11 @@ func TestDecodeRejects(t *testing.T) {
 		{"the server's refusal", `{"error": "there is no table abc"}`, "it is the server's refusal: there is no table abc"},
 		{"an error field and more", `{"error": "x", "game": "nim"}`, "unknown field"},
 		{"bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "noon"}]}`, "not a Parlour game record"},
+		// Names match without case, as "by" does, Unicode's too: σ and ς
+		// are one letter, and a move by either would be σ's.
+		{"one name twice", `{"parlour": 1, "game": "nim", "players": ["Anna", "ANNA"]}`, `two players are called "ANNA"`},
+		{"one Greek name twice", `{"parlour": 1, "game": "nim", "players": ["σ", "ς"]}`, `two players are called "ς"`},
+		{"one name twice, a Kelvin", `{"parlour": 1, "game": "nim", "players": ["kay", "\u212aay"]}`, "two players are called \"\u212aay\""},
 	}
 	// The decoder's own words ("json: cannot unmarshal ... into Go struct
 	// field Record.seed of type uint64", a bare "EOF") are not a
@@ -237,7 +242,11 @@ func TestDecodeRejects(t *testing.T) {
 		{"a list", `[1,2]`, "want an object, not a list"},
 		{"null", `null`, `it has no "parlour": 1`},
 		{"no version", `{"game": "nim", "players": ["A"]}`, `it has no "parlour": 1`},
-		{"bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "noon"}]}`, `field "moves/0/at" should be a time as RFC 3339 writes it (2026-11-24T12:00:41Z), not a string`},
+		// A time is a string: the refusal quotes the one given.
+		{"bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "noon"}]}`, `field "moves/0/at" should be a time as RFC 3339 writes it (2026-11-24T12:00:41Z), not "noon"`},
+		{"time with a space", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [], "aborted": {"by": "A", "at": "2026-11-24 12:00:41Z"}}`, `field "aborted/at" should be a time as RFC 3339 writes it (2026-11-24T12:00:41Z), not "2026-11-24 12:00:41Z"`},
+		{"a long bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "` + strings.Repeat("x", 100) + `"}]}`, `not "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"`},
+		{"time a number", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": 1764000000}]}`, `field "moves/0/at" should be a time as RFC 3339 writes it (2026-11-24T12:00:41Z), not 1764000000`},
 		{"not json", `hello`, "it is not JSON"},
 	}
 	for _, tt := range worded {
@@ -312,11 +321,31 @@ func TestRecordFor(t *testing.T) {
 	}
 }
 
+// TestDecodeByteOrderMark: a record saved by an editor that starts its
+// UTF-8 files with a byte order mark (Windows Notepad did) reads as the
+// same record, as JSON's RFC lets a reader allow, instead of "invalid
+// character 'ï'".
+func TestDecodeByteOrderMark(t *testing.T) {
+	t.Parallel()
+	rec, err := DecodeBytes([]byte("\ufeff" + goodRecord + "\r\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Game != "nim" || len(rec.Moves) != 3 {
+		t.Errorf("read %+v", rec)
+	}
+	// Only at the start: anywhere else it is not JSON.
+	if _, err := DecodeBytes([]byte(goodRecord + "\ufeff")); !errors.Is(err, ErrNotRecord) {
+		t.Errorf("a mark after the record: %v", err)
+	}
+}
+
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(goodRecord))
 	f.Add([]byte(`{"parlour": 1, "game": "nim", "players": ["A", "B"], "setup": {"A": {"lucky": 1}, "B": {"lucky": 2}}, "moves": [{"by": "A", "move": "3"}]}`))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`{"parlour": 1, "game": "nim", "rules": {"pile": "x"}, "players": ["A"]}`))
+	f.Add([]byte(`{"parlour": 1, "game": "nim", "players": ["σ", "ς"], "moves": [{"by": "ς", "move": "1"}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		rec, err := DecodeBytes(b)
 		if err != nil {
@@ -327,6 +356,14 @@ func FuzzDecode(f *testing.F) {
 		}
 		// Whatever decodes must re-referee without panicking, and a
 		// refusal must be a *Refusal.
+		// Every player is found by their own name, as a move's "by"
+		// finds its mover.
+		cfg := Config{Players: rec.Players}
+		for i, p := range rec.Players {
+			if s, ok := cfg.SeatOf(p); !ok || int(s) != i {
+				t.Fatalf("player %d, %q, is found as seat %d", i, p, s)
+			}
+		}
 		_, _, _, err = Replay(testRegistry(), rec, nil)
 		var ref *Refusal
 		if err != nil && !errors.As(err, &ref) {

@@ -34,31 +34,33 @@ var ErrInProgress = errors.New("the game is still in progress")
 
 // Turns replays rec with lex and returns its configuration, its result and
 // every move as its mover saw it. It refuses a record that does not replay
-// (the *Refusal of Replay), one whose game was aborted, and, wrapping
-// ErrInProgress, one whose game has not ended.
+// (the *Refusal of Replay, for its abort too), one whose game was
+// aborted, and, wrapping ErrInProgress, one whose game has not ended.
 func Turns(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Config, Result, []Turn, error) {
-	_, cfg, st, err := Start(reg, rec, lex)
+	g, cfg, st, err := Start(reg, rec, lex)
 	if err != nil {
 		return cfg, Result{}, nil, err
 	}
 	turns := make([]Turn, 0, len(rec.Moves))
 	for i, m := range rec.Moves {
-		s, ok := cfg.SeatOf(m.By)
-		if !ok {
-			return cfg, Result{}, nil, &Refusal{Move: i + 1, By: m.By, Err: fmt.Errorf("%q is not a player", m.By)}
+		var before any
+		if s, ok := cfg.SeatOf(m.By); ok {
+			before = st.View(s)
 		}
-		before := st.View(s)
-		evs, err := st.Apply(s, m.Move)
+		s, evs, err := ReplayMove(g, cfg, st, i, m)
 		if err != nil {
-			return cfg, Result{}, nil, &Refusal{Move: i + 1, By: cfg.Players[s], Err: err}
+			return cfg, Result{}, nil, err
 		}
 		turns = append(turns, Turn{
 			Index: i + 1, Seat: s, By: cfg.Players[s], Move: m.Move,
 			Before: before, After: st.View(s), Events: VisibleTo(evs, s),
 		})
 	}
-	if a := rec.Aborted; a != nil {
-		return cfg, Result{Status: Aborted, Winners: []Seat{}}, turns, fmt.Errorf("the game was aborted by %s before every player had moved: there is nothing to analyse", a.By)
+	if st, err = ReplayAbort(cfg, rec, st); err != nil {
+		return cfg, Result{}, nil, err
+	}
+	if by, ok := AbortedBy(st); ok {
+		return cfg, st.Result(), turns, fmt.Errorf("the game was aborted by %s before every player had moved: there is nothing to analyse", cfg.Players[by])
 	}
 	res := st.Result()
 	if res.Status != Finished {

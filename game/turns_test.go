@@ -39,3 +39,39 @@ func TestTurns(t *testing.T) {
 		t.Errorf("refused move: %v", err)
 	}
 }
+
+// TestTurnsAborts: an aborted record has nothing to analyse, said with
+// its aborter's name as the record's players have it; an abort the rules
+// refuse (after the game ended, or by a stranger) is a record that does
+// not replay, as Replay says, not an aborted game.
+func TestTurnsAborts(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name    string
+		moves   int
+		by      string
+		refused string // "" for an abort that stands
+	}{
+		{"before every player moved", 1, "ben", ""},
+		{"after the end", 3, "Ben", "the game is over"},
+		{"after every player moved", 2, "Ann", "every player has made a move"},
+		{"by a stranger", 1, "Cy", `"Cy" is not a player`},
+	} {
+		rec, err := DecodeBytes([]byte(goodRecord))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Moves = rec.Moves[:c.moves]
+		rec.Aborted = &Abort{By: c.by}
+		_, res, _, err := Turns(testRegistry(), rec, nil)
+		var ref *Refusal
+		switch {
+		case c.refused == "":
+			if err == nil || errors.As(err, &ref) || res.Status != Aborted || !strings.Contains(err.Error(), "aborted by Ben") {
+				t.Errorf("%s: %v, %+v", c.name, err, res)
+			}
+		case !errors.As(err, &ref) || !ref.Abort || !strings.Contains(err.Error(), c.refused):
+			t.Errorf("%s: %v, want the abort refused: %s", c.name, err, c.refused)
+		}
+	}
+}

@@ -111,14 +111,9 @@ func (h Helpers) Replay(body []byte) (*ReplayAnswer, error) {
 		return nil, err
 	}
 	for i, m := range rec.Moves {
-		s, ok := cfg.SeatOf(m.By)
-		if !ok {
-			ans.Refused = (&game.Refusal{Move: i + 1, By: m.By, Err: fmt.Errorf("%q is not a player", m.By)}).Error()
-			break
-		}
-		evs, err := st.Apply(s, m.Move)
+		s, evs, err := game.ReplayMove(g, cfg, st, i, m)
 		if err != nil {
-			ans.Refused = (&game.Refusal{Move: i + 1, By: cfg.Players[s], Err: err}).Error()
+			ans.Refused = err.Error()
 			break
 		}
 		vs, err := snap(views())
@@ -129,6 +124,12 @@ func (h Helpers) Replay(body []byte) (*ReplayAnswer, error) {
 			evs = []game.Event{}
 		}
 		ans.Steps = append(ans.Steps, ReplayStep{By: cfg.Players[s], Seat: s, Move: m.Move, Events: evs, Views: vs})
+	}
+	if ans.Refused == "" {
+		// An abort stands after the moves; it changes no view.
+		if st, err = game.ReplayAbort(cfg, rec, st); err != nil {
+			ans.Refused = err.Error()
+		}
 	}
 	ans.Result = st.Result()
 	return ans, nil

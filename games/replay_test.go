@@ -144,3 +144,41 @@ func TestReplayFetchedEarly(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayViewerAbortsAndMasks: the replay viewer referees a record as
+// parlour replay does: an aborted record ends aborted, without a result;
+// an abort the rules do not allow is refused; and a record fetched while
+// its game went on says so rather than that its masks are no moves.
+func TestReplayViewerAbortsAndMasks(t *testing.T) {
+	t.Parallel()
+	reg := Registry()
+	for _, c := range []struct {
+		name, rec string
+		status    game.Status
+		steps     int
+		refused   string // "" when the record replays
+	}{
+		{"aborted", `{"parlour":1,"game":"nymphabet","players":["Ann","Ben"],"moves":[{"by":"Ann","move":"abdicated"}],"aborted":{"by":"Ben"}}`,
+			game.Aborted, 1, ""},
+		{"aborted before any move", `{"parlour":1,"game":"nymphabet","players":["Ann","Ben"],"moves":[],"aborted":{"by":"ann"}}`,
+			game.Aborted, 0, ""},
+		{"abort after every player moved", `{"parlour":1,"game":"nymphabet","players":["Ann","Ben"],"moves":[{"by":"Ann","move":"abdicated"},{"by":"Ben","move":"echo"}],"aborted":{"by":"Ben"}}`,
+			game.InProgress, 2, "abort by Ben refused: every player has made a move"},
+		{"abort by a stranger", `{"parlour":1,"game":"nymphabet","players":["Ann","Ben"],"moves":[],"aborted":{"by":"Cy"}}`,
+			game.InProgress, 0, `abort by Cy refused: "Cy" is not a player`},
+		{"masked answer", `{"parlour":1,"game":"wordfight","players":["Ann","Ben"],"moves":[{"by":"Ann","move":"declare cat"},{"by":"Ann","move":"answer"}]}`,
+			game.InProgress, 1, "fetch it again once the game is over"},
+	} {
+		ans, err := Replay(reg, []byte(c.rec))
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if ans.Result.Status != c.status || len(ans.Steps) != c.steps {
+			t.Errorf("%s: status %v after %d steps, want %v after %d", c.name, ans.Result.Status, len(ans.Steps), c.status, c.steps)
+		}
+		if c.refused == "" && ans.Refused != "" || !strings.Contains(ans.Refused, c.refused) {
+			t.Errorf("%s: refused %q, want %q", c.name, ans.Refused, c.refused)
+		}
+	}
+}

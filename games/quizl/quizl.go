@@ -16,6 +16,8 @@ package quizl
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unicode"
 
 	"parlour/game"
 )
@@ -148,3 +150,32 @@ func readRules(r game.Rules) (rules, error) {
 func (Game) HidesSetup(cfg game.Config, owner, viewer game.Seat) bool {
 	return len(cfg.Players) == 1 || owner != viewer
 }
+
+// RenameMove implements game.MoveRenamer: with three or more players an
+// announcement names the player it is for, under the name that player
+// had when it was made.
+func (Game) RenameMove(move string, from, to []string) string {
+	if len(from) < 3 || len(to) != len(from) {
+		return move
+	}
+	t := strings.TrimSpace(move)
+	i := strings.IndexFunc(t, unicode.IsSpace)
+	if i < 0 || !strings.EqualFold(t[:i], "say") {
+		return move
+	}
+	rest := strings.TrimSpace(t[i:])
+	fs := strings.Fields(rest)
+	if len(fs) < 2 {
+		return move
+	}
+	word := fs[len(fs)-1]
+	name := strings.TrimSpace(strings.TrimSuffix(rest, word))
+	for s, p := range from {
+		if strings.EqualFold(p, name) {
+			return "say " + to[s] + " " + word
+		}
+	}
+	return move
+}
+
+var _ game.MoveRenamer = Game{}

@@ -630,3 +630,27 @@ func TestSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestRenameMove: an announcement of a game of three names the player it
+// is for; renamed, it names them under their new name, and a move that
+// names nobody, or a game of two, is left as it is.
+func TestRenameMove(t *testing.T) {
+	t.Parallel()
+	from, to := []string{"Pam", "Quin", "Rex"}, []string{"deleted player", "Quin", "Rex"}
+	for _, c := range []struct{ move, want string }{
+		{"say Pam CRANE", "say deleted player CRANE"},
+		{" SAY  pam  CRANE ", "say deleted player CRANE"},
+		{"say Quin CRANE", "say Quin CRANE"},
+		{"72", "72"},
+		{"resign", "resign"},
+		{"say CRANE", "say CRANE"},
+		{"say Zed CRANE", "say Zed CRANE"},
+	} {
+		if got := (Game{}).RenameMove(c.move, from, to); got != c.want {
+			t.Errorf("%q renamed: %q, want %q", c.move, got, c.want)
+		}
+	}
+	if got := (Game{}).RenameMove("say CRANE", from[:2], to[:2]); got != "say CRANE" {
+		t.Errorf("a game of two: %q", got)
+	}
+}

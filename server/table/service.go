@@ -452,6 +452,7 @@ func (s *Service) restore(row store.Table) (*table, error) {
 		}
 		t.moves[i] = move{text: mv.Text, at: mv.At.UnixNano(), seat: int32(mv.Seat)}
 	}
+	t.renameMoves()
 	if m.Started {
 		_, st, steps, err := game.Replay(s.games, t.record(), lex)
 		if err != nil {
@@ -470,6 +471,24 @@ func (s *Service) restore(row store.Table) (*table, error) {
 		}
 	}
 	return t, nil
+}
+
+// renameMoves gives the players their seats' names in the moves that
+// name them, read back from the store as they were written: under the
+// names the seats played under, which differ once a finished table's
+// seat was renamed (an account deleted or renamed, RenameSeat).
+func (t *table) renameMoves() {
+	r, ok := t.g.(game.MoveRenamer)
+	if !ok || t.m.Played == nil || len(*t.m.Played) != len(t.m.Seats) {
+		return
+	}
+	from, to := *t.m.Played, t.players()
+	if slices.Equal(from, to) {
+		return
+	}
+	for i := range t.moves {
+		t.moves[i].text = r.RenameMove(t.moves[i].text, from, to)
+	}
 }
 
 // table returns the table called id, from memory or from the store.

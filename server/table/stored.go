@@ -44,6 +44,14 @@ func RenameSeat(id string, desc []byte, identity, name string) (store.TableUpdat
 	if err := json.Unmarshal(desc, &m); err != nil {
 		return store.TableUpdate{}, fmt.Errorf("table %s: reading description: %w", id, err)
 	}
+	if m.Played == nil || len(*m.Played) != len(m.Seats) {
+		// The first rename: the moves were written under these.
+		played := make([]string, len(m.Seats))
+		for i, st := range m.Seats {
+			played[i] = st.Name
+		}
+		m.Played = &played
+	}
 	for i, st := range m.Seats {
 		if st.Identity == identity {
 			m.Seats[i].Name = uniqueName(m.Seats, name, i)

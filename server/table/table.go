@@ -82,6 +82,12 @@ type meta struct {
 	// Aborted says who ended the game without a result before every
 	// player had moved, and why (abort.go); the record carries it too.
 	Aborted *abortMeta `json:"aborted,omitempty"`
+	// Played holds the names the seats played under, kept when a
+	// finished table's seat is renamed (RenameSeat): the stored moves
+	// that name a player (game.MoveRenamer) were written with them, and
+	// are read under the seats' names. A pointer: few tables have one,
+	// and a table keeps its description as long as it lives.
+	Played *[]string `json:"played,omitempty"`
 }
 
 // seatMeta is one seat: open, held by a person, or a computer.

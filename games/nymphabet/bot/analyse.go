@@ -106,6 +106,10 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 
 // judge values one move from the position its mover faced.
 func judge(s *solve.Solver, ps *solve.ProductSearch, v *nymphabet.View, t game.Turn) (WordNote, error) {
+	word := strings.ToLower(strings.TrimSpace(t.Move))
+	if word == nymphabet.Resign && v.ToMove >= 0 && v.ToMove != int(t.Seat) {
+		return judgeResignation(s, ps, v, t)
+	}
 	pos, err := solve.FromView(v, int(t.Seat))
 	if err != nil {
 		return WordNote{}, err
@@ -116,7 +120,6 @@ func judge(s *solve.Solver, ps *solve.ProductSearch, v *nymphabet.View, t game.T
 			forced = []int{m, o}
 		}
 	}
-	word := strings.ToLower(strings.TrimSpace(t.Move))
 	n := WordNote{Index: t.Index, Seat: int(t.Seat), Move: strings.ToUpper(word), Letter: v.Current, Left: v.Left, Before: s.Value(pos), Forced: forced}
 	if m, ok := s.BestMove(pos); ok && m.Value == n.Before && n.Before != solve.Loss {
 		n.Best = strings.ToUpper(solve.Best(m.Words).Text)
@@ -136,6 +139,25 @@ func judge(s *solve.Solver, ps *solve.ProductSearch, v *nymphabet.View, t game.T
 		}
 		if !found {
 			return n, fmt.Errorf("%s is not a move the solver knows from here", n.Move)
+		}
+	}
+	n.Mistake = n.After < n.Before
+	return n, nil
+}
+
+// judgeResignation values a resignation made while the other player was
+// to move, which the rules allow at any time: the position is the
+// other's to play, so its value for the resigner is the opposite of the
+// other's, and the resigner had no word to write.
+func judgeResignation(s *solve.Solver, ps *solve.ProductSearch, v *nymphabet.View, t game.Turn) (WordNote, error) {
+	pos, err := solve.FromView(v, v.ToMove)
+	if err != nil {
+		return WordNote{}, err
+	}
+	n := WordNote{Index: t.Index, Seat: int(t.Seat), Move: strings.ToUpper(nymphabet.Resign), Letter: v.Current, Left: v.Left, Before: -s.Value(pos), After: solve.Loss}
+	if v.Mode == nymphabet.Scoring {
+		if m, o, ok := s.Products(ps, pos); ok {
+			n.Forced = []int{o, m} // the resigner's first
 		}
 	}
 	n.Mistake = n.After < n.Before

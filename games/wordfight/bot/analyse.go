@@ -67,6 +67,9 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 		if v.Current == "" || len(f) == 0 || f[0] == "declare" || v.Grid == nil {
 			continue // a declaration, or nothing to place
 		}
+		if s := int(t.Seat); s >= 0 && s < len(v.Answered) && v.Answered[s] {
+			continue // a resignation after answering the word is no answer to it
+		}
 		g, err := wordfight.GridFromRows(v.Grid)
 		if err != nil {
 			return nil, fmt.Errorf("word fight analysis, move %d: %w", t.Index, err)

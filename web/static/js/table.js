@@ -455,8 +455,9 @@ async function playScreen(main, id, mine) {
   async function downloadRecord() {
     try {
       const text = await callText(`/tables/${encodeURIComponent(id)}/record`, token);
+      JSON.parse(text); // a record, not a page in its place
       // Indented, as parlour writes records, for people who read them.
-      download(`parlour-${last ? last.table.game : "game"}-${id}.json`, JSON.stringify(JSON.parse(text), null, 2) + "\n");
+      download(`parlour-${last ? last.table.game : "game"}-${id}.json`, indentJSON(text) + "\n");
     } catch (e) { toast(e.message); }
   }
   async function resign(note = "") {
@@ -621,4 +622,35 @@ async function joinLexicon(info) {
   if (!g || !g.words) return null;
   try { await lexicons(); } catch { /* named by its key */ }
   return h("p", { id: "join-lexicon" }, "Word list: " + lexiconTitle(info.lexicon));
+}
+
+// indentJSON writes the JSON text text indented as JSON.stringify(v,
+// null, 2) would, without reading its values: a record's seed is a 64-bit
+// number, which JSON.parse rounds to the nearest double, so a record read
+// and written again would no longer be the game's.
+function indentJSON(text) {
+  let out = "", depth = 0;
+  const nl = () => "\n" + "  ".repeat(depth);
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      // A string, escapes and all, as it stands.
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j;
+    } else if (c === "{" || c === "[") {
+      let j = i + 1;
+      while (" \t\r\n".includes(text[j])) j++;
+      if (text[j] === (c === "{" ? "}" : "]")) { out += c + text[j]; i = j; continue; } // {} and [] stay whole
+      depth++;
+      out += c + nl();
+    } else if (c === "}" || c === "]") {
+      depth--;
+      out += nl() + c;
+    } else if (c === ",") out += "," + nl();
+    else if (c === ":") out += ": ";
+    else if (!" \t\r\n".includes(c)) out += c;
+  }
+  return out;
 }
