@@ -70,9 +70,15 @@ export class Chat {
     this.channel.hidden = want.length < 2;
     const lines = this.shown().sort((a, b) => a.seq - b.seq);
     const atEnd = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 4;
-    fill(this.log, lines.length ? lines.map(l => h("li", { "data-seq": l.seq, "data-channel": l.channel },
-      h("span", { class: "muted" }, l.channel === "spectators" ? "(spectator) " : ""), h("strong", {}, l.name || "someone"), guestMark(l), ": ", l.text))
-      : h("li", { class: "muted" }, "No messages yet."));
+    // The log is a live region: a screen reader reads out what comes
+    // into it. The lines already shown stay as they are and only new
+    // ones are added, or every update of the table (every move) would
+    // have the whole chat read out again. It is drawn anew only when
+    // what it shows changed otherwise (a channel muted or shown again).
+    const had = [...this.log.querySelectorAll("li[data-seq]")];
+    const same = had.length > 0 && had.length <= lines.length && had.every((li, i) => li.dataset.key === lineKey(lines[i]));
+    if (same) append(this.log, lines.slice(had.length).map(lineItem));
+    else fill(this.log, lines.length ? lines.map(lineItem) : h("li", { class: "muted" }, "No messages yet."));
     if (atEnd) this.log.scrollTop = this.log.scrollHeight;
     // Mute toggles for every channel the viewer may read.
     const readable = this.seat >= 0 && !this.over ? ["players"] : this.over ? ["players", "spectators"] : ["spectators"];
@@ -141,6 +147,13 @@ export class Chat {
     } catch (e) { this.err.textContent = e.message; }
   }
 }
+
+// lineItem draws a chat line; its key says which line, as it reads.
+function lineItem(l) {
+  return h("li", { "data-seq": l.seq, "data-channel": l.channel, "data-key": lineKey(l) },
+    h("span", { class: "muted" }, l.channel === "spectators" ? "(spectator) " : ""), h("strong", {}, l.name || "someone"), guestMark(l), ": ", l.text);
+}
+const lineKey = l => JSON.stringify([l.seq, l.channel, l.name || "", l.player || "", l.text]);
 
 // Clocks shows each seat's time: the update's time_left, less, for a
 // seat whose time runs (it has a deadline), the time since the update
