@@ -162,15 +162,18 @@ const lineKey = l => JSON.stringify([l.seq, l.channel, l.name || "", l.player ||
 // correspondence clock also says when the move is due, in the player's
 // own time zone.
 export class Clocks {
-  constructor() { this.left = []; this.running = []; this.due = []; this.at = 0; this.timer = null; this.spans = []; }
+  constructor() { this.left = []; this.running = []; this.due = []; this.at = 0; this.timer = null; this.spans = []; this.seat = -1; this.lowSaid = false; }
 
   take(u, players) {
     const t = u.table;
     clearInterval(this.timer);
     this.timer = null;
     this.at = performance.now();
+    this.seat = u.seat;
     this.left = t.seats.map(s => (t.status === "playing" && typeof s.time_left === "number") ? s.time_left : null);
     this.running = t.seats.map(s => !!s.deadline);
+    // Said once a turn: the next turn may run low again.
+    if (!this.running[this.seat]) this.lowSaid = false;
     this.due = t.seats.map(s => t.clock && t.clock.kind === "correspondence" && s.deadline ? dueText(s.deadline) : "");
     this.spans = [];
     if (!t.clock) return;
@@ -191,7 +194,14 @@ export class Clocks {
       if (!sp) return;
       const s = this.running[i] ? Math.max(0, this.left[i] - gone) : this.left[i];
       sp.textContent = clockText(s) + (this.due[i] ? `, due ${this.due[i]}` : "");
-      sp.classList.toggle("low", this.running[i] && (s <= 10 || s <= this.left[i] * 0.1 && s < 60));
+      const low = this.running[i] && (s <= 10 || s <= this.left[i] * 0.1 && s < 60);
+      sp.classList.toggle("low", low);
+      // The red of a clock running low is no news to a player who cannot
+      // see it: their own clock says so, once, in words.
+      if (low && i === this.seat && !this.lowSaid && s > 0) {
+        this.lowSaid = true;
+        toast(`Your time is running low: ${clockText(s)} left`);
+      }
     });
   }
 
