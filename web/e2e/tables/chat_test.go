@@ -101,3 +101,32 @@ func TestChatReadOnce(t *testing.T) {
 		t.Errorf("after a move and a second line, the chat's lines are %q: want the first kept in place and the second added", got)
 	}
 }
+
+// TestLiveRegionsKeepTheirWords: an update that changes nothing a live
+// region says (here Ben's chat line, at Ann's turn) leaves the region's
+// words alone: set anew, even to the same words, a screen reader may
+// read "Your turn" and the rest out again at every update.
+func TestLiveRegionsKeepTheirWords(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("nymphabet", "A friend")
+	ben.Join(ann.InviteLink())
+	ann.WaitTurn(true)
+	ann.Wait("the alphabet", `document.querySelectorAll(".alphabet span").length === 26 && document.querySelector("#conn").dataset.state === "live"`)
+	// Every change inside a live region but the chat's own log, which
+	// does take the line in.
+	e2e.Eval[bool](ann, `(window.liveChanges = [], new MutationObserver(rs => { for (const r of rs) {
+		const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+		const region = el && el.closest('[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log]');
+		if (region && region.id !== "chat-log") window.liveChanges.push((region.id || region.className) + ": " + region.textContent);
+	} }).observe(document.body, { childList: true, characterData: true, subtree: true }), true)`)
+	ben.TypeIn("#chat-text", "good luck")
+	ben.Click("#chat-send")
+	ann.Wait("Ben's line", `document.querySelectorAll("#chat-log li[data-seq]").length === 1`)
+	if got := e2e.Eval[[]string](ann, `window.liveChanges`); len(got) > 0 {
+		t.Errorf("a chat line changed what these live regions say, or set it anew: %q", got)
+	}
+}

@@ -27,6 +27,14 @@ function add(el, children) {
   }
 }
 
+// updateText sets el's text, and leaves it alone when it already reads so:
+// the text of a live region set anew, even to the same words, may be read
+// out again, and a table is drawn anew at every update.
+export function updateText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+  return el;
+}
+
 // clear empties el and returns it.
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();

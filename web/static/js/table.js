@@ -5,7 +5,7 @@
 // and at the end the reveal, the commitment check, the record and the
 // rematch.
 
-import { h, clear, toast, download, field, fill, append, guestMark, guestName } from "./dom.js";
+import { h, clear, toast, download, field, fill, append, guestMark, guestName, updateText } from "./dom.js";
 import { call, callText, seatFor, rememberSeat, forgetSeat, touchRecent, myName, setMyName, identityToken, signedIn } from "./api.js";
 import { TableConn } from "./conn.js";
 import { go } from "./nav.js";
@@ -261,7 +261,7 @@ async function playScreen(main, id, mine) {
     else if (u.seat < 0) who = `Watching · ${toMove.map(s => names[s]).join(", ")} to move`;
     else if (myTurn) who = toMove.length > 1 ? "Your move (everyone answers)" : "Your turn";
     else who = `Waiting for ${toMove.map(s => names[s]).join(", ")}`;
-    turn.textContent = who;
+    updateText(turn, who);
     turn.className = "turn" + (myTurn ? " mine" : "");
     turn.dataset.mine = myTurn ? "1" : "0";
     document.title = `${myTurn ? "● Your turn · " : over ? "Over · " : ""}${t.title} · Parlour`;

@@ -2,7 +2,7 @@
 // View), and the grid editor from quizl-setup.js. The referee is the
 // server: this file only draws what the view holds and sends moves.
 
-import { h, gridNav, fill, append, gridRows, plural } from "../dom.js";
+import { h, gridNav, fill, append, gridRows, plural, updateText } from "../dom.js";
 import { sq, lineSquares } from "./quizl-setup.js";
 
 export { setup, shapeProblem } from "./quizl-setup.js";
@@ -141,7 +141,7 @@ export function play(ctx) {
     chosenBar.hidden = !selected;
     if (selected) {
       const b = others.find(x => String(x.seat) === selected.board);
-      chosenText.textContent = `Square ${selected.sq}${b && others.length > 1 ? ` of ${b.name}'s grid` : ""} is selected: click it again or press Enter to call it.`;
+      updateText(chosenText, `Square ${selected.sq}${b && others.length > 1 ? ` of ${b.name}'s grid` : ""} is selected: click it again or press Enter to call it.`);
     }
     const focusSq = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.sq;
     const focusBoard = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-board]");
