@@ -84,10 +84,14 @@ export function setup(ctx) {
     // Keep the keyboard where it was when the referee's answer redraws.
     const at = document.activeElement;
     if (!focus && at && box.contains(at) && at.dataset.sq) focus = at.dataset.sq;
+    // A ship chosen with the keyboard keeps the focus on its button,
+    // drawn anew.
+    const ship = at && shipSel.contains(at) ? [...shipSel.children].indexOf(at) : -1;
     fill(shipSel, ...SHIPS.map(([n, len], i) => h("button", {
       type: "button", role: "radio", "aria-checked": String(i === cur), class: i === cur ? "primary" : "",
       onclick: () => { cur = i; draw(); },
     }, `${n} (${len})${fleet[i] ? " ✓" : ""}`)));
+    if (ship >= 0) shipSel.children[ship].focus();
     dirBtn.textContent = `Direction: ${DIRS[dir][2]} (R)`;
     const owner = new Map();
     fleet.forEach((s, i) => s && s.forEach(([r, c]) => owner.set(r * 10 + c, i)));
