@@ -130,3 +130,22 @@ func TestLiveRegionsKeepTheirWords(t *testing.T) {
 		t.Errorf("a chat line changed what these live regions say, or set it anew: %q", got)
 	}
 }
+
+// TestChatMuteKeepsTheFocus mutes and shows again the players' chat with
+// the keyboard: the button, drawn anew with its new words, keeps the
+// focus.
+func TestChatMuteKeepsTheFocus(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("nymphabet", "The computer")
+	ann.Wait("the mute button", `!!document.querySelector("#mute-players")`)
+	for _, want := range []string{"true", "false"} {
+		ann.Do("press Enter on the mute button", chromedp.Focus(chromedp.CSS("#mute-players")), chromedp.KeyEvent(kb.Enter))
+		ann.Wait("the chat muted or shown", `document.querySelector("#mute-players").getAttribute("aria-pressed") === "`+want+`"`)
+		if !e2e.Eval[bool](ann, `document.activeElement === document.querySelector("#mute-players")`) {
+			t.Errorf("after Enter on the mute button (pressed %s) the focus is on %s", want, e2e.Eval[string](ann, `document.activeElement.outerHTML.slice(0, 80)`))
+		}
+	}
+}

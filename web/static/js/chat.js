@@ -3,7 +3,7 @@
 // viewer read and write them), each seat's clock, and the claim against a
 // player who walked away. The server decides everything; this draws it.
 
-import { h, fill, append, toast, guestMark } from "./dom.js";
+import { h, fill, append, toast, guestMark, redraw } from "./dom.js";
 import { call, identityToken, signedIn } from "./api.js";
 
 const CAP = 200;
@@ -82,12 +82,15 @@ export class Chat {
     if (atEnd) this.log.scrollTop = this.log.scrollHeight;
     // Mute toggles for every channel the viewer may read.
     const readable = this.seat >= 0 && !this.over ? ["players"] : this.over ? ["players", "spectators"] : ["spectators"];
-    fill(this.mutes, readable.map(c => {
-      const on = this.muted.includes(c);
-      return h("button", { type: "button", "aria-pressed": on ? "true" : "false", id: "mute-" + c, onclick: () => this.mute(c, !on) },
-        on ? `Show the ${chName[c].toLowerCase()}' chat` : `Mute the ${chName[c].toLowerCase()}' chat`);
-    }));
-    if (signedIn()) this.mutes.append(this.reportButton());
+    // A button pressed with the keyboard keeps the focus, drawn anew.
+    redraw(this.mutes, () => {
+      fill(this.mutes, readable.map(c => {
+        const on = this.muted.includes(c);
+        return h("button", { type: "button", "aria-pressed": on ? "true" : "false", id: "mute-" + c, onclick: () => this.mute(c, !on) },
+          on ? `Show the ${chName[c].toLowerCase()}' chat` : `Mute the ${chName[c].toLowerCase()}' chat`);
+      }));
+      if (signedIn()) this.mutes.append(this.reportButton());
+    });
   }
 
   // reportButton opens the report form about this table, naming the
