@@ -50,3 +50,35 @@ func TestControlsKeepTheFocus(t *testing.T) {
 
 // quote writes s as a JavaScript string.
 func quote(s string) string { return strconv.Quote(s) }
+
+// TestQuizlCallBoxKeepsTheFocus calls a square by typing it, as a player
+// without a mouse does: between turns the box waits, read-only, with the
+// focus still in it, so that the next call is typed straight in rather
+// than after finding the box again; typed meanwhile, a call is refused
+// with the reason and sends nothing.
+func TestQuizlCallBoxKeepsTheFocus(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("quizl", "A friend")
+	ben.Join(ann.InviteLink())
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the grid editor", `!!document.querySelector("#q-auto")`)
+		p.Click("#q-auto")
+	}
+	ann.WaitTurn(true)
+	ann.Wait("the call box", `!!document.querySelector("#q-call") && !document.querySelector("#q-call").readOnly`)
+	ann.Do("type a call and press Enter", chromedp.Focus(chromedp.CSS("#q-call")), chromedp.KeyEvent("50"), chromedp.KeyEvent(kb.Enter))
+	ann.WaitTurn(false)
+	ann.Wait("the call made", `document.querySelector("#moves").textContent.includes("50")`)
+	if !e2e.Eval[bool](ann, `document.activeElement === document.querySelector("#q-call")`) {
+		t.Fatalf("after the call the focus is on %s, not in the call box", e2e.Eval[string](ann, `document.activeElement.outerHTML.slice(0, 80)`))
+	}
+	ann.Do("type a call out of turn", chromedp.KeyEvent("51"), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the refusal", `document.querySelector("#q-controls .error").textContent.includes("Wait for your turn")`)
+	if n := e2e.Eval[int](ann, `document.querySelectorAll("#moves li").length`); n != 1 {
+		t.Errorf("a call typed out of turn made a move: %d moves listed", n)
+	}
+}
