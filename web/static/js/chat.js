@@ -77,8 +77,9 @@ export class Chat {
     // what it shows changed otherwise (a channel muted or shown again).
     const had = [...this.log.querySelectorAll("li[data-seq]")];
     const same = had.length > 0 && had.length <= lines.length && had.every((li, i) => li.dataset.key === lineKey(lines[i]));
+    const empty = !lines.length && !had.length && !!this.log.querySelector("li[data-empty]");
     if (same) append(this.log, lines.slice(had.length).map(lineItem));
-    else fill(this.log, lines.length ? lines.map(lineItem) : h("li", { class: "muted" }, "No messages yet."));
+    else if (!empty) fill(this.log, lines.length ? lines.map(lineItem) : h("li", { class: "muted", "data-empty": "1" }, "No messages yet."));
     if (atEnd) this.log.scrollTop = this.log.scrollHeight;
     // Mute toggles for every channel the viewer may read.
     const readable = this.seat >= 0 && !this.over ? ["players"] : this.over ? ["players", "spectators"] : ["spectators"];
@@ -227,6 +228,10 @@ export function clockText(s) {
   return `${m}:${two(sec)}`;
 }
 
+// claimSaid is what the claim box last said aloud: which table and
+// absences it was about, and whether the claim could be made then.
+let claimSaid = "";
+
 // claimBox offers the claim against players to move who are away, at a
 // table without a clock: it says since when they are gone and counts down
 // to the moment the server will take the claim (each seat's claim_in, the
@@ -247,6 +252,7 @@ export function claimBox(id, token, u, toMove) {
   const left0 = s => typeof seat(s).claim_in === "number" ? seat(s).claim_in : Math.max(0, 300 - (Date.now() - Date.parse(seat(s).away_since)) / 1000);
   const serverNow = s => seat(s).claim_at ? Date.parse(seat(s).claim_at) - left0(s) * 1000 : Date.now();
   const status = h("p", { id: "claim-status" });
+  const key = [id, ...away.map(s => `${s}@${seat(s).away_since}`)].join(" ");
   const button = h("button", { type: "button", id: "claim-button", disabled: true, onclick: async () => {
     err.textContent = "";
     try { await call("POST", `/tables/${encodeURIComponent(id)}/claim`, {}, token); toast("Game claimed"); } catch (e) { err.textContent = e.message; }
@@ -263,6 +269,11 @@ export function claimBox(id, token, u, toMove) {
     }).join(". ") + ".";
     button.disabled = !ready;
     if (ready) clearInterval(claimTimer);
+    // The box is drawn anew at every update and counts down unread: it
+    // says aloud, once each, that the claim is coming and that it can be
+    // made, for a player who cannot see it.
+    const said = key + (ready ? " ready" : "");
+    if (claimSaid !== said && claimSaid !== key + " ready") { claimSaid = said; toast(status.textContent); }
   };
   tick();
   if (button.disabled) claimTimer = setInterval(() => { if (box.isConnected) tick(); else clearInterval(claimTimer); }, 250);
