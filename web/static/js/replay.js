@@ -169,7 +169,12 @@ export async function replay(main) {
         h("button", { type: "button", id: "replay-last", class: "icon", onclick: () => { step = ans.steps.length; draw(); }, "aria-label": "Last move" }, h("span", { "aria-hidden": "true" }, "Last"), icon("last")),
         h("label", { for: "replay-seat" }, "As seen by"), seatSel),
       counter,
-      t && !analyse ? h("button", { type: "button", id: "analyse", onclick: e => { e.target.remove(); analyse = true; loadAnalysis(); } }, "Analyse this game") : null,
+      // The button goes once pressed: the focus goes on to the analysis
+      // it asked for, rather than back to the top of the page.
+      t && !analyse ? h("button", { type: "button", id: "analyse", onclick: e => {
+        e.target.remove(); analyse = true; loadAnalysis();
+        panel.tabIndex = -1; panel.focus({ preventScroll: true });
+      } }, "Analyse this game") : null,
       h("div", { class: "layout" }, stage, h("aside", { class: "card" }, h("h2", {}, "Moves"), list)),
       t ? panel : null);
     draw();
