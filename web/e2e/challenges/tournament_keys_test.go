@@ -1,6 +1,7 @@
 package challenges
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -9,8 +10,8 @@ import (
 	"parlour/web/e2e"
 )
 
-// TestTournamentStandingsByKeyboard picks a player in an event's
-// standings with the keyboard: the standings are drawn anew with the
+// TestTournamentStandingsByKeyboard finds the player's own line in an
+// event's standings by its words, and picks a player with the keyboard: the standings are drawn anew with the
 // player's games, and the focus stays on the player's button, so that
 // Enter again, or the next Tab, goes on from there rather than from the
 // top of the page.
@@ -28,6 +29,10 @@ func TestTournamentStandingsByKeyboard(t *testing.T) {
 	ann.Click("#t-join")
 	pick := `#t-standings tr[data-player=Ann] .player-pick`
 	ann.Wait("Ann in the standings", `!!document.querySelector("`+pick+`")`)
+	// The player's own line is bold, and says so in words too.
+	if got := ann.Text("#t-standings tr[data-player=Ann] td:nth-child(2)"); !strings.Contains(got, "(you)") {
+		t.Errorf("Ann's own line in the standings reads %q: nothing says it is hers but its bold type", got)
+	}
 	for _, want := range []string{"true", "false"} {
 		ann.Do("press Enter on Ann", chromedp.Focus(chromedp.CSS(pick)), chromedp.KeyEvent(kb.Enter))
 		ann.Wait("Ann picked or not", `document.querySelector("`+pick+`").getAttribute("aria-pressed") === "`+want+`"`)

@@ -464,6 +464,8 @@ export async function event(main, id) {
         h("td", {}, String(s.rank)),
         h("td", {}, h("button", { type: "button", class: "linkish player-pick", "aria-pressed": String(picked === s.name), "aria-label": `Show ${s.name}'s games`,
           onclick: () => { picked = picked === s.name ? "" : s.name; drawStandings(); drawTheirs(); } }, s.name),
+        // The player's own line is bold, and says so in words too.
+        s.you || same(s.name, signedIn()) ? h("span", { class: "muted" }, " (you)") : null,
         s.streak ? h("span", { class: "badge streak", title: "on a streak: two wins in a row, so every game scores double until one is not won" }, "streak") : null,
         // A Swiss's byes score as wins; its forfeits are games lost by not
         // showing up.
