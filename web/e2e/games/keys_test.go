@@ -2,6 +2,7 @@ package games
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -80,5 +81,29 @@ func TestQuizlCallBoxKeepsTheFocus(t *testing.T) {
 	ann.Wait("the refusal", `document.querySelector("#q-controls .error").textContent.includes("Wait for your turn")`)
 	if n := e2e.Eval[int](ann, `document.querySelectorAll("#moves li").length`); n != 1 {
 		t.Errorf("a call typed out of turn made a move: %d moves listed", n)
+	}
+}
+
+// TestWordFightPreviewInWords: a placement the referee refuses shows its
+// squares in red on the grid; each square's name says so in words too,
+// for a player who cannot see the red.
+func TestWordFightPreviewInWords(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("wordfight", "The computer")
+	ann.WaitTurn(true)
+	ann.TypeIn("#w-declare", "cat")
+	ann.Click("#w-controls form button[type=submit]")
+	ann.Wait("the square's box", `!!document.querySelector("#w-square") && document.querySelector("#w-square").offsetParent !== null`)
+	ann.TypeIn("#w-square", "T1 across")
+	ann.Wait("the refusing preview", `document.querySelector("#w-preview").textContent.startsWith("Not there")`)
+	ann.Wait("the preview drawn", `document.querySelector('#w-grid [data-sq="T1"]').classList.contains("badp")`)
+	if got := e2e.Eval[string](ann, `document.querySelector('#w-grid [data-sq="T1"]').getAttribute("aria-label")`); !strings.Contains(got, "not allowed") {
+		t.Errorf("a square of a refused placement is named %q: only its colour says the placement is refused", got)
+	}
+	if got := e2e.Eval[string](ann, `document.querySelector('#w-grid [data-sq="B2"]').getAttribute("aria-label")`); strings.Contains(got, "would get") {
+		t.Errorf("a square outside the placement is named %q", got)
 	}
 }

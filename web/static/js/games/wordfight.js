@@ -115,7 +115,8 @@ export function play(ctx) {
         // grids revealed at the end show none.
         const isSel = !!opts.pick && sel && sel[0] === y && sel[1] === x;
         const cls = "cell" + (ch === "#" ? " block" : "") + (p ? " prev" + (opts.pv.legal ? "" : " badp") : "") + (isSel ? " sel" : "");
-        const label = `${sqName(y, x)}: ${ch === "#" ? "unusable" : /[A-Z]/.test(ch) ? ch : "empty"}${p && p !== ch ? `, would get ${p}` : ""}`;
+        // A refused placement is red on the grid: its squares say so too.
+        const label = `${sqName(y, x)}: ${ch === "#" ? "unusable" : /[A-Z]/.test(ch) ? ch : "empty"}${p && p !== ch ? `, would get ${p}` : ""}${p && !opts.pv.legal ? ", but the placement is not allowed" : ""}`;
         const el = opts.pick
           ? h("button", { type: "button", class: cls, role: "gridcell", "aria-label": label, "aria-selected": String(!!isSel), "data-sq": sqName(y, x), onclick: () => opts.pick(y, x),
             onkeydown: e => { if (e.key === " " && e.shiftKey || e.key === "d" || e.key === "D") { e.preventDefault(); down = !down; update(view); } } }, p || (/[A-Z]/.test(ch) ? ch : ""))
