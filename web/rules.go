@@ -114,7 +114,9 @@ func rulesPages(header string) (map[string]*asset, error) {
 }
 
 // siteHeader cuts the site's header out of index.html, so that the rules
-// pages share it rather than copy it.
+// pages share it rather than copy it. Its Rules link is marked as the
+// current page, as main.js marks the link of the screen shown: a rules
+// page runs no script to do it.
 func siteHeader(index []byte) (string, error) {
 	s := string(index)
 	i := strings.Index(s, "<header")
@@ -122,5 +124,10 @@ func siteHeader(index []byte) (string, error) {
 	if i < 0 || j < i {
 		return "", fmt.Errorf("static/index.html has no <header>")
 	}
-	return s[i : j+len("</header>")], nil
+	const rules = `<a href="/rules">`
+	header := s[i : j+len("</header>")]
+	if !strings.Contains(header, rules) {
+		return "", fmt.Errorf("the header of static/index.html has no %s link", rules)
+	}
+	return strings.Replace(header, rules, `<a href="/rules" aria-current="page">`, 1), nil
 }

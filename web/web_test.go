@@ -121,7 +121,9 @@ func TestNotFoundIsFresh(t *testing.T) {
 // TestRulesPages: each rules page is a whole page of HTML rendered from
 // docs/rules on the server, with the site's stylesheet and header, its
 // own title, the document's headings, links between the documents turned
-// into links between the pages, and no script (it reads without one).
+// into links between the pages, the header's Rules link marked as the
+// current page (main.js marks it on the other screens), and no script
+// (it reads without one).
 func TestRulesPages(t *testing.T) {
 	h := Handler()
 	for _, tt := range []struct{ path, title, heading string }{
@@ -137,7 +139,7 @@ func TestRulesPages(t *testing.T) {
 			t.Errorf("GET %s: %d %s", tt.path, w.Code, w.Header().Get("Content-Type"))
 			continue
 		}
-		for _, want := range []string{"<title>" + tt.title + "</title>", tt.heading, `<link rel="stylesheet" href="/static/app.css">`, `<header class="top">`, `<a href="/lobby">Lobby</a>`} {
+		for _, want := range []string{"<title>" + tt.title + "</title>", tt.heading, `<link rel="stylesheet" href="/static/app.css">`, `<header class="top">`, `<a href="/lobby">Lobby</a>`, `<a href="/rules" aria-current="page">Rules</a>`} {
 			if !strings.Contains(body, want) {
 				t.Errorf("GET %s: the page lacks %q", tt.path, want)
 			}

@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -385,4 +386,45 @@ func TestAccountSettings(t *testing.T) {
 	ann.Wait("signed out", `location.pathname === "/" && document.querySelector("#account-link").textContent === "Sign in"`)
 	ann.Open("/players/Ann")
 	ann.Wait("no such player", `(document.querySelector("#main h1")||{}).textContent === "No such player"`)
+}
+
+// TestClaimIsSpoken: the claim against a player who walked away on their
+// turn is said in a live region when it is first offered and again when
+// it can be made, so that a player who cannot see the countdown hears
+// both, each once.
+func TestClaimIsSpoken(t *testing.T) {
+	t.Parallel()
+	base := e2e.NewConfiguredServer(t, func(c *server.Config) { c.WalkAway = 3 * time.Second }).Base
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("nymphabet", "A friend")
+	ben.Join(ann.InviteLink())
+	ann.WaitTurn(true)
+	ann.TypeIn("#n-word", "abdicate")
+	ann.Click("#n-controls button[type=submit]")
+	ben.WaitTurn(true)
+	// Every text a live region takes on, as it takes it on.
+	e2e.Eval[bool](ann, `(window.spoken = [], new MutationObserver(rs => { for (const r of rs) {
+		const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+		const region = el && el.closest('[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log]');
+		if (region && region.textContent && window.spoken[window.spoken.length - 1] !== region.textContent) window.spoken.push(region.textContent);
+	} }).observe(document.body, { childList: true, characterData: true, subtree: true }), true)`)
+	ben.Click(`header nav a[href="/"]`) // Ben walks away on his turn
+	ben.Wait("the home page", `location.pathname === "/"`)
+	ann.Wait("the claim offered", `!!document.querySelector("#claim-button") && !document.querySelector("#claim-button").disabled`)
+	ann.Wait("a moment for what is said", `new Promise(done => setTimeout(() => done(true), 500))`)
+	said := e2e.Eval[[]string](ann, `window.spoken`)
+	count := func(re string) int {
+		n := 0
+		for _, s := range said {
+			if regexp.MustCompile(re).MatchString(s) {
+				n++
+			}
+		}
+		return n
+	}
+	if count(`Ben left .*you can claim in`) != 1 || count(`you can claim the game now`) != 1 {
+		t.Errorf("the live regions said %q: want the claim to come, then the claim offered, each once", said)
+	}
 }

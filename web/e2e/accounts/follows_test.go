@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
 	"parlour/web/e2e"
 )
 
@@ -103,4 +106,26 @@ func TestFollowShowsOnline(t *testing.T) {
 		t.Errorf("the watch link goes to %q, want %q", href, table)
 	}
 	ann.Wait("the toast", `[...document.querySelectorAll(".toast, #toast, [role=status]")].some(e => e.textContent.includes("Ben started a game of Quizl"))`)
+}
+
+// TestFollowByKeyboard follows and unfollows a player from their profile
+// with the keyboard: the button, drawn anew with its new words, keeps the
+// focus.
+func TestFollowByKeyboard(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ben.SignUp("Ben", "another fine phrase")
+	ann.SignUp("Ann", "correct horse battery")
+	ann.Open("/players/Ben")
+	ann.Wait("the Follow button", `!!document.querySelector("#follow-toggle") && document.querySelector("#follow-toggle").textContent === "Follow"`)
+	for _, want := range []string{"Unfollow", "Follow"} {
+		ann.Do("press Enter on the button", chromedp.Focus(chromedp.CSS("#follow-toggle")), chromedp.KeyEvent(kb.Enter))
+		ann.Wait(want, `document.querySelector("#follow-toggle").textContent === "`+want+`"`)
+		if !e2e.Eval[bool](ann, `document.activeElement === document.querySelector("#follow-toggle")`) {
+			t.Errorf("once the button reads %s the focus is on %s", want, e2e.Eval[string](ann, `document.activeElement.outerHTML.slice(0, 80)`))
+		}
+	}
 }

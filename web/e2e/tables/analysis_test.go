@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
 	"parlour/web/e2e"
 )
 
@@ -121,4 +124,22 @@ func TestAnalysisViewer(t *testing.T) {
 	p.Wait("the end", `!!document.querySelector("#analyse-game")`)
 	p.Click("#analyse-game")
 	p.Wait("the analysis", `!!document.querySelector("#analysis-chart") || !!document.querySelector("#analysis h2")`)
+}
+
+// TestAnalyseByKeyboard asks for a replayed game's analysis with the
+// keyboard: the button goes once pressed, and the focus goes to the
+// analysis it asked for, rather than back to the top of the page.
+func TestAnalyseByKeyboard(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	id, _ := finishedSeat(t, base, "nymphabet", []string{"me", "open"}, "0", "abdicate", "1", "resign")
+	p.Open("/replay?table=" + id)
+	p.Wait("the Analyse button", `!!document.querySelector("#analyse")`)
+	p.Do("press Enter on Analyse", chromedp.Focus(chromedp.CSS("#analyse")), chromedp.KeyEvent(kb.Enter))
+	p.Wait("the analysis", `!document.querySelector("#analyse") && !!document.querySelector("#analysis")`)
+	if !e2e.Eval[bool](p, `!!document.activeElement.closest("#analysis")`) {
+		t.Errorf("once Analyse is pressed the focus is on %s", e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"parlour/lexicon"
 	"parlour/web/e2e"
 )
 
@@ -62,5 +63,89 @@ func TestChatTypedWhileSending(t *testing.T) {
 	ben.Wait("Ann's last message", `(l => l.length > 0 && l[l.length - 1].textContent.endsWith(": and have fun"))(document.querySelectorAll("#chat-log li[data-seq]"))`)
 	if got := e2e.Eval[[]string](ben, `[...document.querySelectorAll("#chat-log li[data-seq]")].map(l => l.textContent)`); len(got) != 2 || got[0] != "Ann (guest): good luck" {
 		t.Errorf("Ben's chat reads %q, want good luck once, then and have fun", got)
+	}
+}
+
+// TestChatReadOnce: the chat is a live region, which a screen reader
+// reads out as lines come into it. A move, or any other update of the
+// table, must leave the lines already there in place: drawn anew, every
+// one of them would be read out again at every move.
+func TestChatReadOnce(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("nymphabet", "The computer")
+	ann.Wait("the alphabet", `document.querySelectorAll(".alphabet span").length === 26`)
+	ann.WaitTurn(true)
+	ann.TypeIn("#chat-text", "good luck")
+	ann.Click("#chat-send")
+	ann.Wait("the line", `document.querySelectorAll("#chat-log li[data-seq]").length === 1`)
+	e2e.Eval[bool](ann, `(document.querySelector("#chat-log li[data-seq]").dataset.kept = "1", true)`)
+
+	cur := strings.ToLower(e2e.Eval[string](ann, `(document.querySelector(".alphabet .cur") || {textContent: "a"}).textContent`))
+	word := ""
+	for _, w := range lexicon.Default().OfLength(6) {
+		if w[0] == cur[0] {
+			word = w
+			break
+		}
+	}
+	ann.TypeIn("#n-word", word)
+	ann.Click("#n-controls button[type=submit]")
+	ann.Wait("the computer's answer", `document.querySelectorAll(".nwords li").length >= 2`)
+	ann.TypeIn("#chat-text", "well played")
+	ann.Click("#chat-send")
+	ann.Wait("the second line", `document.querySelectorAll("#chat-log li[data-seq]").length === 2`)
+	if got := e2e.Eval[string](ann, `[...document.querySelectorAll("#chat-log li[data-seq]")].map(l => l.dataset.kept || "new").join(" ")`); got != "1 new" {
+		t.Errorf("after a move and a second line, the chat's lines are %q: want the first kept in place and the second added", got)
+	}
+}
+
+// TestLiveRegionsKeepTheirWords: an update that changes nothing a live
+// region says (here Ben's chat line, at Ann's turn) leaves the region's
+// words alone: set anew, even to the same words, a screen reader may
+// read "Your turn" and the rest out again at every update.
+func TestLiveRegionsKeepTheirWords(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("nymphabet", "A friend")
+	ben.Join(ann.InviteLink())
+	ann.WaitTurn(true)
+	ann.Wait("the alphabet", `document.querySelectorAll(".alphabet span").length === 26 && document.querySelector("#conn").dataset.state === "live"`)
+	// Every change inside a live region but the chat's own log, which
+	// does take the line in.
+	e2e.Eval[bool](ann, `(window.liveChanges = [], new MutationObserver(rs => { for (const r of rs) {
+		const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+		const region = el && el.closest('[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log]');
+		if (region && region.id !== "chat-log") window.liveChanges.push((region.id || region.className) + ": " + region.textContent);
+	} }).observe(document.body, { childList: true, characterData: true, subtree: true }), true)`)
+	ben.TypeIn("#chat-text", "good luck")
+	ben.Click("#chat-send")
+	ann.Wait("Ben's line", `document.querySelectorAll("#chat-log li[data-seq]").length === 1`)
+	if got := e2e.Eval[[]string](ann, `window.liveChanges`); len(got) > 0 {
+		t.Errorf("a chat line changed what these live regions say, or set it anew: %q", got)
+	}
+}
+
+// TestChatMuteKeepsTheFocus mutes and shows again the players' chat with
+// the keyboard: the button, drawn anew with its new words, keeps the
+// focus.
+func TestChatMuteKeepsTheFocus(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("nymphabet", "The computer")
+	ann.Wait("the mute button", `!!document.querySelector("#mute-players")`)
+	for _, want := range []string{"true", "false"} {
+		ann.Do("press Enter on the mute button", chromedp.Focus(chromedp.CSS("#mute-players")), chromedp.KeyEvent(kb.Enter))
+		ann.Wait("the chat muted or shown", `document.querySelector("#mute-players").getAttribute("aria-pressed") === "`+want+`"`)
+		if !e2e.Eval[bool](ann, `document.activeElement === document.querySelector("#mute-players")`) {
+			t.Errorf("after Enter on the mute button (pressed %s) the focus is on %s", want, e2e.Eval[string](ann, `document.activeElement.outerHTML.slice(0, 80)`))
+		}
 	}
 }

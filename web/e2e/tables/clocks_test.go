@@ -128,3 +128,40 @@ func TestCorrespondenceDeadline(t *testing.T) {
 	t.Logf("Ann, in Tokyo, reads %q (due %s UTC)", shown, v.Table.Seats[0].Deadline.UTC().Format(time.RFC3339))
 	ann.Shot("correspondence-deadline")
 }
+
+// TestClockLowIsSpoken: when the time of the player to move runs low, a
+// live region says so once, so that a player who cannot see the clock
+// turn red hears it; the other player's screen says nothing of it.
+func TestClockLowIsSpoken(t *testing.T) {
+	t.Parallel()
+	clk := &e2e.JumpClock{}
+	srv := e2e.NewConfiguredServer(t, func(c *server.Config) { c.Clock = clk })
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	ben := e2e.NewPlayer(t, b, "Ben", srv.Base)
+	ann.Open("/new/nymphabet")
+	ann.Wait("the new table form", `!!document.querySelector("#clock")`)
+	ann.TypeIn("#my-name", "Ann")
+	if !e2e.Eval[bool](ann, `(() => { const s = document.querySelector("#clock"); const o = [...s.options].find(o => o.textContent.startsWith("1+0")); if (!o) return false; s.value = o.value; s.dispatchEvent(new Event("change")); return true; })()`) {
+		t.Fatal("no 1+0 clock offered")
+	}
+	ann.Click("form button[type=submit]")
+	ann.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	ben.Join(ann.InviteLink())
+	ann.WaitTurn(true)
+	ann.Wait("Ann's clock", `!!document.querySelector("#clock-0.running")`)
+	const spoken = `[...document.querySelectorAll('[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log]')].some(r => /your time is running low/i.test(r.textContent))`
+	if e2e.Eval[bool](ann, spoken) {
+		t.Fatal("Ann hears her time running low with the whole minute left")
+	}
+	// Ben's chat line brings both screens an update with the server's
+	// time, 8 seconds left to Ann.
+	clk.Jump(52 * time.Second)
+	ben.TypeIn("#chat-text", "tick tock")
+	ben.Click("#chat-send")
+	ann.Wait("Ann's clock low", `document.querySelector("#clock-0").classList.contains("low")`)
+	ann.Wait("Ann told her time runs low", spoken)
+	if e2e.Eval[bool](ben, spoken) {
+		t.Error("Ben is told his time runs low, while it is Ann's that runs")
+	}
+}

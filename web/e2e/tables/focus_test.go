@@ -3,6 +3,7 @@ package tables
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -202,4 +203,40 @@ func join(t *testing.T, base, id, name string) string {
 	var ans struct{ Token string }
 	json.Unmarshal(body, &ans)
 	return ans.Token
+}
+
+// TestLobbyKeepsTheFocus: the lobby redraws its lists as tables open and
+// games gain spectators. A player who has tabbed to a table's Join link,
+// or a game's Watch link, keeps the focus there when the list is drawn
+// anew, rather than lose it to the top of the page.
+func TestLobbyKeepsTheFocus(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	first := newTable(t, base, "nymphabet", []string{"me", "open"})
+	playing := newTable(t, base, "nymphabet", []string{"me", "open"})
+	join(t, base, playing.Table, "Ben")
+	p.Open("/lobby")
+	for _, c := range []struct {
+		what, link, change string
+		do                 func() string // answers the link the change adds
+	}{
+		{"a table's Join link", `#main a[href="/t/` + first.Table + `"]`, "a second open table", func() string {
+			return `#main a[href="/t/` + newTable(t, base, "quizl", []string{"me", "open"}).Table + `"]`
+		}},
+		{"a game's Watch link", `#watch-list a[href="/t/` + playing.Table + `?watch=1"]`, "a second game in play", func() string {
+			second := newTable(t, base, "nymphabet", []string{"me", "open"}).Table
+			join(t, base, second, "Cy")
+			return `#watch-list a[href="/t/` + second + `?watch=1"]`
+		}},
+	} {
+		p.Wait(c.what, `!!document.querySelector(`+strconv.Quote(c.link)+`)`)
+		p.Do("focus "+c.what, chromedp.Focus(chromedp.CSS(c.link)))
+		added := c.do()
+		p.Wait(c.change, `!!document.querySelector(`+strconv.Quote(added)+`)`)
+		if !e2e.Eval[bool](p, `document.activeElement === document.querySelector(`+strconv.Quote(c.link)+`)`) {
+			t.Errorf("after %s the focus is on %s, not on %s", c.change, e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`), c.what)
+		}
+	}
 }

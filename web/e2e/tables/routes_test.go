@@ -97,3 +97,36 @@ func TestDeepLinks(t *testing.T) {
 		t.Errorf("the rules page has %d scripts; it should read without any", got)
 	}
 }
+
+// TestNavSaysWhere: the header's link to the screen shown is marked as
+// the current page, for a screen reader (aria-current) and to the eye,
+// as the screens change inside the page; a screen under another (a
+// daily puzzle under Daily) marks the one it is under.
+func TestNavSaysWhere(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "visitor", base)
+	current := `[...document.querySelectorAll("header.top nav a[aria-current=page]")].map(a => a.textContent).join(" ")`
+	for _, tc := range []struct{ path, ready, want string }{
+		{"/lobby", `document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "Open tables"`, "Lobby"},
+		{"/daily/quizl", `!!document.querySelector("#daily-play")`, "Daily"},
+		{"/new/salvo", `!!document.querySelector("#opt-placement")`, "Play"},
+		{"/players/nobody", `!!document.querySelector("#profile-missing")`, ""},
+	} {
+		p.Open(tc.path)
+		p.Wait(tc.path, tc.ready)
+		if got := e2e.Eval[string](p, current); got != tc.want {
+			t.Errorf("%s: the header marks %q as the current page, want %q", tc.path, got, tc.want)
+		}
+	}
+	// Followed inside the page, a link moves the mark along.
+	p.ClickText("header.top nav a", "Tournaments")
+	p.Wait("the tournaments", `!!document.querySelector("#t-list-created")`)
+	if got := e2e.Eval[string](p, current); got != "Tournaments" {
+		t.Errorf("after following Tournaments the header marks %q", got)
+	}
+	if w := e2e.Eval[string](p, `getComputedStyle(document.querySelector("header.top nav a[aria-current=page]")).borderBottomColor`); w == e2e.Eval[string](p, `getComputedStyle(document.querySelector("header.top nav a:not([aria-current])")).borderBottomColor`) {
+		t.Errorf("the current page's link looks as the others do (border %s)", w)
+	}
+}

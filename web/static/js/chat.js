@@ -3,7 +3,7 @@
 // viewer read and write them), each seat's clock, and the claim against a
 // player who walked away. The server decides everything; this draws it.
 
-import { h, fill, append, toast, guestMark } from "./dom.js";
+import { h, fill, append, toast, guestMark, redraw } from "./dom.js";
 import { call, identityToken, signedIn } from "./api.js";
 
 const CAP = 200;
@@ -70,18 +70,28 @@ export class Chat {
     this.channel.hidden = want.length < 2;
     const lines = this.shown().sort((a, b) => a.seq - b.seq);
     const atEnd = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 4;
-    fill(this.log, lines.length ? lines.map(l => h("li", { "data-seq": l.seq, "data-channel": l.channel },
-      h("span", { class: "muted" }, l.channel === "spectators" ? "(spectator) " : ""), h("strong", {}, l.name || "someone"), guestMark(l), ": ", l.text))
-      : h("li", { class: "muted" }, "No messages yet."));
+    // The log is a live region: a screen reader reads out what comes
+    // into it. The lines already shown stay as they are and only new
+    // ones are added, or every update of the table (every move) would
+    // have the whole chat read out again. It is drawn anew only when
+    // what it shows changed otherwise (a channel muted or shown again).
+    const had = [...this.log.querySelectorAll("li[data-seq]")];
+    const same = had.length > 0 && had.length <= lines.length && had.every((li, i) => li.dataset.key === lineKey(lines[i]));
+    const empty = !lines.length && !had.length && !!this.log.querySelector("li[data-empty]");
+    if (same) append(this.log, lines.slice(had.length).map(lineItem));
+    else if (!empty) fill(this.log, lines.length ? lines.map(lineItem) : h("li", { class: "muted", "data-empty": "1" }, "No messages yet."));
     if (atEnd) this.log.scrollTop = this.log.scrollHeight;
     // Mute toggles for every channel the viewer may read.
     const readable = this.seat >= 0 && !this.over ? ["players"] : this.over ? ["players", "spectators"] : ["spectators"];
-    fill(this.mutes, readable.map(c => {
-      const on = this.muted.includes(c);
-      return h("button", { type: "button", "aria-pressed": on ? "true" : "false", id: "mute-" + c, onclick: () => this.mute(c, !on) },
-        on ? `Show the ${chName[c].toLowerCase()}' chat` : `Mute the ${chName[c].toLowerCase()}' chat`);
-    }));
-    if (signedIn()) this.mutes.append(this.reportButton());
+    // A button pressed with the keyboard keeps the focus, drawn anew.
+    redraw(this.mutes, () => {
+      fill(this.mutes, readable.map(c => {
+        const on = this.muted.includes(c);
+        return h("button", { type: "button", "aria-pressed": on ? "true" : "false", id: "mute-" + c, onclick: () => this.mute(c, !on) },
+          on ? `Show the ${chName[c].toLowerCase()}' chat` : `Mute the ${chName[c].toLowerCase()}' chat`);
+      }));
+      if (signedIn()) this.mutes.append(this.reportButton());
+    });
   }
 
   // reportButton opens the report form about this table, naming the
@@ -142,6 +152,13 @@ export class Chat {
   }
 }
 
+// lineItem draws a chat line; its key says which line, as it reads.
+function lineItem(l) {
+  return h("li", { "data-seq": l.seq, "data-channel": l.channel, "data-key": lineKey(l) },
+    h("span", { class: "muted" }, l.channel === "spectators" ? "(spectator) " : ""), h("strong", {}, l.name || "someone"), guestMark(l), ": ", l.text);
+}
+const lineKey = l => JSON.stringify([l.seq, l.channel, l.name || "", l.player || "", l.text]);
+
 // Clocks shows each seat's time: the update's time_left, less, for a
 // seat whose time runs (it has a deadline), the time since the update
 // arrived here (a monotonic clock, so the browser's date does not
@@ -149,15 +166,18 @@ export class Chat {
 // correspondence clock also says when the move is due, in the player's
 // own time zone.
 export class Clocks {
-  constructor() { this.left = []; this.running = []; this.due = []; this.at = 0; this.timer = null; this.spans = []; }
+  constructor() { this.left = []; this.running = []; this.due = []; this.at = 0; this.timer = null; this.spans = []; this.seat = -1; this.lowSaid = false; }
 
   take(u, players) {
     const t = u.table;
     clearInterval(this.timer);
     this.timer = null;
     this.at = performance.now();
+    this.seat = u.seat;
     this.left = t.seats.map(s => (t.status === "playing" && typeof s.time_left === "number") ? s.time_left : null);
     this.running = t.seats.map(s => !!s.deadline);
+    // Said once a turn: the next turn may run low again.
+    if (!this.running[this.seat]) this.lowSaid = false;
     this.due = t.seats.map(s => t.clock && t.clock.kind === "correspondence" && s.deadline ? dueText(s.deadline) : "");
     this.spans = [];
     if (!t.clock) return;
@@ -178,7 +198,14 @@ export class Clocks {
       if (!sp) return;
       const s = this.running[i] ? Math.max(0, this.left[i] - gone) : this.left[i];
       sp.textContent = clockText(s) + (this.due[i] ? `, due ${this.due[i]}` : "");
-      sp.classList.toggle("low", this.running[i] && (s <= 10 || s <= this.left[i] * 0.1 && s < 60));
+      const low = this.running[i] && (s <= 10 || s <= this.left[i] * 0.1 && s < 60);
+      sp.classList.toggle("low", low);
+      // The red of a clock running low is no news to a player who cannot
+      // see it: their own clock says so, once, in words.
+      if (low && i === this.seat && !this.lowSaid && s > 0) {
+        this.lowSaid = true;
+        toast(`Your time is running low: ${clockText(s)} left`);
+      }
     });
   }
 
@@ -201,6 +228,10 @@ export function clockText(s) {
   return `${m}:${two(sec)}`;
 }
 
+// claimSaid is what the claim box last said aloud: which table and
+// absences it was about, and whether the claim could be made then.
+let claimSaid = "";
+
 // claimBox offers the claim against players to move who are away, at a
 // table without a clock: it says since when they are gone and counts down
 // to the moment the server will take the claim (each seat's claim_in, the
@@ -221,6 +252,7 @@ export function claimBox(id, token, u, toMove) {
   const left0 = s => typeof seat(s).claim_in === "number" ? seat(s).claim_in : Math.max(0, 300 - (Date.now() - Date.parse(seat(s).away_since)) / 1000);
   const serverNow = s => seat(s).claim_at ? Date.parse(seat(s).claim_at) - left0(s) * 1000 : Date.now();
   const status = h("p", { id: "claim-status" });
+  const key = [id, ...away.map(s => `${s}@${seat(s).away_since}`)].join(" ");
   const button = h("button", { type: "button", id: "claim-button", disabled: true, onclick: async () => {
     err.textContent = "";
     try { await call("POST", `/tables/${encodeURIComponent(id)}/claim`, {}, token); toast("Game claimed"); } catch (e) { err.textContent = e.message; }
@@ -237,6 +269,11 @@ export function claimBox(id, token, u, toMove) {
     }).join(". ") + ".";
     button.disabled = !ready;
     if (ready) clearInterval(claimTimer);
+    // The box is drawn anew at every update and counts down unread: it
+    // says aloud, once each, that the claim is coming and that it can be
+    // made, for a player who cannot see it.
+    const said = key + (ready ? " ready" : "");
+    if (claimSaid !== said && claimSaid !== key + " ready") { claimSaid = said; toast(status.textContent); }
   };
   tick();
   if (button.disabled) claimTimer = setInterval(() => { if (box.isConnected) tick(); else clearInterval(claimTimer); }, 250);

@@ -27,6 +27,32 @@ function add(el, children) {
   }
 }
 
+// updateText sets el's text, and leaves it alone when it already reads so:
+// the text of a live region set anew, even to the same words, may be read
+// out again, and a table is drawn anew at every update.
+export function updateText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+  return el;
+}
+
+// redraw calls draw, which draws el's content anew, and keeps the
+// keyboard where it was: if the focus was on a control inside el, it goes
+// to the one drawn in its place (of the same id and link, or the same
+// key(control)),
+// else, when that one is gone, to el's first control, else to the
+// screen's content. A list that refreshes itself (the lobby's) would
+// otherwise drop the focus of a player tabbing through it back to the
+// top of the page.
+export function redraw(el, draw, key = c => `${c.id} ${c.getAttribute("href") || ""}`) {
+  const at = document.activeElement;
+  const had = at && at !== el && el.contains(at) ? key(at) : null;
+  draw();
+  if (had === null || el.contains(document.activeElement)) return;
+  const controls = [...el.querySelectorAll("a[href], button, input, select, [tabindex]")];
+  const again = controls.find(c => key(c) === had) || controls[0] || document.getElementById("main");
+  if (again) again.focus({ preventScroll: true });
+}
+
 // clear empties el and returns it.
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();

@@ -31,6 +31,9 @@ export function relationButtons(name) {
   };
   const toggle = async (kind, on, then) => {
     err.textContent = "";
+    // The button pressed keeps the keyboard's focus once drawn anew; the
+    // buttons, disabled meanwhile, drop it.
+    const had = box.contains(document.activeElement) ? document.activeElement.id : "";
     for (const b of box.querySelectorAll("button")) b.disabled = true;
     try {
       if (on) await call("DELETE", `/${kind}/${encodeURIComponent(name)}`);
@@ -38,6 +41,8 @@ export function relationButtons(name) {
       then(!on);
     } catch (e) { err.textContent = e.message; }
     draw();
+    const again = had && document.getElementById(had);
+    if (again && (document.activeElement === document.body || !document.activeElement)) again.focus();
   };
   Promise.all([call("GET", "/follows"), call("GET", "/blocks")]).then(([f, b]) => {
     following = f.follows.some(x => same(x.name, name));

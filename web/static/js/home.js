@@ -1,7 +1,7 @@
 // home.js: the home screen (pick a game, your recent games) and the new
 // table form (rule options, seats, your name).
 
-import { h, field, toast, fill, append, plural } from "./dom.js";
+import { h, field, toast, fill, append, plural, redraw } from "./dom.js";
 import { call, myName, setMyName, rememberSeat, recent, identityToken, signedIn } from "./api.js";
 import { games, gameInfo, title } from "./catalog.js";
 import { go } from "./nav.js";
@@ -161,8 +161,9 @@ export async function newTable(main, name) {
   let others = mode === "solo" ? [] : Array(Math.max(1, g.min_players - 1)).fill("open");
   let maker = "medium"; // the level of the computer that makes a solo seat's hidden setup
   const seatsBox = h("div", { id: "seats" });
-  const drawSeats = () => {
-    fill(seatsBox,
+  // A seat added or removed with the keyboard keeps the focus in the
+  // seats, on the control drawn in the pressed one's place.
+  const drawSeats = () => redraw(seatsBox, () => fill(seatsBox,
       h("p", {}, "Seat 1: you"),
       others.length === 0 ? h("p", { class: "muted" }, g.name === "quizl" ? "Solitaire: you hunt the password in a grid the computer makes."
         : g.name === "salvo" ? "Practice: you fire at a fleet the computer hides; it never fires back, so you can learn to read the reports." : "You play alone against a hidden setup the computer makes.") : null,
@@ -178,8 +179,8 @@ export async function newTable(main, name) {
         return h("div", { class: "row" }, h("label", { for: sel.id }, `Seat ${i + 2}:`), sel,
           others.length + 1 > Math.max(2, g.min_players) ? h("button", { type: "button", "aria-label": `Remove seat ${i + 2}`, onclick: () => { others.splice(i, 1); drawSeats(); markMode(); } }, "Remove") : null);
       }),
-      others.length && others.length + 1 < g.max_players ? h("button", { type: "button", onclick: () => { others.push("open"); drawSeats(); markMode(); } }, "Add a seat") : null);
-  };
+      others.length && others.length + 1 < g.max_players ? h("button", { type: "button", onclick: () => { others.push("open"); drawSeats(); markMode(); } }, "Add a seat") : null),
+  c => c.id || c.getAttribute("aria-label") || c.textContent);
   const presets = [];
   const preset = (key, label, seats, help) => {
     const b = h("button", { type: "button", class: "choice", "data-mode": key, "aria-pressed": "false", "aria-describedby": "who-help",

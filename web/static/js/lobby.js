@@ -1,6 +1,6 @@
 // lobby.js: the open tables anybody may join.
 
-import { h, clear, append, fill, guestName } from "./dom.js";
+import { h, clear, append, fill, guestName, redraw } from "./dom.js";
 import { call, signedIn } from "./api.js";
 import { games } from "./catalog.js";
 import { rulesInWords } from "./rulestext.js";
@@ -24,12 +24,14 @@ export async function lobby(main) {
     const now = JSON.stringify(list.map(s => s.id));
     if (now === shownSeeks) return;
     shownSeeks = now;
-    if (!list.length) { fill(seeks, h("p", { class: "muted" }, "Nobody is looking for a game right now: the home page's Quick game buttons start a search.")); return; }
     const me = signedIn().toLowerCase();
-    fill(seeks, h("ul", { class: "seeks" }, list.map(s => h("li", { "data-seek": s.id },
-      h("strong", {}, s.player), s.rating ? ` (${s.rating})` : "", ` wants ${terms(s)}`,
-      s.rating_range ? ` against players rated ${s.rating_range.min} to ${s.rating_range.max}` : "", ". ",
-      me && s.player.toLowerCase() === me ? h("span", { class: "muted" }, "Your seek") : acceptButton(s, seekErr)))));
+    redraw(seeks, () => {
+      if (!list.length) { fill(seeks, h("p", { class: "muted" }, "Nobody is looking for a game right now: the home page's Quick game buttons start a search.")); return; }
+      fill(seeks, h("ul", { class: "seeks" }, list.map(s => h("li", { "data-seek": s.id },
+        h("strong", {}, s.player), s.rating ? ` (${s.rating})` : "", ` wants ${terms(s)}`,
+        s.rating_range ? ` against players rated ${s.rating_range.min} to ${s.rating_range.max}` : "", ". ",
+        me && s.player.toLowerCase() === me ? h("span", { class: "muted" }, "Your seek") : acceptButton(s, seekErr)))));
+    }, c => c.dataset.seek || "");
   };
   let shown = "";
   const options = {};
@@ -50,6 +52,9 @@ export async function lobby(main) {
     const now = JSON.stringify(tables.map(t => [t.id, t.seats]));
     if (now === shown) return;
     shown = now;
+    redraw(box, () => drawTables(tables));
+  };
+  const drawTables = tables => {
     clear(box);
     if (!tables.length) {
       append(box, h("p", { class: "muted" }, "No open tables right now."));

@@ -58,6 +58,20 @@ function arrive(main) {
   main.focus({ preventScroll: true });
 }
 
+// markCurrent marks the header's link to the screen at path as the
+// current page (a screen under another, a daily puzzle under Daily,
+// marks that one; Play stands for the home page and its new-table
+// forms), so that a screen reader says where the player is, and the
+// link shows it (app.css).
+function markCurrent(path) {
+  for (const a of document.querySelectorAll("#main-nav a")) {
+    const to = a.getAttribute("href");
+    const here = to === "/" ? path === "/" || path.startsWith("/new/") : path === to || path.startsWith(to + "/");
+    if (here) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+}
+
 async function route() {
   menu(false);
   const main = document.getElementById("main");
@@ -65,6 +79,7 @@ async function route() {
   if (leave) { try { leave(); } catch { /* a screen's clean-up must not stop the next */ } leave = null; }
   document.title = "Parlour";
   const path = location.pathname.replace(/\/+$/, "") || "/";
+  markCurrent(path);
   for (const [re, loader] of routes) {
     const m = re.exec(path);
     if (!m) continue;

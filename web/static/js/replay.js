@@ -129,15 +129,25 @@ export async function replay(main) {
       draw();
     }
     function current() { return step === 0 ? ans.start[seat] : ans.steps[step - 1].views[seat]; }
+    // seen lists the events of a step the seat shown saw.
+    const seen = s => s.events.filter(e => !e.to || e.to.includes(seat));
     function draw() {
       range.value = step;
-      counter.textContent = step === 0 ? `Before the first move (of ${ans.steps.length})` : `Move ${step} of ${ans.steps.length}: ${ans.steps[step - 1].by} — ${ans.steps[step - 1].move}`;
+      // The counter is a live region: it says what the move did too, for
+      // a player who cannot see the board change.
+      const s = ans.steps[step - 1];
+      const did = s ? seen(s).map(e => e.text).join("; ") : "";
+      counter.textContent = step === 0 ? `Before the first move (of ${ans.steps.length})` : `Move ${step} of ${ans.steps.length}: ${s.by} — ${s.move}${did ? `: ${did}` : ""}`;
       if (!board) { board = mod.play(ctx); fill(stage, board.el); }
       board.update(current());
+      // A move chosen from the list keeps the keyboard's focus once the
+      // list is drawn anew; else it would fall back to the page's top.
+      const had = document.activeElement && list.contains(document.activeElement) ? [...list.querySelectorAll("li > button")].indexOf(document.activeElement) : -1;
       fill(list, ...ans.steps.map((s, i) => h("li", { class: i === step - 1 ? "to-move" : "", "aria-current": i === step - 1 ? "step" : null },
         h("button", { type: "button", class: "linkish", onclick: () => { step = i + 1; draw(); } }, `${i + 1}. ${s.by}: ${s.move}`),
-        s.events.filter(e => !e.to || e.to.includes(seat)).map(e => h("div", { class: "muted" }, e.text)),
+        seen(s).map(e => h("div", { class: "muted" }, e.text)),
         notes ? drawing.markEl(an.game, notes.get(i + 1)) : null)));
+      if (had >= 0) { const b = list.querySelectorAll("li > button")[had]; if (b) b.focus({ preventScroll: true }); }
       const at = panel.querySelector("#analysis-step");
       if (at && an.game === "salvo") {
         let n = null;
@@ -159,7 +169,12 @@ export async function replay(main) {
         h("button", { type: "button", id: "replay-last", class: "icon", onclick: () => { step = ans.steps.length; draw(); }, "aria-label": "Last move" }, h("span", { "aria-hidden": "true" }, "Last"), icon("last")),
         h("label", { for: "replay-seat" }, "As seen by"), seatSel),
       counter,
-      t && !analyse ? h("button", { type: "button", id: "analyse", onclick: e => { e.target.remove(); analyse = true; loadAnalysis(); } }, "Analyse this game") : null,
+      // The button goes once pressed: the focus goes on to the analysis
+      // it asked for, rather than back to the top of the page.
+      t && !analyse ? h("button", { type: "button", id: "analyse", onclick: e => {
+        e.target.remove(); analyse = true; loadAnalysis();
+        panel.tabIndex = -1; panel.focus({ preventScroll: true });
+      } }, "Analyse this game") : null,
       h("div", { class: "layout" }, stage, h("aside", { class: "card" }, h("h2", {}, "Moves"), list)),
       t ? panel : null);
     draw();

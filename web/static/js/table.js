@@ -5,7 +5,7 @@
 // and at the end the reveal, the commitment check, the record and the
 // rematch.
 
-import { h, clear, toast, download, field, fill, append, guestMark, guestName } from "./dom.js";
+import { h, clear, toast, download, field, fill, append, guestMark, guestName, updateText } from "./dom.js";
 import { call, callText, seatFor, rememberSeat, forgetSeat, touchRecent, myName, setMyName, identityToken, signedIn } from "./api.js";
 import { TableConn } from "./conn.js";
 import { go } from "./nav.js";
@@ -106,7 +106,13 @@ async function playScreen(main, id, mine) {
   const status = h("div", { class: "status", role: "status", "aria-live": "polite" });
   const turn = h("span", { class: "turn", id: "turn" });
   const conn = h("span", { class: "conn", id: "conn" }, "connecting…");
-  append(status, turn, conn);
+  // What the latest moves did, as the events this seat may see tell it
+  // ("Ben called 72", the report on one's own salvo): in the status strip,
+  // which a screen reader reads out as it changes, so that a player who
+  // cannot see the boards hears each move as it happens rather than find
+  // it in the move list.
+  const heard = h("span", { class: "heard", id: "heard" });
+  append(status, turn, heard, conn);
   const banner = h("div", { id: "banner" });
   // The stage takes the focus when what held it goes (see keepFocus).
   const stage = h("div", { id: "stage", tabindex: -1 });
@@ -220,6 +226,7 @@ async function playScreen(main, id, mine) {
     // What a move showed this seat alone (a letter, a placement's score)
     // is worth a word as it happens; the move list keeps it too.
     let othersMoved = false; // a move by another seat came in with this update
+    const said = []; // what the new moves did, for the status strip
     if (u.moves) for (const m of u.moves) {
       if (seen.has(m.version)) continue;
       seen.add(m.version);
@@ -228,7 +235,12 @@ async function playScreen(main, id, mine) {
       const own = (m.events || []).filter(e => e.to && e.to.includes(u.seat));
       if (own.length && last) toast(own.map(e => e.text).join("; "));
       for (const e of m.events || []) if (e.kind === "timeout" || e.kind === "claim") { notes.push(e.text); if (last) toast(e.text); }
+      // The toast has said those already: said twice, they would be
+      // read out twice.
+      said.push(...(m.events || []).filter(e => e.text && !own.includes(e) && e.kind !== "timeout" && e.kind !== "claim").map(e => e.text));
     }
+    // The first update brings the table as it is, not a move just made.
+    if (last && said.length) heard.textContent = said.join("; ") + ".";
     // A table seen first when it is already over came without its moves:
     // ask once for them, for what the clock or a claim did at the end.
     if (!last && t.status === "finished" && !lastMove) pastMoves();
@@ -249,7 +261,7 @@ async function playScreen(main, id, mine) {
     else if (u.seat < 0) who = `Watching · ${toMove.map(s => names[s]).join(", ")} to move`;
     else if (myTurn) who = toMove.length > 1 ? "Your move (everyone answers)" : "Your turn";
     else who = `Waiting for ${toMove.map(s => names[s]).join(", ")}`;
-    turn.textContent = who;
+    updateText(turn, who);
     turn.className = "turn" + (myTurn ? " mine" : "");
     turn.dataset.mine = myTurn ? "1" : "0";
     document.title = `${myTurn ? "● Your turn · " : over ? "Over · " : ""}${t.title} · Parlour`;

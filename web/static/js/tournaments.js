@@ -10,7 +10,7 @@
 // who has no stream, this module asks for their tables while they are in
 // an event).
 
-import { h, append, fill, field, plural, toast } from "./dom.js";
+import { h, append, fill, field, plural, toast, redraw } from "./dom.js";
 import { call, identityToken, guestToken, signedIn, myName, rememberSeat, seatFor } from "./api.js";
 import { games, title } from "./catalog.js";
 import { go } from "./nav.js";
@@ -198,7 +198,7 @@ export async function events(main) {
       const now = JSON.stringify(list.map(e => [e.id, e.players, e.status, e.version, e.winners]));
       if (now === shown[status]) continue;
       shown[status] = now;
-      fill(boxes[status], list.length ? eventTable(list, status) : h("p", { class: "muted" }, none));
+      redraw(boxes[status], () => fill(boxes[status], list.length ? eventTable(list, status) : h("p", { class: "muted" }, none)));
     }
   };
   await load();
@@ -443,7 +443,14 @@ export async function event(main, id) {
     fill(actions, buttons);
   };
 
-  const drawStandings = () => {
+  // The standings are drawn anew at every change of the event and when a
+  // player is picked: the keyboard stays on the control it was on, found
+  // again by its player's row.
+  const drawStandings = () => redraw(standings, standingsTable, c => {
+    const row = c.closest("tr");
+    return `${row ? row.dataset.player : ""} ${c.className} ${c.getAttribute("href") || ""}`;
+  });
+  const standingsTable = () => {
     const rows = e.standings || [];
     if (!rows.length) { fill(standings, h("p", { class: "muted" }, e.status === "created" ? "Nobody has joined yet." : "Nobody played.")); return; }
     const swiss = e.kind === "swiss";
@@ -457,6 +464,8 @@ export async function event(main, id) {
         h("td", {}, String(s.rank)),
         h("td", {}, h("button", { type: "button", class: "linkish player-pick", "aria-pressed": String(picked === s.name), "aria-label": `Show ${s.name}'s games`,
           onclick: () => { picked = picked === s.name ? "" : s.name; drawStandings(); drawTheirs(); } }, s.name),
+        // The player's own line is bold, and says so in words too.
+        s.you || same(s.name, signedIn()) ? h("span", { class: "muted" }, " (you)") : null,
         s.streak ? h("span", { class: "badge streak", title: "on a streak: two wins in a row, so every game scores double until one is not won" }, "streak") : null,
         // A Swiss's byes score as wins; its forfeits are games lost by not
         // showing up.

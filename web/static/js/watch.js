@@ -3,7 +3,7 @@
 // game, and the featured game (GET /api/v1/tv) on top. Each opens its
 // table as a spectator, who sees what every spectator sees.
 
-import { h, clear, append, fill, guestName } from "./dom.js";
+import { h, clear, append, fill, guestName, redraw } from "./dom.js";
 import { call } from "./api.js";
 import { games, title } from "./catalog.js";
 
@@ -49,6 +49,9 @@ export async function watchList(section) {
     const now = JSON.stringify([live.map(t => [t.id, t.spectators, t.rating]), tv && [tv.table.id, tv.spectators, tv.rating]]);
     if (now === shown) return;
     shown = now;
+    redraw(section, () => drawList(live, tv));
+  };
+  const drawList = (live, tv) => {
     const f = tv && tv.table;
     fill(featured, f ? h("div", { class: "card" },
       h("h3", {}, "Featured: ", f.title || title(f.game), f.rated ? h("span", { class: "rated-badge" }, "rated") : null),

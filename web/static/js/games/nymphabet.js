@@ -3,7 +3,7 @@
 // through, each word with the letters it deleted in capitals, the current
 // letter and a word box.
 
-import { h, fill, plural } from "../dom.js";
+import { h, fill, plural, updateText } from "../dom.js";
 
 // shown writes word in lower case with the letters it deleted in capitals:
 // the first letter, then each next letter of the run where it first
@@ -73,8 +73,8 @@ export function play(ctx) {
       "aria-label": `${l.letter}${l.deleted ? `, deleted by ${v.players[l.by].name}` : l.letter === v.current ? ", current letter" : ""}`,
       "data-letter": l.letter, "data-deleted": l.deleted ? "1" : "0",
     }, l.letter)));
-    cur.textContent = v.status === "finished" ? (v.left ? `${plural(v.left, "letter")} left when the game ended.` : "Every letter deleted.")
-      : v.current ? `Current letter: ${v.current} · ${plural(v.left, "letter")} left` : `Any letter may start the first word · ${plural(v.left, "letter")} left`;
+    updateText(cur, v.status === "finished" ? (v.left ? `${plural(v.left, "letter")} left when the game ended.` : "Every letter deleted.")
+      : v.current ? `Current letter: ${v.current} · ${plural(v.left, "letter")} left` : `Any letter may start the first word · ${plural(v.left, "letter")} left`);
     fill(words, ...v.words.map(w => h("li", { "aria-label": `${v.players[w.by].name}: ${w.word}, deleted ${w.deleted}` },
       h("span", { class: "muted" }, v.players[w.by].name + ": "), shown(w.word, w.deleted))));
     const was = mine;

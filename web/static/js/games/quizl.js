@@ -2,7 +2,7 @@
 // View), and the grid editor from quizl-setup.js. The referee is the
 // server: this file only draws what the view holds and sends moves.
 
-import { h, gridNav, fill, append, gridRows, plural } from "../dom.js";
+import { h, gridNav, fill, append, gridRows, plural, updateText } from "../dom.js";
 import { sq, lineSquares } from "./quizl-setup.js";
 
 export { setup, shapeProblem } from "./quizl-setup.js";
@@ -66,6 +66,8 @@ export function play(ctx) {
   let selected = null; // {board, sq} chosen and not yet called
   let pointer = false; // the focus that follows comes from a pointer, not the keyboard
   let last = null;
+  let mine = false; // the seat is to move
+  const notYet = "Wait for your turn to call a square or announce a password.";
   const send = async mv => {
     err.textContent = "";
     try { await ctx.send(mv); return true; } catch (e) { err.textContent = e.message; return false; }
@@ -73,12 +75,14 @@ export function play(ctx) {
   const callForm = h("form", { class: "row", onsubmit: async e => {
     e.preventDefault();
     const sq = callInput.value.trim();
+    if (!mine) { err.textContent = notYet; return; }
     if (!sq) { err.textContent = "Type the square to call, as in 72, or pick one on a tracking grid."; return; }
     if (await send(sq)) callInput.value = "";
   } }, h("label", { for: "q-call" }, "Call a square"), callInput, h("button", { type: "submit" }, "Call"));
   const sayForm = h("form", { class: "row", onsubmit: async e => {
     e.preventDefault();
     const w = sayInput.value.trim().toUpperCase();
+    if (!mine) { err.textContent = notYet; return; }
     if (!w) { err.textContent = "Type the password to announce: a word of five different letters."; return; }
     const who = sayWho.value && ctx.view().players.length > 2 ? sayWho.value + " " : "";
     if (await send(`say ${who}${w}`)) sayInput.value = "";
@@ -124,7 +128,8 @@ export function play(ctx) {
     // player rather than say "your".
     const you = !ctx.me || ctx.me() === v.seat;
     const me = v.players[v.seat];
-    const mine = v.seat >= 0 && v.to_move === v.seat && !v.finished;
+    const was = mine;
+    mine = v.seat >= 0 && v.to_move === v.seat && !v.finished;
     const called = new Set(v.called || []);
     const others = v.boards.filter(b => b.seat !== v.seat || v.solitaire);
     // A call, a turn passing or a grid finished with ends the choice.
@@ -136,12 +141,17 @@ export function play(ctx) {
       if (keep) sayWho.value = keep;
     }
     controls.hidden = v.seat < 0 || v.finished || (v.done && v.done[v.seat]);
-    // Between turns the forms send nothing: their buttons wait too.
-    for (const el of [callInput, sayInput, ...callForm.querySelectorAll("button"), ...sayForm.querySelectorAll("button")]) el.disabled = !mine;
+    // Between turns the forms send nothing, and say so when tried. Their
+    // boxes are read-only and their buttons marked, not disabled: a
+    // disabled box would drop the keyboard's focus, and a player who
+    // calls by typing would have to find the box again on every turn.
+    for (const el of [callInput, sayInput]) { el.readOnly = !mine; el.setAttribute("aria-disabled", String(!mine)); }
+    for (const el of [...callForm.querySelectorAll("button"), ...sayForm.querySelectorAll("button")]) el.setAttribute("aria-disabled", String(!mine));
+    if (mine && !was && err.textContent === notYet) err.textContent = "";
     chosenBar.hidden = !selected;
     if (selected) {
       const b = others.find(x => String(x.seat) === selected.board);
-      chosenText.textContent = `Square ${selected.sq}${b && others.length > 1 ? ` of ${b.name}'s grid` : ""} is selected: click it again or press Enter to call it.`;
+      updateText(chosenText, `Square ${selected.sq}${b && others.length > 1 ? ` of ${b.name}'s grid` : ""} is selected: click it again or press Enter to call it.`);
     }
     const focusSq = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.sq;
     const focusBoard = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-board]");

@@ -3,7 +3,7 @@
 // the placement note is its verdict (POST /api/v1/tools/check-setup) and
 // the random fleet is its own (POST /api/v1/tools/random-setup).
 
-import { h, gridNav, gridRows, plural, fill, append } from "../dom.js";
+import { h, gridNav, gridRows, plural, fill, append, updateText } from "../dom.js";
 import { checkSetup, randomSetup } from "../api.js";
 
 const COLS = "ABCDEFGHIJ";
@@ -84,10 +84,14 @@ export function setup(ctx) {
     // Keep the keyboard where it was when the referee's answer redraws.
     const at = document.activeElement;
     if (!focus && at && box.contains(at) && at.dataset.sq) focus = at.dataset.sq;
+    // A ship chosen with the keyboard keeps the focus on its button,
+    // drawn anew.
+    const ship = at && shipSel.contains(at) ? [...shipSel.children].indexOf(at) : -1;
     fill(shipSel, ...SHIPS.map(([n, len], i) => h("button", {
       type: "button", role: "radio", "aria-checked": String(i === cur), class: i === cur ? "primary" : "",
       onclick: () => { cur = i; draw(); },
     }, `${n} (${len})${fleet[i] ? " ✓" : ""}`)));
+    if (ship >= 0) shipSel.children[ship].focus();
     dirBtn.textContent = `Direction: ${DIRS[dir][2]} (R)`;
     const owner = new Map();
     fleet.forEach((s, i) => s && s.forEach(([r, c]) => owner.set(r * 10 + c, i)));
@@ -302,7 +306,7 @@ export function play(ctx) {
   const shotsNote = h("p", { id: "s-shots", "aria-live": "polite" });
   // aimNote says why a click or a typed square was refused.
   const aimNote = h("p", { id: "s-aim-note", class: "warn", role: "status", "aria-live": "polite" });
-  const say = msg => { aimNote.textContent = msg || ""; };
+  const say = msg => { updateText(aimNote, msg || ""); };
   // Typing in the box marks the squares it names; clicking squares writes
   // them in the box: both always show the same salvo.
   typed.addEventListener("input", () => {
@@ -368,8 +372,8 @@ export function play(ctx) {
     modeBtn.setAttribute("aria-pressed", String(mode === "pencil"));
     fireForm.hidden = v.must_outline;
     if (v.must_outline) outlineFor(v.target);
-    shotsNote.textContent = v.must_outline ? `Every ship of ${v.players[v.target].name} is sunk: outline the fleet to win.`
-      : myTurn ? `Your salvo: ${plural(v.shots, "shot")} at ${v.players[v.target].name}. Chosen: ${aim.length ? aim.join(" ") : "none"}.` : `Shots in your next salvo: ${v.shots}`;
+    updateText(shotsNote, v.must_outline ? `Every ship of ${v.players[v.target].name} is sunk: outline the fleet to win.`
+      : myTurn ? `Your salvo: ${plural(v.shots, "shot")} at ${v.players[v.target].name}. Chosen: ${aim.length ? aim.join(" ") : "none"}.` : `Shots in your next salvo: ${v.shots}`);
     fill(boards);
     // The tracking oceans: one per opponent fired at, and the current target's.
     const targets = [];

@@ -5,7 +5,7 @@
 // (POST /api/v1/tools/preview); the client holds no rule of placement or
 // scoring.
 
-import { h, gridNav, gridRows, plural, fill, append } from "../dom.js";
+import { h, gridNav, gridRows, plural, fill, append, updateText } from "../dom.js";
 import { previewPlacement } from "../api.js";
 
 // colName names column c (from 0): A-Z, then AA-AD.
@@ -115,7 +115,8 @@ export function play(ctx) {
         // grids revealed at the end show none.
         const isSel = !!opts.pick && sel && sel[0] === y && sel[1] === x;
         const cls = "cell" + (ch === "#" ? " block" : "") + (p ? " prev" + (opts.pv.legal ? "" : " badp") : "") + (isSel ? " sel" : "");
-        const label = `${sqName(y, x)}: ${ch === "#" ? "unusable" : /[A-Z]/.test(ch) ? ch : "empty"}${p && p !== ch ? `, would get ${p}` : ""}`;
+        // A refused placement is red on the grid: its squares say so too.
+        const label = `${sqName(y, x)}: ${ch === "#" ? "unusable" : /[A-Z]/.test(ch) ? ch : "empty"}${p && p !== ch ? `, would get ${p}` : ""}${p && !opts.pv.legal ? ", but the placement is not allowed" : ""}`;
         const el = opts.pick
           ? h("button", { type: "button", class: cls, role: "gridcell", "aria-label": label, "aria-selected": String(!!isSel), "data-sq": sqName(y, x), onclick: () => opts.pick(y, x),
             onkeydown: e => { if (e.key === " " && e.shiftKey || e.key === "d" || e.key === "D") { e.preventDefault(); down = !down; update(view); } } }, p || (/[A-Z]/.test(ch) ? ch : ""))
@@ -158,11 +159,11 @@ export function play(ctx) {
     const lost = at && at !== document.body && (at.contains(root) || (controls.contains(at) && at.offsetParent === null));
     if (lost && mine && !ctx.replay) (answering ? sqInput : decl).focus({ preventScroll: true });
     const names = v.players;
-    if (!answering) status.textContent = mine ? "Your turn to declare a word for everyone." : `Waiting for ${names[v.declarer]} to declare a word.`;
+    if (!answering) updateText(status, mine ? "Your turn to declare a word for everyone." : `Waiting for ${names[v.declarer]} to declare a word.`);
     else {
       const waiting = names.filter((_, i) => v.answered && !v.answered[i] && !(v.resigned && v.resigned[i]));
-      status.textContent = mine ? `Place ${v.current} (${v.current.length} letters) in your grid, or say you cannot.`
-        : `You have answered ${v.current}. Waiting for ${waiting.join(", ") || "the others"}.`;
+      updateText(status, mine ? `Place ${v.current} (${v.current.length} letters) in your grid, or say you cannot.`
+        : `You have answered ${v.current}. Waiting for ${waiting.join(", ") || "the others"}.`);
     }
     let shown = null; // {squares, legal}: where the word would go, for the grid
     if (mine && answering && sel && v.grid) {
@@ -171,11 +172,11 @@ export function play(ctx) {
       const squares = [...v.current].map((_, i) => [sel[0] + dr * i, sel[1] + dc * i]).filter(([y, x]) => y < v.grid.length && x < v.grid[0].length);
       shown = { squares, legal: !p || p.legal || !!p.unasked };
       note.className = !p ? "" : p.legal ? "ok" : "warn";
-      note.textContent = !p ? `Asking the referee about ${v.current} at ${sqName(...sel)} ${down ? "down" : "across"}…`
+      updateText(note, !p ? `Asking the referee about ${v.current} at ${sqName(...sel)} ${down ? "down" : "across"}…`
         : p.unasked ? `The referee could not be asked about this placement (${p.unasked}); it checks the placement when you place the word.`
         : p.legal ? `${v.current} at ${sqName(...sel)} ${down ? "down" : "across"}: legal so far, would score ${p.points} (reuses ${p.reused}).${p.crossings && p.crossings.length ? ` It also forms ${p.crossings.join(", ")}.` : ""}`
-        : `Not there: ${p.problem}.`;
-    } else note.textContent = mine && answering ? "Choose a square for the first letter; arrow keys move, D turns the direction." : "";
+        : `Not there: ${p.problem}.`);
+    } else updateText(note, mine && answering ? "Choose a square for the first letter; arrow keys move, D turns the direction." : "");
     // A spectator has no grid of their own: while the game goes on the
     // section says when the grids show; at the end the audit shows them.
     gridSection.hidden = !v.grid && over;

@@ -1,0 +1,109 @@
+package games
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"parlour/web/e2e"
+)
+
+// TestControlsKeepTheFocus presses, with the keyboard, controls whose
+// press draws them anew: the focus stays on the control drawn in the
+// pressed one's place, so that a player without a mouse goes on from
+// there rather than from the top of the page.
+func TestControlsKeepTheFocus(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	for _, tc := range []struct {
+		what, open, press, done, focused string
+	}{
+		{"Salvo's cruiser chosen to place", "salvo",
+			`#main [role=radiogroup] [role=radio]:nth-child(2)`,
+			`document.querySelector("#main [role=radiogroup] [role=radio]:nth-child(2)").getAttribute("aria-checked") === "true"`,
+			`document.activeElement === document.querySelector("#main [role=radiogroup] [role=radio]:nth-child(2)")`},
+		{"a seat added on the new-table form", "/new/quizl",
+			`#seats button:last-child`,
+			`!!document.querySelector("#seat-3")`,
+			`document.activeElement.closest("#seats") && document.activeElement.textContent === "Add a seat"`},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			t.Parallel()
+			p := e2e.NewPlayer(t, b, "Ann", base)
+			if tc.open == "salvo" {
+				p.CreateTable("salvo", "The computer")
+			} else {
+				p.Open(tc.open)
+			}
+			p.Wait(tc.what, `!!document.querySelector(`+quote(tc.press)+`)`)
+			p.Do("press Enter", chromedp.Focus(chromedp.CSS(tc.press)), chromedp.KeyEvent(kb.Enter))
+			p.Wait(tc.what, tc.done)
+			if !e2e.Eval[bool](p, `!!(`+tc.focused+`)`) {
+				t.Errorf("after Enter the focus is on %s", e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+			}
+		})
+	}
+}
+
+// quote writes s as a JavaScript string.
+func quote(s string) string { return strconv.Quote(s) }
+
+// TestQuizlCallBoxKeepsTheFocus calls a square by typing it, as a player
+// without a mouse does: between turns the box waits, read-only, with the
+// focus still in it, so that the next call is typed straight in rather
+// than after finding the box again; typed meanwhile, a call is refused
+// with the reason and sends nothing.
+func TestQuizlCallBoxKeepsTheFocus(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("quizl", "A friend")
+	ben.Join(ann.InviteLink())
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the grid editor", `!!document.querySelector("#q-auto")`)
+		p.Click("#q-auto")
+	}
+	ann.WaitTurn(true)
+	ann.Wait("the call box", `!!document.querySelector("#q-call") && !document.querySelector("#q-call").readOnly`)
+	ann.Do("type a call and press Enter", chromedp.Focus(chromedp.CSS("#q-call")), chromedp.KeyEvent("50"), chromedp.KeyEvent(kb.Enter))
+	ann.WaitTurn(false)
+	ann.Wait("the call made", `document.querySelector("#moves").textContent.includes("50")`)
+	if !e2e.Eval[bool](ann, `document.activeElement === document.querySelector("#q-call")`) {
+		t.Fatalf("after the call the focus is on %s, not in the call box", e2e.Eval[string](ann, `document.activeElement.outerHTML.slice(0, 80)`))
+	}
+	ann.Do("type a call out of turn", chromedp.KeyEvent("51"), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the refusal", `document.querySelector("#q-controls .error").textContent.includes("Wait for your turn")`)
+	if n := e2e.Eval[int](ann, `document.querySelectorAll("#moves li").length`); n != 1 {
+		t.Errorf("a call typed out of turn made a move: %d moves listed", n)
+	}
+}
+
+// TestWordFightPreviewInWords: a placement the referee refuses shows its
+// squares in red on the grid; each square's name says so in words too,
+// for a player who cannot see the red.
+func TestWordFightPreviewInWords(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("wordfight", "The computer")
+	ann.WaitTurn(true)
+	ann.TypeIn("#w-declare", "cat")
+	ann.Click("#w-controls form button[type=submit]")
+	ann.Wait("the square's box", `!!document.querySelector("#w-square") && document.querySelector("#w-square").offsetParent !== null`)
+	ann.TypeIn("#w-square", "T1 across")
+	ann.Wait("the refusing preview", `document.querySelector("#w-preview").textContent.startsWith("Not there")`)
+	ann.Wait("the preview drawn", `document.querySelector('#w-grid [data-sq="T1"]').classList.contains("badp")`)
+	if got := e2e.Eval[string](ann, `document.querySelector('#w-grid [data-sq="T1"]').getAttribute("aria-label")`); !strings.Contains(got, "not allowed") {
+		t.Errorf("a square of a refused placement is named %q: only its colour says the placement is refused", got)
+	}
+	if got := e2e.Eval[string](ann, `document.querySelector('#w-grid [data-sq="B2"]').getAttribute("aria-label")`); strings.Contains(got, "would get") {
+		t.Errorf("a square outside the placement is named %q", got)
+	}
+}
