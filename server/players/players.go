@@ -393,16 +393,12 @@ func (s *Service) Search(ctx context.Context, prefix string, limit int) (_ Found
 	if err != nil {
 		return Found{}, err
 	}
-	// A few more than asked, for the closed accounts left out.
-	as, err := ps.AccountsWithPrefix(ctx, account.Key(prefix), limit+5)
+	as, err := ps.AccountsWithPrefix(ctx, account.Key(prefix), limit)
 	if err != nil {
 		return Found{}, err
 	}
 	out := Found{Players: []FoundPlayer{}}
 	for _, a := range as {
-		if a.Hash == ClosedHash || len(out.Players) == limit {
-			continue
-		}
 		out.Players = append(out.Players, FoundPlayer{Name: a.Name})
 	}
 	return out, nil
