@@ -350,6 +350,14 @@ func TestGuestBecomesAccount(t *testing.T) {
 		h.Games[0].Record != "/api/v1/tables/"+tableID+"/record" {
 		t.Fatalf("history after the upgrade: %+v", h)
 	}
+	// Olga's games name her opponent by the account the guest became,
+	// whose profile the name leads to, not by the guest's name, which
+	// leads nowhere (or to a stranger who takes it).
+	var oh players.History
+	if st, body := other.do("GET", "/api/v1/identity/games", nil, &oh); st != 200 || len(oh.Games) != 1 ||
+		len(oh.Games[0].Opponents) != 1 || oh.Games[0].Opponents[0] != (players.Opponent{Name: "Gus_the_Great", Kind: "account"}) {
+		t.Fatalf("the opponent's games after the upgrade: %d %s", st, body)
+	}
 	// The sign-up's session is new, and the guest's token ended with it:
 	// a guest token planted in a victim's browser before the sign-up
 	// must not become a session of the victim's account.

@@ -67,3 +67,31 @@ func TestFindPlayers(t *testing.T) {
 		}
 	})
 }
+
+// TestFindPlayersPastClosed: however many closed accounts come first in
+// the order of names, the search still finds the open ones after them.
+func TestFindPlayersPastClosed(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		closed := []string{"Ab1", "Ab2", "Ab3", "Ab4", "Ab5", "Ab6", "Ab7"}
+		for _, n := range append(closed, "Abz") {
+			signUp(t, base, n)
+		}
+		mo := signUp(t, base, "Cat")
+		grant(t, sf.st, "Cat", true)
+		for _, n := range closed {
+			expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "`+n+`", "reason": "spam"}`, 200, "")
+		}
+		for _, q := range []string{"ab", "ab&limit=1", "ab&limit=2"} {
+			var got players.Found
+			if st, body := (&client{t: t, base: base}).do("GET", "/api/v1/players?q="+q, nil, &got); st != 200 {
+				t.Fatalf("q=%s: %d %s", q, st, body)
+			}
+			if len(got.Players) != 1 || got.Players[0].Name != "Abz" {
+				t.Errorf("q=%s found %v, want Abz", q, got.Players)
+			}
+		}
+	})
+}

@@ -159,6 +159,9 @@ type Players interface {
 	// AccountsWithPrefix returns at most limit accounts whose keys begin
 	// with prefix (itself a key's start: account.Key's folding), in
 	// byte order of their keys: the players a name being typed may mean.
+	// Closed accounts (ClosedHash) are left out here, not by the caller,
+	// so that any number of them never crowds the open ones out of the
+	// limit.
 	AccountsWithPrefix(ctx context.Context, prefix string, limit int) ([]Account, error)
 	// AccountOf returns the account of identity.
 	AccountOf(ctx context.Context, identity string) (Account, error)

@@ -680,11 +680,24 @@ func (ps *profileScreen) view() string {
 			b.WriteString(faint(fitLine("    "+t, ps.w)) + "\n")
 		}
 	}
-	for _, r := range p.Ratings {
+	// A rating is provisional for one of two reasons, and the note
+	// gives the one that holds: too few games yet, or, for a rating its
+	// last game had settled, the time away since (docs/ratings.md).
+	var newcomer, away bool
+	for pool, r := range p.Ratings {
 		if r.Provisional {
-			b.WriteString(faint("  provisional: too few rated games to be sure of the rating yet") + "\n")
-			break
+			if awayProvisional(p.History[pool]) {
+				away = true
+			} else {
+				newcomer = true
+			}
 		}
+	}
+	if newcomer {
+		b.WriteString(faint("  provisional: too few rated games to be sure of the rating yet") + "\n")
+	}
+	if away {
+		b.WriteString(faint(fitLine("  provisional: unsure again after time away; the next rated games settle it", ps.w)) + "\n")
 	}
 	var daily []string
 	for _, g := range slices.Sorted(maps.Keys(ps.daily)) {
@@ -772,6 +785,13 @@ func (ps *profileScreen) playedLine(g client.PlayedGame) string {
 		line += fmt.Sprintf(" · rated %+d (%d)", d, int(math.Round(g.RatingAfter)))
 	}
 	return line
+}
+
+// awayProvisional reports whether a provisional rating, whose chart is
+// pts, was settled when its last game ended: it is provisional again
+// because its player has been away since, not for want of games.
+func awayProvisional(pts []client.RatingPoint) bool {
+	return len(pts) > 0 && !glicko.Provisional(glicko.Rating{RD: pts[len(pts)-1].RD})
 }
 
 // ordinal is a place in words: "1st", "2nd", "3rd", "4th".

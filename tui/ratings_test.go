@@ -361,3 +361,30 @@ func TestMissingProfile(t *testing.T) {
 		}
 	}
 }
+
+// TestProvisionalNote: the note under a profile's ratings gives the
+// reason a rating is provisional: too few games for a newcomer, time away
+// for a player whose last game had settled it.
+func TestProvisionalNote(t *testing.T) {
+	t.Parallel()
+	const few, away = "too few rated games", "after time away"
+	for _, c := range []struct {
+		name    string
+		games   int
+		lastRD  float64
+		want    string
+		notWant string
+	}{
+		{"newcomer", 3, 200, few, away},
+		{"back after a year", 40, 60, away, few},
+	} {
+		sh := &shared{w: 80, h: 24, cfg: Config{Session: "a session", Account: "ben"}}
+		p := &client.Profile{Name: "Cy", Games: c.games,
+			Ratings: map[string]client.PoolRating{"quizl": {Rating: 1600, RD: 120, Games: c.games, Provisional: true}},
+			History: map[string][]client.RatingPoint{"quizl": {{Rating: 1600, RD: c.lastRD}}}}
+		s := ansi.Strip((&profileScreen{shared: sh, name: "Cy", p: p}).view())
+		if !strings.Contains(s, c.want) || strings.Contains(s, c.notWant) {
+			t.Errorf("%s: the profile says\n%s\nwant %q, not %q", c.name, s, c.want, c.notWant)
+		}
+	}
+}

@@ -173,8 +173,8 @@ type PlayedGame struct {
 // Opponent is another seat of a finished game.
 type Opponent struct {
 	Name string `json:"name"`
-	// Kind is "account" (Name leads to a profile), "guest", "computer"
-	// or "deleted".
+	// Kind is "account" (Name, the account's name now, leads to a
+	// profile), "guest", "computer" or "deleted".
 	Kind  string `json:"kind"`
 	Level string `json:"level,omitempty"`
 }
@@ -299,7 +299,9 @@ func (s *Service) historyOf(ctx context.Context, ps store.Players, page store.Hi
 			case st.Computer != "":
 				o.Kind, o.Level = "computer", st.Computer
 			case accounts[st.Identity] != "":
-				o.Kind = "account"
+				// The account's name now, which its profile answers
+				// to: a guest who signed up since sat under another.
+				o.Name, o.Kind = accounts[st.Identity], "account"
 			case strings.HasPrefix(st.Name, DeletedName):
 				o.Kind = "deleted"
 			}
@@ -393,16 +395,12 @@ func (s *Service) Search(ctx context.Context, prefix string, limit int) (_ Found
 	if err != nil {
 		return Found{}, err
 	}
-	// A few more than asked, for the closed accounts left out.
-	as, err := ps.AccountsWithPrefix(ctx, account.Key(prefix), limit+5)
+	as, err := ps.AccountsWithPrefix(ctx, account.Key(prefix), limit)
 	if err != nil {
 		return Found{}, err
 	}
 	out := Found{Players: []FoundPlayer{}}
 	for _, a := range as {
-		if a.Hash == ClosedHash || len(out.Players) == limit {
-			continue
-		}
 		out.Players = append(out.Players, FoundPlayer{Name: a.Name})
 	}
 	return out, nil

@@ -49,7 +49,7 @@ const MaxRating = 4000
 
 // DecodeSeekRequest reads the body of POST /api/v1/seeks strictly, as
 // DecodeJSON does, and checks its shape: a clock that is a number or an
-// object, a rating range that is either min and max or within, an
+// object, a rating range that is either bounds (min, max, or both) or within, an
 // opponent that is "anyone" or "computer". What the terms mean for a game
 // (a clock's bounds, a rule's choices) is the game's to check.
 func DecodeSeekRequest(r io.Reader, limit int64) (SeekRequest, error) {
@@ -85,11 +85,11 @@ func (req *SeekRequest) check() error {
 	if rr := req.RatingRange; rr != nil {
 		switch {
 		case rr.Within != nil && (rr.Min != nil || rr.Max != nil):
-			return refuse.Bad("a rating range is either min and max or within, not both")
+			return refuse.Bad("a rating range is either bounds (min, max) or within, not both")
 		case rr.Within != nil && (*rr.Within < 1 || *rr.Within > MaxRating):
 			return refuse.Bad("a rating range's within is a number of points from 1 to %d", MaxRating)
 		case rr.Within == nil && rr.Min == nil && rr.Max == nil:
-			return refuse.Bad("a rating range needs min and max, or within")
+			return refuse.Bad("a rating range needs a min, a max or within: {\"min\": 1300} takes anybody rated 1300 or more")
 		}
 		for _, v := range []*int{rr.Min, rr.Max} {
 			if v != nil && (*v < 0 || *v > MaxRating) {

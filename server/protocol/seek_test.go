@@ -68,6 +68,8 @@ func TestDecodeSeekRequest(t *testing.T) {
 		{`{"game": "quizl", "rating_range": {"min": -1}}`, "bounds"},
 		{`{"game": "quizl", "rating_range": {"min": 1800, "max": 1200}}`, "above"},
 		{`{"game": "quizl", "rating_range": {"min": 1, "within": 5}}`, "not both"},
+		// Either bound alone will do, so an empty range does not ask for both.
+		{`{"game": "quizl", "rating_range": {}}`, "needs a min, a max or within"},
 		{`{"game": "quizl", "opponent": "bot"}`, "opponent"},
 		{`{"rated": true}`, "which game"},
 		{`{"game": "quizl", "rated": true, "rated": false}`, "twice"},

@@ -86,9 +86,9 @@ func (s *Store) AccountsByKeys(ctx context.Context, keys []string) ([]store.Acco
 // order (the C collation, which the index accounts_key_bytes keeps),
 // whatever the database's own collation, which may ignore '_' and '-'.
 func (s *Store) AccountsWithPrefix(ctx context.Context, prefix string, limit int) ([]store.Account, error) {
-	q, args := "SELECT "+accountColumns+` FROM accounts WHERE key COLLATE "C" >= $1`, []any{prefix}
+	q, args := "SELECT "+accountColumns+` FROM accounts WHERE hash <> $1 AND key COLLATE "C" >= $2`, []any{store.ClosedHash, prefix}
 	if end := store.PrefixEnd(prefix); end != "" {
-		q, args = q+` AND key COLLATE "C" < $2`, append(args, end)
+		q, args = q+` AND key COLLATE "C" < $3`, append(args, end)
 	}
 	args = append(args, limit)
 	return s.queryAccounts(ctx, q+fmt.Sprintf(` ORDER BY key COLLATE "C" LIMIT $%d`, len(args)), args...)

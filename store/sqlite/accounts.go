@@ -156,7 +156,7 @@ func (s *Store) AccountsByKeys(ctx context.Context, keys []string) ([]store.Acco
 // AccountsWithPrefix implements store.Players: a range of the keys'
 // unique index, which orders them by their bytes.
 func (s *Store) AccountsWithPrefix(ctx context.Context, prefix string, limit int) ([]store.Account, error) {
-	q, args := "SELECT "+accountColumns+" FROM accounts WHERE key >= ?", []any{prefix}
+	q, args := "SELECT "+accountColumns+" FROM accounts WHERE hash <> ? AND key >= ?", []any{store.ClosedHash, prefix}
 	if end := store.PrefixEnd(prefix); end != "" {
 		q, args = q+" AND key < ?", append(args, end)
 	}

@@ -22,25 +22,49 @@ function svg(tag, attrs, ...kids) {
 }
 
 // chart draws a pool's rating after each rated game, with the starting
-// 1500 as the first point.
-export function chart(pool, points) {
+// 1500 as the first point when the points are every one of the pool's
+// games rated; a longer career's points are its latest games only, and
+// the chart starts from the first of them rather than from a 1500 long
+// gone.
+export function chart(pool, points, games = points.length) {
   const W = 480, H = 160, L = 40, R = 10, T = 10, B = 20;
-  const ys = [1500, ...points.map(p => p.rating)];
+  const whole = points.length >= games;
+  const ys = [...(whole ? [1500] : []), ...points.map(p => p.rating)];
   let lo = Math.min(...ys), hi = Math.max(...ys);
   if (hi - lo < 50) { lo -= 25; hi += 25; }
   const x = i => L + (ys.length === 1 ? 0 : i * (W - L - R) / (ys.length - 1));
   const y = v => T + (hi - v) * (H - T - B) / (hi - lo);
-  const desc = `Rating in ${poolTitle(pool)} after ${points.length === 1 ? "the one rated game" : "each of " + plural(points.length, "rated game")}: from 1500 to ${num(ys[ys.length - 1])}`;
+  const desc = whole
+    ? `Rating in ${poolTitle(pool)} after ${points.length === 1 ? "the one rated game" : "each of " + plural(points.length, "rated game")}: from 1500 to ${num(ys[ys.length - 1])}`
+    : `Rating in ${poolTitle(pool)} after each of the last ${plural(points.length, "rated game")} of ${games}: from ${num(ys[0])} to ${num(ys[ys.length - 1])}`;
   const el = svg("svg", { class: "rating-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": desc, id: "chart-" + pool },
     svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }),
     svg("line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }),
     svg("text", { x: 2, y: T + 8 }, String(num(hi))),
     svg("text", { x: 2, y: H - B }, String(num(lo))),
-    svg("text", { x: L, y: H - 4 }, "first game"),
+    svg("text", { x: L, y: H - 4 }, whole ? "first game" : `${points.length} games ago`),
     svg("text", { x: W - R - 60, y: H - 4 }, "latest"),
     svg("polyline", { points: ys.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") }),
     ...ys.map((v, i) => svg("circle", { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 3 })));
   return el;
+}
+
+// away reports whether profile p's rating in pool k, provisional, is so
+// for the time away since its last game, which had settled it (RD under
+// 110), rather than for want of games.
+function away(p, k) {
+  const pts = (p.history || {})[k] || [];
+  return pts.length > 0 && pts[pts.length - 1].rd < 110;
+}
+
+// provisionalNote explains the ? of profile p's provisional ratings by
+// the reasons that hold ("" when none is provisional).
+export function provisionalNote(p) {
+  const prov = Object.keys(p.ratings || {}).filter(k => p.ratings[k].provisional);
+  const why = [];
+  if (prov.some(k => !away(p, k))) why.push("too few rated games to be sure of the rating yet");
+  if (prov.some(k => away(p, k))) why.push("unsure again after time away; the next rated games settle it");
+  return why.length ? `? provisional: ${why.join("; ")}.` : "";
 }
 
 export async function profile(main, name) {
@@ -90,14 +114,15 @@ export async function profile(main, name) {
     append(main, h("table", { class: "list", id: "ratings" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Rating"), h("th", { scope: "col" }, "Deviation"), h("th", { scope: "col" }, "Rated games"))),
       h("tbody", {}, pools.map(k => { const r = p.ratings[k]; return h("tr", { "data-pool": k },
-        h("td", {}, poolTitle(k)), h("td", { class: "rating" }, String(num(r.rating)), r.provisional ? [h("abbr", { class: "muted", title: "provisional: too few games to be sure", "aria-hidden": "true" }, "?"), h("span", { class: "sr" }, " (provisional)")] : null),
+        h("td", {}, poolTitle(k)), h("td", { class: "rating" }, String(num(r.rating)), r.provisional ? [h("abbr", { class: "muted", title: away(p, k) ? "provisional: unsure again after time away" : "provisional: too few games to be sure", "aria-hidden": "true" }, "?"), h("span", { class: "sr" }, " (provisional)")] : null),
         h("td", {}, "±" + num(r.rd)), h("td", {}, String(r.games))); }))));
     // The mark is explained once, under the table, so that the table
     // stays narrow enough for a phone.
-    if (pools.some(k => p.ratings[k].provisional)) append(main, h("p", { class: "help", id: "ratings-note" }, "? provisional: too few rated games to be sure of the rating yet."));
+    const note = provisionalNote(p);
+    if (note) append(main, h("p", { class: "help", id: "ratings-note" }, note));
     for (const k of pools) {
       const pts = (p.history || {})[k] || [];
-      if (pts.length) append(main, h("figure", { class: "card" }, h("figcaption", {}, h("h3", {}, poolTitle(k))), chart(k, pts)));
+      if (pts.length) append(main, h("figure", { class: "card" }, h("figcaption", {}, h("h3", {}, poolTitle(k))), chart(k, pts, p.ratings[k].games)));
     }
   }
   // Daily puzzles: streaks and results (dailyprofile.js, loaded only here).
