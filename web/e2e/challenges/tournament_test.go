@@ -462,10 +462,10 @@ func TestTournamentSwissPlayed(t *testing.T) {
 	}
 	// Buchholz is the opponents' scores (Ann's opponent has 0, Ben's 2);
 	// Sonneborn-Berger weighs them by the result (Ann beat a player of 0,
-	// Ben beat nobody).
+	// Ben beat nobody). Ben, who reads them, finds his own line marked.
 	for _, tc := range []struct{ who, want string }{
 		{"Ann", "1\tAnn\t2\t1\t1\t0\t0\t0\t0"},
-		{"Ben", "2\tBen\t0\t1\t0\t0\t1\t2\t0"},
+		{"Ben", "2\tBen (you)\t0\t1\t0\t0\t1\t2\t0"},
 	} {
 		if got := strings.TrimSpace(ben.Text(fmt.Sprintf("#t-standings tbody tr[data-player=%s]", tc.who))); got != tc.want {
 			t.Errorf("%s's line of the standings reads %q, want %q", tc.who, got, tc.want)
@@ -540,7 +540,7 @@ func TestTournamentSwissBye(t *testing.T) {
 	row := func(p *e2e.Player) string {
 		return bye.Text(fmt.Sprintf("#t-standings tbody tr[data-player=%s]", name[p]))
 	}
-	if got := row(bye); !strings.Contains(got, name[bye]+" (1 bye)\t2\t") {
+	if got := row(bye); !strings.Contains(got, name[bye]+" (you) (1 bye)\t2\t") { // the reader's own line
 		t.Errorf("the line of the player with the bye reads %q", got)
 	}
 	if got := row(seated[1]); !strings.Contains(got, name[seated[1]]+"\t0\t1\t0\t0\t1") {

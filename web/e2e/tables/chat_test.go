@@ -116,6 +116,14 @@ func TestLiveRegionsKeepTheirWords(t *testing.T) {
 	ben.Join(ann.InviteLink())
 	ann.WaitTurn(true)
 	ann.Wait("the alphabet", `document.querySelectorAll(".alphabet span").length === 26 && document.querySelector("#conn").dataset.state === "live"`)
+	// Whose turn it is, in the players' list, is said in words too: the
+	// marker before the name is for the eye, and has no words of its own.
+	if got := e2e.Eval[string](ann, `[...document.querySelectorAll(".players li.to-move")].map(li => li.textContent).join("|")`); !strings.HasPrefix(got, "Ann (you)") || !strings.Contains(got, ", to move") || strings.Count(got, "to move") != 1 {
+		t.Errorf("the players' list says %q for whose turn it is, want Ann's item alone to say she is to move", got)
+	}
+	if got := e2e.Eval[string](ann, `getComputedStyle(document.querySelector(".players li.to-move > span"), "::before").content`); !strings.Contains(got, `/ ""`) {
+		t.Errorf("the marker before the player to move is read as %q, want no words of its own", got)
+	}
 	// Every change inside a live region but the chat's own log, which
 	// does take the line in.
 	e2e.Eval[bool](ann, `(window.liveChanges = [], new MutationObserver(rs => { for (const r of rs) {
