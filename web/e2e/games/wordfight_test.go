@@ -85,10 +85,21 @@ func TestWordFight(t *testing.T) {
 		p.Click("#w-place")
 		p.Wait("my answer", `document.querySelector("#w-place") === null || document.querySelector("#w-place").offsetParent === null`)
 	}
+	// sayCannot says the word cannot be placed: the first press only says
+	// what the second does (it may cost a strike), and sends nothing.
+	sayCannot := func(p *e2e.Player) {
+		t.Helper()
+		p.Click("#w-cannot")
+		p.Wait("what a second press does", `document.querySelector("#w-controls .error").textContent.startsWith("Press again to say you cannot place")`)
+		if got := p.Text("#w-list tbody tr:last-child td:last-child"); got != "—" {
+			t.Errorf("%s's first press on Cannot answered the word: %q", p.Name, got)
+		}
+		p.Click("#w-cannot")
+	}
 	cannot := func(p *e2e.Player) {
 		t.Helper()
 		p.WaitTurn(true)
-		p.Click("#w-cannot")
+		sayCannot(p)
 		p.Wait("my answer", `document.querySelector("#w-list tbody tr:last-child td:last-child").textContent === "cannot"`)
 	}
 
@@ -135,6 +146,14 @@ func TestWordFight(t *testing.T) {
 		word      string
 	}{{ann, ben, "zebra"}, {ben, ann, "quiz"}, {ann, ben, "fox"}} {
 		declare(w.by, w.other, w.word)
+		if i == 0 {
+			// A square chosen after the first press takes it back.
+			w.by.WaitTurn(true)
+			w.by.Click("#w-cannot")
+			w.by.Wait("the question", `document.querySelector("#w-cannot").textContent === "Confirm: cannot"`)
+			w.by.TypeIn("#w-square", "A1")
+			w.by.Wait("the question taken back", `document.querySelector("#w-cannot").textContent === "Cannot" && document.querySelector("#w-controls .error").textContent === ""`)
+		}
 		cannot(w.by)
 		if i < 2 {
 			cannot(w.other)
@@ -142,7 +161,7 @@ func TestWordFight(t *testing.T) {
 				p.Wait("the strikes", fmt.Sprintf(`document.querySelector("#w-strikes").textContent === "Strikes: %d of 3"`, i+1))
 			}
 		} else {
-			w.other.Click("#w-cannot")
+			sayCannot(w.other)
 		}
 	}
 	for _, p := range []*e2e.Player{ann, ben} {

@@ -64,6 +64,29 @@ export function play(ctx) {
     if (m) down = m[2].toLowerCase() === "down";
     return m ? m[1] : sqInput.value.trim();
   };
+  // Saying you cannot place the word may cost a strike and cannot be
+  // taken back, and its button sits beside Place: the first press says
+  // what the second does, and a square chosen or another word takes it
+  // back (as the terminal's c does).
+  let cannotFor = ""; // the word the first press asked about
+  const cannotBtn = h("button", { type: "button", id: "w-cannot", onclick: async () => {
+    const w = view && view.current;
+    if (!w) return;
+    if (cannotFor !== w) {
+      cannotFor = w;
+      cannotBtn.textContent = "Confirm: cannot";
+      err.textContent = `Press again to say you cannot place ${w}: it may cost a strike (${view.strikes} of ${view.strike_limit} so far), and cannot be taken back.`;
+      return;
+    }
+    unask();
+    await send("cannot");
+  } }, "Cannot");
+  const unask = () => {
+    if (!cannotFor) return;
+    cannotFor = "";
+    cannotBtn.textContent = "Cannot";
+    if (err.textContent.startsWith("Press again")) err.textContent = "";
+  };
   const placeForm = h("form", { class: "stack", onsubmit: async e => {
     e.preventDefault();
     const s = typedDir() || (sel ? sqName(...sel) : "");
@@ -75,9 +98,10 @@ export function play(ctx) {
   } },
     h("div", { class: "row" }, h("label", { for: "w-square" }, "First letter at"), sqInput, dirBtn,
       h("button", { type: "submit", class: "primary", id: "w-place" }, "Place it"),
-      h("button", { type: "button", id: "w-cannot", onclick: () => send("cannot") }, "Cannot")),
+      cannotBtn),
     note);
   sqInput.addEventListener("input", () => {
+    unask();
     const m = /^([A-Z]{1,2})(\d{1,2})$/i.exec(typedDir());
     if (m) {
       const l = m[1].toUpperCase();
@@ -146,6 +170,7 @@ export function play(ctx) {
     const over = v.status === "finished";
     const mine = me >= 0 && (v.to_move || []).includes(me) && !over;
     const answering = !!v.current;
+    if (cannotFor && (!mine || v.current !== cannotFor)) unask();
     const focus = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.sq;
     controls.hidden = me < 0 || over || (v.resigned && v.resigned[me]);
     declForm.hidden = !(mine && !answering);
@@ -182,7 +207,7 @@ export function play(ctx) {
     gridSection.hidden = !v.grid && over;
     gridHead.textContent = v.grid ? `${your} grid` : "The grids";
     if (v.grid) {
-      const g = drawGrid(v.grid, `${your} grid, ${v.rules.width} by ${v.rules.height}`, { pv: shown, word: answering ? v.current : "", pick: mine && answering && !ctx.replay ? (y, x) => { sel = [y, x]; sqInput.value = sqName(y, x); update(view); } : null });
+      const g = drawGrid(v.grid, `${your} grid, ${v.rules.width} by ${v.rules.height}`, { pv: shown, word: answering ? v.current : "", pick: mine && answering && !ctx.replay ? (y, x) => { unask(); sel = [y, x]; sqInput.value = sqName(y, x); update(view); } : null });
       const was = gridBox.querySelector(".board-frame");
       const [sx, sy] = was ? [was.scrollLeft, was.scrollTop] : [0, 0];
       fill(gridBox, g, h("p", { class: "muted" }, `${your} score: ${v.score}`));
