@@ -322,7 +322,7 @@ func (s *State) parse(c int, text string) (move, error) {
 	low := strings.ToLower(t)
 	switch {
 	case low == "":
-		return move{}, errors.New("the move is empty: call a square (72), announce a word (say WORD) or resign")
+		return move{}, fmt.Errorf("the move is empty: call a square (72), announce a word (%sWORD) or resign", s.sayHow())
 	case low == "resign":
 		return move{kind: kindResign}, nil
 	case low == "say" || strings.HasPrefix(low, "say ") || strings.HasPrefix(low, "say\t"):
@@ -333,7 +333,7 @@ func (s *State) parse(c int, text string) (move, error) {
 		if hint := s.hint(t); hint != "" {
 			return move{}, fmt.Errorf("%s is not a Quizl move: %s", show(t), hint)
 		}
-		return move{}, fmt.Errorf("%w (or announce a word with say WORD, or resign)", err)
+		return move{}, fmt.Errorf("%w (or announce a word with %sWORD, or resign)", err, s.sayHow())
 	}
 	return move{kind: kindCall, square: sq}, nil
 }
@@ -343,10 +343,7 @@ func (s *State) parse(c int, text string) (move, error) {
 // announcement, "call 72" a call, and "announce" or "guess" are said
 // "say".
 func (s *State) hint(t string) string {
-	say := "say "
-	if s.n > 2 {
-		say = "say NAME "
-	}
+	say := s.sayHow()
 	verb, rest, _ := strings.Cut(t, " ")
 	rest = strings.TrimSpace(rest)
 	switch v := strings.ToLower(verb); {
@@ -368,6 +365,15 @@ func (s *State) hint(t string) string {
 		return fmt.Sprintf("to announce %s, write %s%s", show(t), say, strings.ToUpper(t))
 	}
 	return ""
+}
+
+// sayHow is how an announcement begins in this game: "say NAME " when
+// three or more players each have a password to announce.
+func (s *State) sayHow() string {
+	if s.n > 2 {
+		return "say NAME "
+	}
+	return "say "
 }
 
 func (s *State) parseSay(c int, rest string) (move, error) {

@@ -87,6 +87,12 @@ func TestAnnounceNotation(t *testing.T) {
 		t.Errorf("three players, say WORD: %v", err)
 	}
 	unchanged(t, before, s3, "say WORD with three players")
+	// The refusals that teach the notation teach it for three players.
+	for _, mv := range []string{"55", "", "guess"} {
+		if _, err := s3.Apply(0, mv); err == nil || !strings.Contains(err.Error(), "say NAME WORD") {
+			t.Errorf("three players, %q: %v, want it to teach say NAME WORD", mv, err)
+		}
+	}
 	evs := play(t, s3, "0:SAY ben crane")
 	if len(evs) == 0 || !strings.Contains(evs[0].Text, "CRANE for Ben: right") {
 		t.Errorf("events %v", evs)
