@@ -107,3 +107,44 @@ func TestWordFightPreviewInWords(t *testing.T) {
 		t.Errorf("a square outside the placement is named %q", got)
 	}
 }
+
+// TestSalvoShipsAreOneTabStop chooses the ship to place with the arrow
+// keys, as in any group of radio buttons: the group is one stop of the
+// Tab key, on the chosen ship, and Tab goes on from it to the direction,
+// rather than through every ship before the ocean.
+func TestSalvoShipsAreOneTabStop(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	p.CreateTable("salvo", "The computer")
+	const radios = `#main [role=radiogroup] [role=radio]`
+	p.Wait("the ships", `document.querySelectorAll("`+radios+`").length === 5`)
+	if n := e2e.Eval[int](p, `[...document.querySelectorAll("`+radios+`")].filter(r => r.tabIndex === 0).length`); n != 1 {
+		t.Fatalf("%d ships are stops of the Tab key, want 1", n)
+	}
+	chosen := `[...document.querySelectorAll("` + radios + `")].findIndex(r => r.getAttribute("aria-checked") === "true")`
+	p.Do("focus the chosen ship", chromedp.Focus(chromedp.CSS(radios+`[aria-checked=true]`)))
+	for _, step := range []struct {
+		key  string
+		want int
+	}{
+		{kb.ArrowRight, 1},
+		{kb.ArrowDown, 2},
+		{kb.ArrowUp, 1},
+		{kb.End, 4},
+		{kb.ArrowRight, 0},
+		{kb.ArrowLeft, 4},
+		{kb.Home, 0},
+	} {
+		p.Do("press a key", chromedp.KeyEvent(step.key))
+		p.Wait("the ship chosen", chosen+` === `+strconv.Itoa(step.want))
+		if !e2e.Eval[bool](p, `document.activeElement === document.querySelectorAll("`+radios+`")[`+strconv.Itoa(step.want)+`]`) {
+			t.Fatalf("after a key chose ship %d the focus is on %s", step.want, e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+		}
+	}
+	p.Do("press Tab", chromedp.KeyEvent(kb.Tab))
+	if got := e2e.Eval[string](p, `document.activeElement.id`); got != "s-rotate" {
+		t.Errorf("Tab from the chosen ship goes to %s, not the direction", e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+	}
+}

@@ -85,11 +85,20 @@ export function setup(ctx) {
     const at = document.activeElement;
     if (!focus && at && box.contains(at) && at.dataset.sq) focus = at.dataset.sq;
     // A ship chosen with the keyboard keeps the focus on its button,
-    // drawn anew.
-    const ship = at && shipSel.contains(at) ? [...shipSel.children].indexOf(at) : -1;
+    // drawn anew. The ships are one stop of the Tab key, the chosen one,
+    // and the arrow keys choose among them, as in any group of radio
+    // buttons: five stops before the ocean would be four too many.
+    const ship = at && shipSel.contains(at) ? cur : -1;
+    const pick = (e, i) => {
+      const to = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: SHIPS.length - 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      cur = (to + SHIPS.length) % SHIPS.length;
+      draw();
+    };
     fill(shipSel, ...SHIPS.map(([n, len], i) => h("button", {
       type: "button", role: "radio", "aria-checked": String(i === cur), class: i === cur ? "primary" : "",
-      onclick: () => { cur = i; draw(); },
+      tabindex: i === cur ? 0 : -1, onclick: () => { cur = i; draw(); }, onkeydown: e => pick(e, i),
     }, `${n} (${len})${fleet[i] ? " ✓" : ""}`)));
     if (ship >= 0) shipSel.children[ship].focus();
     dirBtn.textContent = `Direction: ${DIRS[dir][2]} (R)`;
