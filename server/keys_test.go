@@ -73,6 +73,8 @@ func TestKeysAPI(t *testing.T) {
 		{"empty", "", "paste a public key"},
 		{"garbage", "hello there", "not an SSH public key"},
 		{"private", "-----BEGIN OPENSSH PRIVATE KEY-----", "private key"},
+		{"private key file", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\n", "private key"},
+		{"long private key file", "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat(strings.Repeat("A", 64)+"\n", 80) + "-----END RSA PRIVATE KEY-----\n", "private key"},
 		{"two lines", text + "\n" + text, "one line"},
 		{"options", `command="ls" ` + text, "without options"},
 		{"short rsa", players.KeyText(smallPub), "1024 bits"},

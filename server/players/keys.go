@@ -71,14 +71,17 @@ func ParseKey(text string) (ssh.PublicKey, string, error) {
 	if text == "" {
 		return nil, "", refuse.Bad("paste a public key: one line such as \"ssh-ed25519 AAAA… you@laptop\" (from ~/.ssh/id_ed25519.pub)")
 	}
+	// A private key file is many lines, and an RSA one may pass the
+	// length limit: it is told apart first, so that its owner hears what
+	// they sent rather than to send one line.
+	if strings.HasPrefix(text, "-----BEGIN") {
+		return nil, "", refuse.Bad("that is a private key: never send it anywhere; send the public one (the .pub file)")
+	}
 	if len(text) > maxKeyText {
 		return nil, "", refuse.Bad("that key is too long: a public key is one line of at most %d characters", maxKeyText)
 	}
 	if strings.ContainsAny(text, "\r\n") {
 		return nil, "", refuse.Bad("send one key at a time: one line")
-	}
-	if strings.HasPrefix(text, "-----BEGIN") {
-		return nil, "", refuse.Bad("that is a private key: never send it anywhere; send the public one (the .pub file)")
 	}
 	pub, comment, opts, rest, err := ssh.ParseAuthorizedKey([]byte(text))
 	if err != nil {
