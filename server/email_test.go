@@ -108,6 +108,8 @@ func testEmail(t *testing.T, k servertest.StoreKind) {
 		{"unknown field", ann, `{"address": "ann@example.org", "weekly": true}`, 400, "weekly"},
 		{"not a boolean", ann, `{"address": "ann@example.org", "challenge": "yes"}`, 400, "challenge"},
 		{"nobody", guest, `{"address": "ann@example.org"}`, 401, "sign in"},
+		{"no password", ann, `{"address": "ann@example.org"}`, 400, "give your password"},
+		{"wrong password", ann, `{"address": "ann@example.org", "password": "not the password"}`, 403, "not your current password"},
 	} {
 		if st, body := c.who.do("PUT", "/api/v1/account/email", c.body, nil); st != c.st || !strings.Contains(body, c.want) {
 			t.Errorf("%s: %d %s, want %d saying %q", c.name, st, body, c.st, c.want)
@@ -119,7 +121,7 @@ func testEmail(t *testing.T, k servertest.StoreKind) {
 
 	// The SMTP server fails once: the confirmation is sent again.
 	smtp.FailNext(1)
-	if st, body := ann.do("PUT", "/api/v1/account/email", `{"address": "ann@example.org"}`, &s); st != 200 ||
+	if st, body := ann.do("PUT", "/api/v1/account/email", `{"address": "ann@example.org", "password": "`+testPassword+`"}`, &s); st != 200 ||
 		s != (mail.Settings{Offered: true, Address: "ann@example.org", Pending: true, YourMove: true, GameEnd: true, Challenge: true}) {
 		t.Fatalf("give an address: %d %s", st, body)
 	}
@@ -161,9 +163,25 @@ func testEmail(t *testing.T, k servertest.StoreKind) {
 	if st, body := ann.do("GET", "/api/v1/account/email", nil, &s); st != 200 || !s.Verified || s.Pending {
 		t.Fatalf("after confirming: %d %s", st, body)
 	}
+	// The address receives the password reset links: a session alone (left
+	// signed in somewhere, or stolen) may not point it elsewhere. Choosing
+	// the kinds of mail needs no password.
+	for _, c := range []struct{ body, want string }{
+		{`{"address": "mallory@example.org"}`, "give your password"},
+		{`{"address": "mallory@example.org", "password": "not the password"}`, "not your current password"},
+	} {
+		if st, body := ann.do("PUT", "/api/v1/account/email", c.body, nil); st < 400 || !strings.Contains(body, c.want) {
+			t.Errorf("changing the address with %s: %d %s, want a refusal saying %q", c.body, st, body, c.want)
+		}
+	}
+	for _, kinds := range []string{`"game_end": false`, `"game_end": true`} {
+		if st, body := ann.do("PUT", "/api/v1/account/email", `{"address": "ann@example.org", `+kinds+`}`, &s); st != 200 || !s.Verified || s.Address != "ann@example.org" {
+			t.Fatalf("choosing the kinds (%s) without the password: %d %s", kinds, st, body)
+		}
+	}
 
 	// Cid asks for challenges only, and confirms.
-	if st, body := cid.do("PUT", "/api/v1/account/email", `{"address": "cid@example.org", "challenge": true, "your_move": false, "game_end": false}`, &s); st != 200 || !s.Challenge || s.YourMove || s.GameEnd {
+	if st, body := cid.do("PUT", "/api/v1/account/email", `{"address": "cid@example.org", "password": "`+testPassword+`", "challenge": true, "your_move": false, "game_end": false}`, &s); st != 200 || !s.Challenge || s.YourMove || s.GameEnd {
 		t.Fatalf("Cid's address: %d %s", st, body)
 	}
 	if st, page := follow(t, "GET", mailLink(t, smtp.Next(t), "/api/v1/email/verify")); st != 200 {
@@ -255,7 +273,7 @@ func TestEmailNotOffered(t *testing.T) {
 	if st, body := ann.do("GET", "/api/v1/account/email", nil, &s); st != 200 || s.Offered || !strings.Contains(body, `"offered":false`) {
 		t.Fatalf("GET: %d %s", st, body)
 	}
-	if st, body := ann.do("PUT", "/api/v1/account/email", `{"address": "ann@example.org"}`, nil); st != 409 || !strings.Contains(body, "not offered on this server") {
+	if st, body := ann.do("PUT", "/api/v1/account/email", `{"address": "ann@example.org", "password": "`+testPassword+`"}`, nil); st != 409 || !strings.Contains(body, "not offered on this server") {
 		t.Fatalf("PUT: %d %s", st, body)
 	}
 	if st, body := ann.do("GET", "/api/v1/account/email", nil, &s); st != 200 || s.Address != "" {
@@ -276,11 +294,11 @@ func TestEmailRateLimits(t *testing.T) {
 	srv := startServer(t, f, generous)
 	ben := signUp(t, srv.URL, "Ben")
 	for i, addr := range []string{"b1@example.org", "b2@example.org", "b3@example.org"} {
-		if st, body := ben.do("PUT", "/api/v1/account/email", map[string]string{"address": addr}, nil); st != 200 {
+		if st, body := ben.do("PUT", "/api/v1/account/email", map[string]string{"address": addr, "password": testPassword}, nil); st != 200 {
 			t.Fatalf("address %d: %d %s", i+1, st, body)
 		}
 	}
-	if st, body := ben.do("PUT", "/api/v1/account/email", `{"address": "b4@example.org"}`, nil); st != 429 || !strings.Contains(body, "several confirmation mails") {
+	if st, body := ben.do("PUT", "/api/v1/account/email", `{"address": "b4@example.org", "password": "`+testPassword+`"}`, nil); st != 429 || !strings.Contains(body, "several confirmation mails") {
 		t.Fatalf("a fourth address within the hour: %d %s", st, body)
 	}
 	var s mail.Settings
@@ -290,7 +308,7 @@ func TestEmailRateLimits(t *testing.T) {
 	// One address, given by three accounts: the third is refused.
 	for i, who := range []string{"Cid", "Dan", "Eve"} {
 		c := signUp(t, srv.URL, who)
-		st, body := c.do("PUT", "/api/v1/account/email", `{"address": "shared@example.org"}`, nil)
+		st, body := c.do("PUT", "/api/v1/account/email", `{"address": "shared@example.org", "password": "`+testPassword+`"}`, nil)
 		if i < 2 && st != 200 || i == 2 && (st != 429 || !strings.Contains(body, "shared@example.org was sent confirmation mails lately")) {
 			t.Fatalf("%s giving the address: %d %s", who, st, body)
 		}
@@ -317,7 +335,7 @@ func TestPasswordReset(t *testing.T) {
 	srv := startServer(t, f, generous)
 	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
 	for c, addr := range map[*client]string{ann: "ann@example.org", ben: "ben@example.org"} {
-		if st, body := c.do("PUT", "/api/v1/account/email", map[string]string{"address": addr}, nil); st != 200 {
+		if st, body := c.do("PUT", "/api/v1/account/email", map[string]string{"address": addr, "password": testPassword}, nil); st != 200 {
 			t.Fatalf("an address: %d %s", st, body)
 		}
 		if m := smtp.Next(t); m.To[0] == "ann@example.org" {
@@ -413,7 +431,7 @@ func TestPasswordReset(t *testing.T) {
 	// nothing of it: the next mail is Cat's. A link to Cat's old address
 	// dies with it.
 	cat := signUp(t, srv.URL, "Cat")
-	if st, body := cat.do("PUT", "/api/v1/account/email", `{"address": "cat@example.org"}`, nil); st != 200 {
+	if st, body := cat.do("PUT", "/api/v1/account/email", `{"address": "cat@example.org", "password": "`+testPassword+`"}`, nil); st != 200 {
 		t.Fatalf("Cat's address: %d %s", st, body)
 	}
 	if st, page := follow(t, "GET", strings.Replace(mailLink(t, smtp.Next(t), "/api/v1/email/verify"), "http://test", srv.URL, 1)); st != 200 {
@@ -426,7 +444,7 @@ func TestPasswordReset(t *testing.T) {
 		t.Fatalf("the next mail went to %q, want Cat's link (Ann asked four times in the hour)", m.To)
 	}
 	catLink := strings.SplitN(mailLink(t, m, "/reset"), "token=", 2)[1]
-	if st, body := cat.do("PUT", "/api/v1/account/email", `{"address": "cat2@example.org"}`, nil); st != 200 {
+	if st, body := cat.do("PUT", "/api/v1/account/email", `{"address": "cat2@example.org", "password": "`+testPassword+`"}`, nil); st != 200 {
 		t.Fatalf("a new address: %d %s", st, body)
 	}
 	if st, _ := nobody.do("POST", "/api/v1/password-reset/confirm", map[string]string{"token": catLink, "password": "another new phrase"}, nil); st != 404 {
@@ -451,7 +469,7 @@ func TestPasswordResetOnce(t *testing.T) {
 	f := newGamesFixtureTuned(t, func(c *Config) { c.SMTP, c.MailRetryDelay = cfg, time.Millisecond })
 	srv := startServer(t, f, generous)
 	dan := signUp(t, srv.URL, "Dan")
-	if st, body := dan.do("PUT", "/api/v1/account/email", `{"address": "dan@example.org"}`, nil); st != 200 {
+	if st, body := dan.do("PUT", "/api/v1/account/email", `{"address": "dan@example.org", "password": "`+testPassword+`"}`, nil); st != 200 {
 		t.Fatalf("Dan's address: %d %s", st, body)
 	}
 	if st, page := follow(t, "GET", strings.Replace(mailLink(t, smtp.Next(t), "/api/v1/email/verify"), "http://test", srv.URL, 1)); st != 200 {

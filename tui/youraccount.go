@@ -24,7 +24,7 @@ type yourAccount struct {
 	// field is the open form's field chosen.
 	field int
 	// current and next are the passwords typed: the current one (the
-	// password and deletion forms) and the new one.
+	// password, e-mail and deletion forms) and the new one.
 	current, next string
 	// sure says enter was pressed once on the deletion form.
 	sure bool
@@ -286,12 +286,13 @@ func (ya *yourAccount) openEmail() tea.Cmd {
 }
 
 // emailKey edits the e-mail form: the address, then the kinds, each
-// turned on or off with space; enter saves, ctrl+d removes the address.
+// turned on or off with space, then the password, which a new address
+// needs; enter saves, ctrl+d removes the address.
 func (ya *yourAccount) emailKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	offered := ya.email != nil && ya.email.Offered
 	switch s {
 	case "esc":
-		ya.form, ya.err = "", ""
+		ya.form, ya.current, ya.err = "", "", ""
 		return nil
 	case "ctrl+d":
 		if ya.email == nil || ya.email.Address == "" {
@@ -315,13 +316,13 @@ func (ya *yourAccount) emailKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch s {
 	case "up", "shift+tab":
-		ya.field = (ya.field + len(accountKinds())) % (len(accountKinds()) + 1)
+		ya.field = (ya.field + len(accountKinds()) + 1) % (len(accountKinds()) + 2)
 		return nil
 	case "down", "tab":
-		ya.field = (ya.field + 1) % (len(accountKinds()) + 1)
+		ya.field = (ya.field + 1) % (len(accountKinds()) + 2)
 		return nil
 	case "space":
-		if ya.field > 0 {
+		if ya.field > 0 && ya.field <= len(accountKinds()) {
 			ya.kinds[ya.field-1] = !ya.kinds[ya.field-1]
 			return nil
 		}
@@ -332,9 +333,9 @@ func (ya *yourAccount) emailKey(s string, k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		want := client.Email{Address: addr, YourMove: ya.kinds[0], GameEnd: ya.kinds[1], Challenge: ya.kinds[2]}
-		was := *ya.email
+		was, pw := *ya.email, ya.current
 		return ya.change("saving your e-mail settings…", func(ctx context.Context, c client.Client, tok string) (accountMsg, error) {
-			em, err := c.SetEmail(ctx, tok, want)
+			em, err := c.SetEmail(ctx, tok, want, pw)
 			if err != nil {
 				return accountMsg{}, err
 			}
@@ -345,11 +346,18 @@ func (ya *yourAccount) emailKey(s string, k tea.KeyPressMsg) tea.Cmd {
 			return accountMsg{email: &em, note: note}, nil
 		})
 	}
-	if ya.field == 0 {
+	switch ya.field {
+	case 0:
 		editLine(&ya.addr, s, k, 254)
+	case emailPasswordField:
+		editLine(&ya.current, s, k, 200)
 	}
 	return nil
 }
+
+// emailPasswordField is the e-mail form's password field, after the
+// address and the kinds.
+const emailPasswordField = 4
 
 // deleteKey edits the deletion form: the password; enter asks once more,
 // and a second enter deletes the account.
@@ -496,6 +504,7 @@ func (ya *yourAccount) emailView() string {
 		}
 		fmt.Fprintf(&b, "%s%s %s\n", mark(i+1), box, k)
 	}
+	b.WriteString(passwordLine("Password", ya.current, ya.field == emailPasswordField) + faint(" (for a new address)") + "\n")
 	b.WriteString("\n" + ya.message() + "\n")
 	keys := "↑↓ choose · space on or off · enter save · esc back"
 	if e.Address != "" {

@@ -19,7 +19,7 @@ import (
 
 // TestYourAccount drives the account screen against a server that sends
 // mail to a real SMTP server: hiding from the players online and showing
-// again; an address refused, then given, mailed its link and removed; a
+// again; an address refused, then given with the password, mailed its link and removed; a
 // wrong current password refused and the password changed; an SSH key
 // added, removed with two ctrl+d and gone from the list; the account's
 // deletion refused while it sits at an open table, then done, after
@@ -66,6 +66,14 @@ func TestYourAccount(t *testing.T) {
 	tm.key("down")
 	tm.key("space")
 	tm.waitFor("game ends off", has("[ ] When a game of mine ends"))
+	// A new address needs the password: the links that choose a new one
+	// would go to it.
+	tm.key("enter")
+	tm.waitFor("the password asked for", has("give your password too"))
+	tm.key("down")
+	tm.key("down")
+	tm.typeText("correct horse battery")
+	tm.waitFor("the password typed", has("Password           •••••"))
 	tm.key("enter")
 	tm.waitFor("the address kept", has("a link to confirm it was mailed to ann@example.org", "ann@example.org, waiting for you to open the link"))
 	checkFits(t, tm)
@@ -191,7 +199,7 @@ func TestForgotPassword(t *testing.T) {
 	})
 	ctx := context.Background()
 	ac, as := signedUp(t, ts, "ann_f")
-	if _, err := ac.SetEmail(ctx, as.Token, client.Email{Address: "ann@example.org", YourMove: true}); err != nil {
+	if _, err := ac.SetEmail(ctx, as.Token, client.Email{Address: "ann@example.org", YourMove: true}, "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	link := regexp.MustCompile(`/api/v1/email/verify\?token=[A-Za-z0-9_-]+`).FindString(box.Next(t).Body)

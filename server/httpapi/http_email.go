@@ -21,6 +21,13 @@ func (h *Handler) emailSettings(r *http.Request, p *auth.Principal) (mail.Settin
 // setEmail answers PUT /api/v1/account/email: gives (or changes) the
 // address and chooses the mail; a new address is mailed a link to confirm.
 func (h *Handler) setEmail(r *http.Request, p *auth.Principal, req mail.SetRequest) (mail.Settings, error) {
+	if req.Password != "" {
+		// The password it checks counts against the sign-in limits, as a
+		// password change's does.
+		if err := h.signInAllowed(r, "#"+p.Identity); err != nil {
+			return mail.Settings{}, err
+		}
+	}
 	return h.mail.Set(r.Context(), p, req)
 }
 

@@ -185,9 +185,13 @@ type Settings struct {
 
 // SetRequest is the body of PUT /api/v1/account/email. A kind left out
 // keeps its setting; on a first address, a kind left out is asked for
-// (giving the address is asking for mail).
+// (giving the address is asking for mail). Password, the account's
+// current one, is needed to give or change the address: the address
+// receives the links that choose a new password, so a session alone (one
+// left signed in, or stolen) must not be able to point them elsewhere.
 type SetRequest struct {
 	Address   string `json:"address"`
+	Password  string `json:"password,omitempty"`
 	YourMove  *bool  `json:"your_move,omitempty"`
 	GameEnd   *bool  `json:"game_end,omitempty"`
 	Challenge *bool  `json:"challenge,omitempty"`
@@ -237,6 +241,14 @@ func (s *Service) Set(ctx context.Context, p *auth.Principal, req SetRequest) (S
 	had := err == nil
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return Settings{}, refuse.ReadFailed(s.log, "your e-mail address", err)
+	}
+	if !had || !strings.EqualFold(old.Address, addr) {
+		if req.Password == "" {
+			return Settings{}, refuse.Bad("give your password too: a new address is where a link to choose a new password would go")
+		}
+		if err := s.cfg.Players.CheckCurrentPassword(ctx, a, req.Password); err != nil {
+			return Settings{}, err
+		}
 	}
 	e := old
 	if !had {

@@ -298,6 +298,13 @@ func (s *Service) checkPassword(ctx context.Context, a store.Account, password s
 	return nil
 }
 
+// CheckCurrentPassword refuses a wrong current password of the account
+// a, for a change made elsewhere that asks for it (a new e-mail address,
+// which can choose a new password through a reset link).
+func (s *Service) CheckCurrentPassword(ctx context.Context, a store.Account, password string) error {
+	return s.checkPassword(ctx, a, password)
+}
+
 // ChangePassword replaces p's password, after checking the current one,
 // and ends every other session of the account (the seats' tokens stay).
 func (s *Service) ChangePassword(ctx context.Context, p *auth.Principal, token string, req PasswordRequest) error {

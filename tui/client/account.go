@@ -61,9 +61,14 @@ func (c *Client) Email(ctx context.Context, token string) (Email, error) {
 
 // SetEmail gives or changes the account's address and the kinds of mail
 // it wants (e's Address and kinds); a new address is mailed a link to
-// confirm it. It answers the settings as they now are.
-func (c *Client) SetEmail(ctx context.Context, token string, e Email) (Email, error) {
+// confirm it. Giving or changing the address needs the account's
+// password; choosing the kinds alone does not (password may be empty).
+// It answers the settings as they now are.
+func (c *Client) SetEmail(ctx context.Context, token string, e Email, password string) (Email, error) {
 	body := map[string]any{"address": e.Address, "your_move": e.YourMove, "game_end": e.GameEnd, "challenge": e.Challenge}
+	if password != "" {
+		body["password"] = password
+	}
 	var out Email
 	err := c.do(ctx, http.MethodPut, "/api/v1/account/email", token, body, &out)
 	return out, err

@@ -505,7 +505,7 @@ func TestWireTypes(t *testing.T) {
 	}
 	_, err = cy.SetHidden(ctx, cyS.Token, false)
 	must("Cy shows again", err)
-	em, err := cy.SetEmail(ctx, cyS.Token, Email{Address: "cy@example.org", YourMove: true, Challenge: true})
+	em, err := cy.SetEmail(ctx, cyS.Token, Email{Address: "cy@example.org", YourMove: true, Challenge: true}, "correct horse battery")
 	must("Cy's address", err)
 	if !em.Offered || em.Address != "cy@example.org" || !em.Pending || em.GameEnd {
 		t.Errorf("Cy's e-mail settings: %+v", em)

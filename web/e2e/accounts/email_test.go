@@ -37,7 +37,8 @@ func (s boxSession) Data(r io.Reader) error {
 	return err
 }
 
-// TestAccountEmail gives an address on the account page, follows the
+// TestAccountEmail gives an address on the account page (asked for the
+// password, which a new address needs), follows the
 // confirmation link a real SMTP server received, sees the address
 // confirmed, chooses a new password through a mailed reset link asked for
 // on the sign-in page, and removes the address.
@@ -64,6 +65,10 @@ func TestAccountEmail(t *testing.T) {
 	ann.Wait("the e-mail form", `(document.querySelector("#email-form")||{hidden: true}).hidden === false && document.querySelector("#email-status").textContent.includes("No address")`)
 	ann.Click("#email-game-end") // off: only moves and challenges
 	ann.TypeIn("#email-address", "ann@example.org")
+	ann.Click("#email-form button[type=submit]")
+	// A new address needs the password.
+	ann.Wait("the password asked for", `document.querySelector("#email-error").textContent.includes("give your password too")`)
+	ann.TypeIn("#email-password", "correct horse battery")
 	ann.Click("#email-form button[type=submit]")
 	ann.Wait("pending", `document.querySelector("#email-status").textContent.includes("waits for confirmation")`)
 	ann.Accessible("the e-mail section")

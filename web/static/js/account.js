@@ -206,6 +206,9 @@ function email() {
   const status = h("p", { class: "help", id: "email-status", "aria-live": "polite" });
   const msg = h("p", { class: "error", role: "alert", id: "email-error" });
   const addr = h("input", { type: "email", id: "email-address", autocomplete: "email", placeholder: "you@example.org" });
+  // A new address needs the password: the links that choose a new
+  // password go to it, so a session alone may not change it.
+  const pw = h("input", { type: "password", id: "email-password", autocomplete: "current-password", maxlength: 200 });
   const kinds = [["your_move", "When it is my move and I am away"], ["game_end", "When a game of mine ends"], ["challenge", "When someone challenges me"]];
   const boxes = Object.fromEntries(kinds.map(([k]) => [k, h("input", { type: "checkbox", id: "email-" + k.replace("_", "-"), checked: true })]));
   const remove = h("button", { type: "button", id: "email-remove", hidden: true, onclick: async () => {
@@ -216,13 +219,16 @@ function email() {
     e.preventDefault();
     msg.textContent = "";
     const body = { address: addr.value.trim() };
+    if (pw.value) body.password = pw.value;
     for (const [k] of kinds) body[k] = boxes[k].checked;
     try {
       const s = await call("PUT", "/account/email", body);
+      pw.value = "";
       show(s);
       toast(s.verified ? "E-mail choices saved" : `A confirmation link was mailed to ${s.address}`);
     } catch (ex) { msg.textContent = ex.message; }
-  } }, field("Address", addr), kinds.map(([k, label]) => field(label, boxes[k])), h("button", { type: "submit" }, "Save"));
+  } }, field("Address", addr), kinds.map(([k, label]) => field(label, boxes[k])),
+  field("Your password", pw, "Needed to give or change the address, which is where a link to choose a new password would go."), h("button", { type: "submit" }, "Save"));
   const show = s => {
     save.hidden = !s.offered;
     remove.hidden = !s.address;
