@@ -175,8 +175,10 @@ func TestAccountsSignUpInOut(t *testing.T) {
 	if st, body := me.do("DELETE", "/api/v1/sessions", nil, nil); st != 204 {
 		t.Fatalf("sign out: %d %s", st, body)
 	}
-	if st, _ := me.do("GET", "/api/v1/account", nil, nil); st != 401 {
-		t.Fatalf("a signed-out token still works: %d", st)
+	// The token was issued: the player is told it ended, not that the
+	// server never gave it.
+	if st, body := me.do("GET", "/api/v1/account", nil, nil); st != 401 || !strings.Contains(body, "ended") || strings.Contains(body, "not one this server issued") {
+		t.Fatalf("a signed-out token: %d %s, want 401 saying it may have ended", st, body)
 	}
 	// The other session (the cookie's) is still signed in.
 	req, _ = http.NewRequest("GET", srv.URL+"/api/v1/account", nil)

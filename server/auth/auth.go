@@ -76,8 +76,12 @@ func (a *Auth) Authenticate(ctx context.Context, token string) (*Principal, erro
 	}
 	c, err := a.st.Credential(ctx, bytes.Clone(sum[:]))
 	if errors.Is(err, store.ErrNotFound) {
+		// A token of the right shape that the store does not hold is
+		// most often one that ended (signed out, a new password, a
+		// sign-up that took the guest's place): the store keeps no
+		// trace to tell it from a forgery, so both are told so.
 		a.badTokens.Inc()
-		return nil, refuse.Unauthorized("that token is not one this server issued")
+		return nil, refuse.Unauthorized("that token is not known here: its session ended (signed out, or the password changed) or it was never issued: sign in again")
 	}
 	if err != nil {
 		return nil, a.readFailed("your token", err)
