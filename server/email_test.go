@@ -517,6 +517,55 @@ func TestPasswordResetOnce(t *testing.T) {
 	}
 }
 
+// TestPasswordResetClosedAccount: a password reset does not reopen an
+// account a moderator closed (closing it replaced its password): a link
+// mailed before the closing is refused, and no link is mailed after it,
+// with the same answer as for any name.
+func TestPasswordResetClosedAccount(t *testing.T) {
+	t.Parallel()
+	smtp := smtptest.Start(t)
+	cfg, err := mail.ParseSMTP(smtp.URL("parlour@example.org"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newGamesFixtureTuned(t, func(c *Config) { c.SMTP, c.MailRetryDelay = cfg, time.Millisecond })
+	srv := startServer(t, f, generous)
+	dan, eve, moe := signUp(t, srv.URL, "Dan"), signUp(t, srv.URL, "Eve"), signUp(t, srv.URL, "Moe")
+	grant(t, f.db, "Moe", true)
+	for c, addr := range map[*client]string{dan: "dan@example.org", eve: "eve@example.org"} {
+		if st, body := c.do("PUT", "/api/v1/account/email", map[string]string{"address": addr, "password": testPassword}, nil); st != 200 {
+			t.Fatalf("an address: %d %s", st, body)
+		}
+		if st, page := follow(t, "GET", strings.Replace(mailLink(t, smtp.Next(t), "/api/v1/email/verify"), "http://test", srv.URL, 1)); st != 200 {
+			t.Fatalf("confirming %s: %d %s", addr, st, page)
+		}
+	}
+	nobody := &client{t: t, base: srv.URL}
+	ask := func(name string) {
+		t.Helper()
+		if st, body := nobody.do("POST", "/api/v1/password-reset", map[string]string{"name": name}, nil); st != 202 {
+			t.Fatalf("a link for %s: %d %s", name, st, body)
+		}
+	}
+	ask("Dan")
+	early := strings.SplitN(mailLink(t, smtp.Next(t), "/reset"), "token=", 2)[1]
+	if st, body := moe.do("POST", "/api/v1/moderation/close", `{"name": "Dan", "reason": "abuse"}`, nil); st != 200 {
+		t.Fatalf("closing Dan: %d %s", st, body)
+	}
+	if st, body := nobody.do("POST", "/api/v1/password-reset/confirm", map[string]string{"token": early, "password": "a way back in"}, nil); st != 403 || !strings.Contains(body, "closed by a moderator") {
+		t.Errorf("the link mailed before the closing: %d %s, want 403 saying the account is closed", st, body)
+	}
+	if st, body := nobody.do("POST", "/api/v1/sessions", map[string]string{"name": "Dan", "password": "a way back in"}, nil); st == 200 {
+		t.Fatalf("the closed account signed in after a reset: %d %s", st, body)
+	}
+	// Asked again, nothing is mailed to Dan: the next mail is Eve's.
+	ask("Dan")
+	ask("Eve")
+	if m := smtp.Next(t); len(m.To) != 1 || m.To[0] != "eve@example.org" {
+		t.Fatalf("the mail after asking for Dan's and Eve's links went to %v, want Eve alone", m.To)
+	}
+}
+
 // TestPasswordResetNotOffered: a server that sends no mail says it mails
 // no links, and refuses to.
 func TestPasswordResetNotOffered(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"parlour/account"
+	"parlour/server/players"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -62,6 +63,9 @@ func (s *Service) RequestReset(ctx context.Context, name, from string) error {
 	}
 	if err != nil {
 		return refuse.ReadFailed(s.log, "the account", err)
+	}
+	if a.Hash == players.ClosedHash {
+		return nil // a closed account takes no new password: said as sent
 	}
 	e, err := s.st.EmailOf(ctx, a.Identity)
 	if errors.Is(err, store.ErrNotFound) || err == nil && !e.Verified {

@@ -368,6 +368,10 @@ func (s *Service) CheckNewPassword(ctx context.Context, identity, password strin
 	if err != nil {
 		return refuse.ReadFailed(s.log, "the account", err)
 	}
+	if a.Hash == ClosedHash {
+		// Closing replaced the password: a new one would reopen it.
+		return errClosed()
+	}
 	if err := account.CheckPassword(a.Name, password); err != nil {
 		return refuse.Bad("new password: %v", err)
 	}
@@ -390,6 +394,9 @@ func (s *Service) ResetPassword(ctx context.Context, identity, password string) 
 	a, err := ps.AccountOf(ctx, identity)
 	if err != nil {
 		return "", refuse.ReadFailed(s.log, "the account", err)
+	}
+	if a.Hash == ClosedHash {
+		return "", errClosed() // closed since the link's check
 	}
 	hash, err := s.hashPassword(ctx, password)
 	if err != nil {
