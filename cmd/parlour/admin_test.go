@@ -23,16 +23,19 @@ func adminRun(args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
-// seedAdmin stores two accounts and a report of one by the other, about
-// a line of chat.
+// seedAdmin stores three accounts, Cal's closed by a moderator, and a
+// report of one by another, about a line of chat.
 func seedAdmin(t *testing.T, st store.Store) {
 	t.Helper()
 	ctx := context.Background()
 	at := time.Date(2026, 5, 6, 7, 8, 0, 0, time.UTC)
 	ps := st.(store.Players)
-	for _, n := range []string{"Ann", "Bob"} {
+	for _, n := range []string{"Ann", "Bob", "Cal"} {
 		id := "id" + n
 		a := store.Account{Identity: id, Name: n, Key: strings.ToLower(n), Hash: "$argon2id$x", Created: at}
+		if n == "Cal" {
+			a.Hash = store.ClosedHash
+		}
 		if _, err := ps.CreateAccount(ctx, a, store.Credential{Hash: []byte(id), Identity: id}, &store.Identity{ID: id, Name: n, Created: at}); err != nil {
 			t.Fatal(err)
 		}
@@ -92,6 +95,7 @@ func checkAdmin(t *testing.T, st store.Store, where ...string) {
 		want string
 	}{
 		{[]string{"grant", "Zed"}, 1, `no account called "Zed"`},
+		{[]string{"grant", "cal"}, 1, "Cal's account was closed by a moderator"},
 		{[]string{"grant"}, 2, "name one account"},
 		{[]string{"grant", "Ann", "Bob"}, 2, "name one account"},
 		{[]string{"reports", "now"}, 2, "takes no arguments"},
@@ -103,8 +107,10 @@ func checkAdmin(t *testing.T, st store.Store, where ...string) {
 			t.Errorf("admin %q: %d %q; want %d saying %q", c.args, code, errs, c.code, c.want)
 		}
 	}
-	if on, _ := ms.IsModerator(ctx, "idBob"); on {
-		t.Error("a refused command made Bob a moderator")
+	for _, id := range []string{"idBob", "idCal"} {
+		if on, _ := ms.IsModerator(ctx, id); on {
+			t.Errorf("a refused command made %s a moderator", id)
+		}
 	}
 }
 

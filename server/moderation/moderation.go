@@ -1022,6 +1022,11 @@ func Grant(ctx context.Context, st store.Store, name string, on bool, reason str
 	if err != nil {
 		return "", err
 	}
+	if on && a.Hash == store.ClosedHash {
+		// No one can sign in to it to use the role: the operator most
+		// likely meant another account.
+		return "", fmt.Errorf("%s's account was closed by a moderator: nobody can sign in to it to use the role", a.Name)
+	}
 	// The log says what the operator changed: granting the role to a
 	// moderator, or taking it from someone without it, changes nothing
 	// and writes no line.
