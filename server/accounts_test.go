@@ -691,6 +691,37 @@ func TestRatedBadInput(t *testing.T) {
 	}
 }
 
+// TestDeleteTwiceAtOnce: the same deletion sent several times at once (a
+// double click) deletes the account once; the others are told it is gone,
+// not that the deletion failed and changed nothing.
+func TestDeleteTwiceAtOnce(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	const n = 3
+	status, bodies := make([]int, n), make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			status[i], bodies[i] = ann.do("DELETE", "/api/v1/account", map[string]string{"password": testPassword}, nil)
+		})
+	}
+	wg.Wait()
+	deleted := 0
+	for i, st := range status {
+		switch {
+		case st == 204:
+			deleted++
+		case st >= 500 || !strings.Contains(bodies[i], "deleted") && !strings.Contains(bodies[i], "ended"):
+			t.Errorf("deletion %d of %d at once: %d %s, want 204 or word that the account is gone", i, n, st, bodies[i])
+		}
+	}
+	if deleted != 1 {
+		t.Errorf("%d of %d deletions at once answered 204 (%v), want 1", deleted, n, status)
+	}
+}
+
 func TestChangePasswordAndDelete(t *testing.T) {
 	t.Parallel()
 	f := newGamesFixture(t)

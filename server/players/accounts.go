@@ -439,6 +439,10 @@ func (s *Service) DeleteAccount(ctx context.Context, p *auth.Principal, password
 		done = s.deleting(ctx, a.Identity)
 	}
 	dropped, err := ps.DeleteAccount(ctx, a.Identity, DeletedName, renames)
+	if errors.Is(err, store.ErrNotFound) {
+		// Another request deleted it meanwhile (the same one sent twice).
+		return refuse.Gone("your account is deleted already")
+	}
 	if err != nil {
 		return s.saveFailed("deleting your account", err)
 	}
