@@ -293,7 +293,7 @@ func TestHTTPBadInput(t *testing.T) {
 		{"trailing data", "POST", tableID + "/moves", a.Token, `{"move": "guess 5"} {}`, 400, "after its JSON"},
 		{"oversized", "POST", tableID + "/moves", a.Token, `{"move": "` + strings.Repeat("x", 600) + `"}`, 413, "larger than 512"},
 		{"no token", "POST", tableID + "/moves", "", `{"move": "guess 5"}`, 401, "token"},
-		{"forged token", "POST", tableID + "/moves", string(forged), `{"move": "guess 5"}`, 401, "never issued"},
+		{"forged token", "POST", tableID + "/moves", string(forged), `{"move": "guess 5"}`, 401, "issued"},
 		{"garbage token", "POST", tableID + "/moves", "hello", `{"move": "guess 5"}`, 401, "not one this server issued"},
 		{"out of turn", "POST", tableID + "/moves", b.Token, `{"move": "guess 5"}`, 409, "not your turn"},
 		{"not your seat", "POST", tableID + "/moves", other.Token, `{"move": "guess 5"}`, 403, "no seat"},
