@@ -49,8 +49,25 @@ func TestKeysAPI(t *testing.T) {
 	}
 
 	annStream := openStream(t, srv.URL, ann.token)
+	// A key signs in without a password and outlives a new one and every
+	// sign-out: a session alone (left signed in, or stolen) adds none.
+	for _, c := range []struct {
+		name, password string
+		st             int
+		want           string
+	}{
+		{"no password", "", 400, "give your password"},
+		{"a wrong password", "not the password", 403, "not your current password"},
+	} {
+		if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text, "password": c.password}, nil); st != c.st || !strings.Contains(body, c.want) {
+			t.Errorf("a key with %s: %d %s, want %d saying %q", c.name, st, body, c.st, c.want)
+		}
+	}
+	if _, err := f.s.KeySession(context.Background(), pub); refuse.Status(err) != 401 {
+		t.Fatalf("a key refused for its password signs in: %v", err)
+	}
 	var k players.KeyInfo
-	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text}, &k); st != 201 {
+	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text, "password": testPassword}, &k); st != 201 {
 		t.Fatalf("add a key: %d %s", st, body)
 	}
 	if k.Fingerprint != ssh.FingerprintSHA256(pub) || k.Type != "ssh-ed25519" || k.Comment != "ann@laptop" || !strings.HasPrefix(k.Key, "ssh-ed25519 AAAA") || k.Used != nil {
@@ -60,10 +77,10 @@ func TestKeysAPI(t *testing.T) {
 	if ev := annStream.next("keyAdded"); ev.Key == nil || ev.Key.Fingerprint != k.Fingerprint {
 		t.Fatalf("the stream's notice: %+v", ev)
 	}
-	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text}, nil); st != 201 {
+	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text, "password": testPassword}, nil); st != 201 {
 		t.Fatalf("the same key again: %d %s, want 201 (no change)", st, body)
 	}
-	if st, body := ben.do("POST", "/api/v1/keys", map[string]string{"key": text}, nil); st != 409 || !strings.Contains(body, "another account") {
+	if st, body := ben.do("POST", "/api/v1/keys", map[string]string{"key": text, "password": testPassword}, nil); st != 409 || !strings.Contains(body, "another account") {
 		t.Fatalf("Ann's key added by Ben: %d %s", st, body)
 	}
 
@@ -97,7 +114,7 @@ func TestKeysAPI(t *testing.T) {
 	var id struct{ Token string }
 	guest.do("POST", "/api/v1/identity", map[string]string{"name": "Gus"}, &id)
 	guest.token = id.Token
-	if st, body := guest.do("POST", "/api/v1/keys", map[string]string{"key": text}, nil); st != 403 {
+	if st, body := guest.do("POST", "/api/v1/keys", map[string]string{"key": text, "password": testPassword}, nil); st != 403 {
 		t.Fatalf("a guest adding a key: %d %s", st, body)
 	}
 	if st, _ := (&client{t: t, base: srv.URL}).do("GET", "/api/v1/keys", nil, nil); st != 401 {
@@ -125,7 +142,7 @@ func TestKeysAPI(t *testing.T) {
 	if _, err := f.s.KeySession(context.Background(), pub); refuse.Status(err) != 401 {
 		t.Fatalf("a deleted key's session: %v", err)
 	}
-	if st, body := ben.do("POST", "/api/v1/keys", map[string]string{"key": text}, nil); st != 201 {
+	if st, body := ben.do("POST", "/api/v1/keys", map[string]string{"key": text, "password": testPassword}, nil); st != 201 {
 		t.Fatalf("the key, free again, added by Ben: %d %s", st, body)
 	}
 }
@@ -155,7 +172,7 @@ func TestSeatTokenActsForItsSeatAlone(t *testing.T) {
 		method, path string
 		body         any
 	}{
-		{"POST", "/api/v1/keys", map[string]string{"key": key}},
+		{"POST", "/api/v1/keys", map[string]string{"key": key, "password": testPassword}},
 		{"GET", "/api/v1/keys", nil},
 		{"DELETE", "/api/v1/keys/SHA256:x", nil},
 		{"POST", "/api/v1/challenges", map[string]any{"to": "Ben", "game": "nymphabet"}},

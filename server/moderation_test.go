@@ -219,7 +219,7 @@ func TestModeratorsActions(t *testing.T) {
 		expect(t, bob, "GET", "/api/v1/account", nil, 200, `"name":"Robin"`)
 
 		pub, keyText := newKey(t, "robin@laptop")
-		expect(t, bob, "POST", "/api/v1/keys", map[string]string{"key": keyText}, 201, "")
+		expect(t, bob, "POST", "/api/v1/keys", map[string]string{"key": keyText, "password": testPassword}, 201, "")
 		if _, err := sf.s.KeySession(context.Background(), pub); err != nil {
 			t.Fatalf("an SSH key's sign-in before closing: %v", err)
 		}

@@ -1143,7 +1143,7 @@ func TestStoreOutageReads(t *testing.T) {
 	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
 	finished := playNymphabet(t, ann, ben, map[string]any{"rated": true}, 1)
 	_, text := newKey(t, "ann@laptop")
-	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text}, nil); st != 201 {
+	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text, "password": testPassword}, nil); st != 201 {
 		t.Fatalf("add a key: %d %s", st, body)
 	}
 	var live table.Seated

@@ -257,7 +257,7 @@ func TestNymphabetOverSSH(t *testing.T) {
 	annTok := f.signUp("Ann", "correct horse battery")
 	annKey := newSigner(t)
 	key := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(annKey.PublicKey()))) + " ann@laptop"
-	if st := f.do("POST", "/api/v1/keys", annTok, map[string]string{"key": key}, nil); st != 201 {
+	if st := f.do("POST", "/api/v1/keys", annTok, map[string]string{"key": key, "password": "correct horse battery"}, nil); st != 201 {
 		t.Fatalf("adding Ann's key: %d", st)
 	}
 
@@ -802,7 +802,7 @@ func TestChallengeOverSSH(t *testing.T) {
 	annTok := f.signUp("Ann", "correct horse battery")
 	annKey := newSigner(t)
 	key := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(annKey.PublicKey()))) + " ann@laptop"
-	if st := f.do("POST", "/api/v1/keys", annTok, map[string]string{"key": key}, nil); st != 201 {
+	if st := f.do("POST", "/api/v1/keys", annTok, map[string]string{"key": key, "password": "correct horse battery"}, nil); st != 201 {
 		t.Fatalf("adding Ann's key: %d", st)
 	}
 	benTok := f.signUp("Ben", "correct horse battery")

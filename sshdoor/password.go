@@ -76,7 +76,7 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 			return s.Name, s.Token, true, true, nil
 		}
 		key := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(pub))) + " added over ssh"
-		if err := api(ctx, hc, d.cfg.API, "POST", "/api/v1/keys", s.Token, map[string]string{"key": key}, nil); err != nil {
+		if err := api(ctx, hc, d.cfg.API, "POST", "/api/v1/keys", s.Token, map[string]string{"key": key, "password": pw}, nil); err != nil {
 			fmt.Fprintf(sess, "Signed in, but the key was not added: %v\n", err)
 		} else {
 			fmt.Fprintf(sess, "Signed in as %s; the key %s is added to your account.\n", s.Name, gossh.FingerprintSHA256(pub))

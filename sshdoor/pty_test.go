@@ -354,7 +354,7 @@ func TestNymphabetGameOverSSH(t *testing.T) {
 	tok := f.signUp("Ann", "correct horse battery")
 	signer, priv := newKey(t)
 	key := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey()))) + " ann@laptop"
-	if st := f.do("POST", "/api/v1/keys", tok, map[string]string{"key": key}, nil); st != 201 {
+	if st := f.do("POST", "/api/v1/keys", tok, map[string]string{"key": key, "password": "correct horse battery"}, nil); st != 201 {
 		t.Fatalf("adding Ann's key: %d", st)
 	}
 	p := f.sshPane("whoever", priv)

@@ -38,6 +38,9 @@ type resetAskedMsg struct {
 type sessionMsg struct {
 	s   client.Session
 	out bool
+	// password is the one the player signed in or up with, kept for
+	// adding the key the player came with over SSH, which asks for it.
+	password string
 	// deleted says the account was deleted: the client plays as a guest
 	// from now on.
 	deleted bool
@@ -135,7 +138,7 @@ func (a *accountScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			} else {
 				s, err = c.SignIn(ctx, name, pw)
 			}
-			return sessionMsg{s: s, err: err}
+			return sessionMsg{s: s, password: pw, err: err}
 		}
 	}
 	field := &a.name
@@ -194,14 +197,15 @@ func (m *Model) signedIn(msg sessionMsg) {
 	}
 }
 
-// addKey adds key, one authorized_keys line, to the signed-in account:
-// one pasted on the keys screen, or the one an SSH player came with.
-func (sh *shared) addKey(key string) tea.Cmd {
+// addKey adds key, one authorized_keys line, to the signed-in account
+// whose password is password: one pasted on the keys screen, or the one
+// an SSH player came with.
+func (sh *shared) addKey(key, password string) tea.Cmd {
 	tok, c := sh.cfg.Session, *sh.c
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(sh.ctx, 15*time.Second)
 		defer cancel()
-		fp, err := c.AddKey(ctx, tok, key)
+		fp, err := c.AddKey(ctx, tok, key, password)
 		return sshKeyMsg{fp, err}
 	}
 }
@@ -235,7 +239,11 @@ type keysScreen struct {
 	*shared
 	keys  []client.Key // nil: asked
 	input string
-	at    int // the key chosen, for ctrl+d
+	// asking says enter was pressed on a key: the screen asks for the
+	// account's password, typed into password, which adding a key needs.
+	asking   bool
+	password string
+	at       int // the key chosen, for ctrl+d
 	// sure is the fingerprint ctrl+d was pressed on once: a second press
 	// removes it.
 	sure string
@@ -287,11 +295,16 @@ func (ks *keysScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		ks.at = max(0, min(ks.at, len(ks.keys)-1))
 	case sshKeyMsg:
-		// Model said how it went. Added, the key joins the list; refused,
-		// the line stays to be mended.
+		// Model said how it went. Added, the key joins the list; refused
+		// for the password (or too many tries), the password is asked
+		// again; refused for the key, its line stays to be mended.
+		ks.password = ""
 		if msg.err == nil {
-			ks.input = ""
+			ks.input, ks.asking = "", false
 			return ks.fetch
+		}
+		if e, ok := msg.err.(*client.Error); !ok || e.Status != 403 && e.Status != 429 {
+			ks.asking = false
 		}
 	case keyRemovedMsg:
 		if msg.err != nil {
@@ -304,6 +317,21 @@ func (ks *keysScreen) update(msg tea.Msg) tea.Cmd {
 		s := msg.String()
 		if s != "ctrl+d" {
 			ks.sure = ""
+		}
+		if ks.asking {
+			switch s {
+			case "esc":
+				ks.asking, ks.password, ks.err, ks.note = false, "", "", ""
+			case "enter":
+				if ks.password == "" {
+					ks.err = "type your password: a key signs in as you without one"
+					return nil
+				}
+				return ks.sendKey(strings.TrimSpace(ks.input), ks.password)
+			default:
+				editLine(&ks.password, s, msg, 200)
+			}
+			return nil
 		}
 		switch s {
 		case "esc":
@@ -331,7 +359,8 @@ func (ks *keysScreen) update(msg tea.Msg) tea.Cmd {
 				ks.err = "paste a public key first"
 				return nil
 			}
-			return ks.sendKey(line)
+			ks.asking, ks.err, ks.note = true, "", ""
+			return nil
 		default:
 			editLine(&ks.input, s, msg, 4096)
 		}
@@ -365,8 +394,14 @@ func (ks *keysScreen) view() string {
 	if len(ks.keys) > 0 {
 		keys = "↑↓ choose a key · ctrl+d remove it (twice) · enter add the pasted key · esc back"
 	}
+	line := "> " + tailOf(ks.input, ks.w-3) + "█\n"
+	if ks.asking {
+		keys = "enter add the key · esc back to the key"
+		line = "> " + tailOf(ks.input, ks.w-3) + "\n" + wrap("Your password, to add the key (it signs in as you without one):", ks.w) +
+			"\n  " + strings.Repeat("•", len([]rune(ks.password))) + "█\n"
+	}
 	return title("SSH keys") + "\n\n" + ks.list() + "\n" + wrap("Add an SSH key: paste your public key (one line, \"ssh-ed25519 AAAA… you@host\", the .pub file), then enter.", ks.w) +
-		"\n\n> " + tailOf(ks.input, ks.w-3) + "█\n\n" + ks.message() + "\n" + faint(wrap(keys, ks.w))
+		"\n\n" + line + "\n" + ks.message() + "\n" + faint(wrap(keys, ks.w))
 }
 
 // list lists the account's keys, the chosen one marked.
@@ -398,10 +433,11 @@ func (ks *keysScreen) list() string {
 	return b.String()
 }
 
-// sendKey adds key, one authorized_keys line, to the account.
-func (ks *keysScreen) sendKey(key string) tea.Cmd {
+// sendKey adds key, one authorized_keys line, to the account whose
+// password is password.
+func (ks *keysScreen) sendKey(key, password string) tea.Cmd {
 	ks.err, ks.note = "", "adding your SSH key…"
-	return ks.addKey(key)
+	return ks.addKey(key, password)
 }
 
 func (a *accountScreen) view() string {

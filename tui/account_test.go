@@ -67,10 +67,25 @@ func TestSignUpInOut(t *testing.T) {
 	tm.key("K")
 	tm.waitFor("the keys screen, the key file's line ready", has("SSH keys", "no SSH keys yet", "enter adds"))
 	tm.key("enter")
+	// A key signs in without a password: adding one asks for it, and a
+	// wrong one is asked again, the key kept.
+	tm.waitFor("the password asked for", has("Your password, to add the key", "esc back to the key"))
+	tm.key("enter")
+	tm.waitFor("an empty password refused", has("type your password"))
+	tm.typeText("not the password")
+	if s := tm.screen(); strings.Contains(s, "not the password") {
+		t.Fatalf("the password is shown:\n%s", s)
+	}
+	tm.key("enter")
+	tm.waitFor("a wrong password refused, asked again", has("not your current password", "Your password, to add the key"))
+	tm.typeText("correct horse battery")
+	tm.key("enter")
 	tm.waitFor("the key added and listed", has("your SSH key SHA256:", "is added", "ann@here", "never used yet"))
 	tm.key("esc")
 	tm.key("K")
 	tm.waitFor("the key listed, the key file's line ready again", has("ann@here", "enter adds"))
+	tm.key("enter")
+	tm.typeText("correct horse battery")
 	tm.key("enter")
 	tm.waitFor("the key added again", has("is added"))
 	tm.key("esc")
@@ -144,12 +159,16 @@ func TestPasteKey(t *testing.T) {
 	tm.waitFor("the paste line", has("Add an SSH key", "none.pub"))
 	tm.typeText("not a key")
 	tm.key("enter")
+	tm.typeText("correct horse battery")
+	tm.key("enter")
 	// Refused, the line stays to be mended.
 	tm.waitFor("a refusal", has("the key was not added: that is not an SSH public key", "> not a key█"))
 	pub, _, _ := ed25519.GenerateKey(rand.Reader)
 	sp, _ := ssh.NewPublicKey(pub)
 	tm.key("ctrl+u")
 	tm.typeText(strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sp))) + " pasted")
+	tm.key("enter")
+	tm.typeText("correct horse battery")
 	tm.key("enter")
 	tm.waitFor("the key added", has("your SSH key "+ssh.FingerprintSHA256(sp)+" is added"))
 }

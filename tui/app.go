@@ -330,7 +330,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !msg.out && m.cfg.SessionKey != "" {
 			key := m.cfg.SessionKey
 			m.cfg.SessionKey = "" // the account's now, or refused: once
-			return m, tea.Batch(m.followPlayer(), m.addKey(key))
+			return m, tea.Batch(m.followPlayer(), m.addKey(key, msg.password))
 		}
 		return m, m.followPlayer()
 	case sshKeyMsg:

@@ -96,7 +96,10 @@ func newTestServerWith(t testing.TB, set func(*server.Config)) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := server.NewHandler(svc, limit.Limits{})
+	// A test walks one account through more changes that check its
+	// password in a minute than a player would; the server's own tests
+	// hold the sign-in limits.
+	h := server.NewHandler(svc, limit.Limits{SignInsPerName: 1, SignInsPerNameBurst: 50})
 	h.ServeStatic(web.Handler()) // the rules pages and the client; the editors' helpers are the API's
 	ts := &testServer{}
 	ts.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

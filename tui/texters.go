@@ -5,7 +5,7 @@ package tui
 
 func (a *accountScreen) takesText() bool { return true }
 
-func (ks *keysScreen) takesText() bool { return ks.input != "" }
+func (ks *keysScreen) takesText() bool { return ks.input != "" || ks.asking }
 
 func (ya *yourAccount) takesText() bool { return ya.form != "" }
 

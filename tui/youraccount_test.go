@@ -123,6 +123,8 @@ func TestYourAccount(t *testing.T) {
 	sp, _ := ssh.NewPublicKey(pub)
 	tm.typeText(strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sp))) + " ann@here")
 	tm.key("enter")
+	tm.typeText("a brand new phrase")
+	tm.key("enter")
 	tm.waitFor("the key listed", has("is added", "(ann@here)", "ctrl+d remove it"))
 	checkFits(t, tm)
 	tm.key("ctrl+d")

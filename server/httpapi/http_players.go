@@ -13,7 +13,14 @@ import (
 )
 
 func (h *Handler) addKey(r *http.Request, p *auth.Principal, req players.KeyRequest) (players.KeyInfo, error) {
-	return h.players.AddKey(r.Context(), p, req.Key)
+	if req.Password != "" {
+		// The password it checks counts against the sign-in limits, as a
+		// password change's does.
+		if err := h.signInAllowed(r, "#"+p.Identity); err != nil {
+			return players.KeyInfo{}, err
+		}
+	}
+	return h.players.AddKey(r.Context(), p, req)
 }
 
 func (h *Handler) listKeys(r *http.Request, p *auth.Principal) (map[string]any, error) {

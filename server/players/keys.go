@@ -26,9 +26,13 @@ const maxKeys = 20
 const maxKeyText = 4096
 
 // KeyRequest adds an SSH key: one line of authorized_keys form,
-// "ssh-ed25519 AAAA… comment".
+// "ssh-ed25519 AAAA… comment", and the account's current password. A key
+// signs in as the account with no password and outlives a new password
+// and every sign-out, so a session alone (one left signed in, or stolen)
+// must not be able to add one.
 type KeyRequest struct {
-	Key string `json:"key"`
+	Key      string `json:"key"`
+	Password string `json:"password"`
 }
 
 // KeyInfo is one of an account's SSH keys.
@@ -106,8 +110,9 @@ func KeyText(pub ssh.PublicKey) string {
 	return strings.TrimSpace(string(ssh.MarshalAuthorizedKey(pub)))
 }
 
-// AddKey adds the SSH key in text to p's account.
-func (s *Service) AddKey(ctx context.Context, p *auth.Principal, text string) (KeyInfo, error) {
+// AddKey adds the SSH key of req to p's account, once req's password is
+// the account's.
+func (s *Service) AddKey(ctx context.Context, p *auth.Principal, req KeyRequest) (KeyInfo, error) {
 	a, _, err := s.accountFor(ctx, p)
 	if err != nil {
 		return KeyInfo{}, err
@@ -116,8 +121,14 @@ func (s *Service) AddKey(ctx context.Context, p *auth.Principal, text string) (K
 	if err != nil {
 		return KeyInfo{}, err
 	}
-	pub, comment, err := ParseKey(text)
+	pub, comment, err := ParseKey(req.Key)
 	if err != nil {
+		return KeyInfo{}, err
+	}
+	if req.Password == "" {
+		return KeyInfo{}, refuse.Bad("give your password too: a key signs in as you without one")
+	}
+	if err := s.checkPassword(ctx, a, req.Password); err != nil {
 		return KeyInfo{}, err
 	}
 	have, err := ks.KeysOf(ctx, a.Identity)

@@ -32,14 +32,14 @@ func TestKeyAddedIsHeard(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := KeyText(sp) + " ann@laptop"
-	k, err := f.s.AddKey(ctx, p, text)
+	k, err := f.s.AddKey(ctx, p, KeyRequest{Key: text, Password: testPassword})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || got[0].identity != p.Identity || got[0].k.Fingerprint != k.Fingerprint || got[0].k.Comment != "ann@laptop" {
 		t.Fatalf("heard %+v, want Ann's key once", got)
 	}
-	if _, err := f.s.AddKey(ctx, p, text); err != nil || len(got) != 1 {
+	if _, err := f.s.AddKey(ctx, p, KeyRequest{Key: text, Password: testPassword}); err != nil || len(got) != 1 {
 		t.Fatalf("the same key again: %v, heard %d times", err, len(got))
 	}
 	sess, err := f.s.KeySession(ctx, sp)

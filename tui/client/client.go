@@ -916,10 +916,11 @@ func (c *Client) Keys(ctx context.Context, token string) ([]Key, error) {
 }
 
 // AddKey adds an SSH public key, one authorized_keys line, to the
-// account of token (POST /api/v1/keys) and returns its fingerprint.
-func (c *Client) AddKey(ctx context.Context, token, key string) (string, error) {
+// account of token (POST /api/v1/keys), given the account's password, and
+// returns its fingerprint.
+func (c *Client) AddKey(ctx context.Context, token, key, password string) (string, error) {
 	var k addedKey
-	err := c.do(ctx, "POST", "/api/v1/keys", token, map[string]string{"key": key}, &k)
+	err := c.do(ctx, "POST", "/api/v1/keys", token, map[string]string{"key": key, "password": password}, &k)
 	return k.Fingerprint, err
 }
 

@@ -477,7 +477,7 @@ func TestWireTypes(t *testing.T) {
 	// An SSH key, used once (as the SSH door records a sign-in).
 	pub, _, _ := ed25519.GenerateKey(rand.Reader)
 	sp, _ := ssh.NewPublicKey(pub)
-	fp, err := ann.AddKey(ctx, annS.Token, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sp)))+" ann@here")
+	fp, err := ann.AddKey(ctx, annS.Token, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sp)))+" ann@here", "correct horse battery")
 	must("Ann adds a key", err)
 	must("the key signs in", db.KeyUsed(ctx, fp, time.Now()))
 	if ks, err := ann.Keys(ctx, annS.Token); err != nil || len(ks) != 1 || ks[0].Used == nil {
@@ -492,7 +492,7 @@ func TestWireTypes(t *testing.T) {
 	must("Cy signs up", err)
 	cyPub, _, _ := ed25519.GenerateKey(rand.Reader)
 	cySP, _ := ssh.NewPublicKey(cyPub)
-	cyFP, err := cy.AddKey(ctx, cyS.Token, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(cySP))))
+	cyFP, err := cy.AddKey(ctx, cyS.Token, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(cySP))), "correct horse battery")
 	must("Cy adds a key", err)
 	must("Cy removes it", cy.DeleteKey(ctx, cyS.Token, cyFP))
 	if ks, err := cy.Keys(ctx, cyS.Token); err != nil || len(ks) != 0 {

@@ -49,8 +49,15 @@ func TestSSHKeysOnAccountPage(t *testing.T) {
 	ann.Wait("the refusal", `document.querySelector("#ssh-key-error").textContent !== ""`)
 	t.Logf("a bad key: %s", ann.Text("#ssh-key-error"))
 
+	// A key signs in without a password: adding one asks for it.
 	key, fp := newPublicKey(t, "ann@laptop")
 	ann.TypeIn("#ssh-key-text", key)
+	ann.Click("#ssh-key-add button[type=submit]")
+	ann.Wait("the refusal for want of the password", `document.querySelector("#ssh-key-error").textContent.includes("give your password")`)
+	if got := ann.Text("#ssh-keys"); !strings.Contains(got, "No keys yet") {
+		t.Fatalf("a key sent without the password is listed: %q", got)
+	}
+	ann.TypeIn("#ssh-key-password", "correct horse battery")
 	ann.Click("#ssh-key-add button[type=submit]")
 	ann.Wait("the key in the list", fmt.Sprintf(`document.querySelector("#ssh-keys").textContent.includes(%q)`, fp))
 	row := ann.Text("#ssh-keys")
@@ -61,7 +68,7 @@ func TestSSHKeysOnAccountPage(t *testing.T) {
 	// A key added elsewhere is announced on the open page.
 	other, otherFP := newPublicKey(t, "")
 	if st := e2e.Eval[int](ann, fmt.Sprintf(`fetch("/api/v1/keys", {method: "POST", credentials: "same-origin",
-		headers: {"Content-Type": "application/json"}, body: JSON.stringify({key: %q})}).then(r => r.status)`, other)); st != 201 {
+		headers: {"Content-Type": "application/json"}, body: JSON.stringify({key: %q, password: "correct horse battery"})}).then(r => r.status)`, other)); st != 201 {
 		t.Fatalf("adding a key from elsewhere: %d", st)
 	}
 	ann.Wait("the notice", fmt.Sprintf(`(document.getElementById("toast")||{}).textContent.includes(%q)`, otherFP))

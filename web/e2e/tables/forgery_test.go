@@ -57,7 +57,7 @@ func TestCrossSiteForgery(t *testing.T) {
 	sent := e2e.Eval[int](ann, fmt.Sprintf(`(async () => {
 		const post = (path, body) => fetch(%q + path, {method: "POST", mode: "no-cors", credentials: "include",
 			headers: {"Content-Type": "text/plain"}, body: JSON.stringify(body)});
-		await post("/api/v1/keys", {key: %q});
+		await post("/api/v1/keys", {key: %q, password: "correct horse battery"});
 		await post("/api/v1/challenges", {to: "Bob", game: "nymphabet"});
 		return 2;
 	})()`, base, key))
@@ -77,7 +77,7 @@ func TestCrossSiteForgery(t *testing.T) {
 	}
 	// Parlour's own page still changes things with the same cookie.
 	st := e2e.Eval[int](ann, fmt.Sprintf(`fetch("/api/v1/keys", {method: "POST", credentials: "same-origin",
-		headers: {"Content-Type": "application/json"}, body: JSON.stringify({key: %q})}).then(r => r.status)`, key))
+		headers: {"Content-Type": "application/json"}, body: JSON.stringify({key: %q, password: "correct horse battery"})}).then(r => r.status)`, key))
 	if st != 201 && st != 200 {
 		t.Fatalf("adding the key from Parlour's own page: %d", st)
 	}

@@ -277,16 +277,20 @@ function sshKeys() {
   };
   show();
   const text = h("textarea", { id: "ssh-key-text", rows: 3, spellcheck: "false", placeholder: "ssh-ed25519 AAAA… you@host" });
+  // A key signs in without a password and outlives a new one: a session
+  // alone may not add one.
+  const pw = h("input", { type: "password", id: "ssh-key-password", autocomplete: "current-password", maxlength: 200 });
   const add = h("form", { id: "ssh-key-add", class: "stack", novalidate: true, onsubmit: async e => {
     e.preventDefault();
     msg.textContent = "";
     try {
-      const k = await call("POST", "/keys", { key: text.value.trim() });
-      text.value = "";
+      const k = await call("POST", "/keys", { key: text.value.trim(), password: pw.value });
+      text.value = pw.value = "";
       toast(`Key ${k.fingerprint} added`);
       show();
     } catch (ex) { msg.textContent = ex.message; }
-  } }, field("Add a public key (the .pub file, one line)", text), msg, h("button", { type: "submit" }, "Add the key"));
+  } }, field("Add a public key (the .pub file, one line)", text),
+  field("Your password", pw, "Needed to add a key, which signs you in without one."), msg, h("button", { type: "submit" }, "Add the key"));
   return h("section", { class: "card", id: "ssh-keys-card", "aria-labelledby": "ssh-keys-title" },
     h("h2", { id: "ssh-keys-title" }, "SSH keys"),
     h("p", { class: "help" }, "A key listed here signs you in at the SSH door without a password."),
