@@ -25,7 +25,7 @@ func runAnalyse(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fl.PrintDefaults()
 	}
 	if err := parseFlags(fl, args); err != nil {
-		return 2
+		return flagsFailed(err)
 	}
 	if fl.NArg() != 1 {
 		fl.Usage()

@@ -53,7 +53,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fl.PrintDefaults()
 	}
 	if err := parseFlags(fl, args); err != nil {
-		return 2
+		return flagsFailed(err)
 	}
 	if fl.NArg() != 1 {
 		fl.Usage()
