@@ -145,3 +145,17 @@ func TestRecordsDocExamples(t *testing.T) {
 		t.Fatalf("found %d record examples in docs/records.md", n)
 	}
 }
+
+// TestMistypedLexicon: a lexicon's name mistyped is told the names, once,
+// by the commands that take a record.
+func TestMistypedLexicon(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{"replay", "analyse"} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{cmd, "--lexicon", "en-lrage", "-"}, strings.NewReader(scoringGame), &out, &errb)
+		want := "parlour " + cmd + `: lexicon: no lexicon "en-lrage" and no file of that name: the lexicons are en-common, en and en-large`
+		if code != 2 || !strings.HasPrefix(errb.String(), want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q", cmd, code, errb.String(), want)
+		}
+	}
+}
