@@ -96,6 +96,18 @@ func DecodeBytes(b []byte) (*Record, error) {
 		}
 		return nil, fmt.Errorf("%w: %s", ErrNotRecord, recordProblem(b, err))
 	}
+	// encoding/json keeps the last of a key given twice ({"moves": [...],
+	// ..., "moves": []} loses every move written first) and matches keys
+	// in any case, so "Moves" stands for "moves" there too: read the
+	// record again as it does, but refusing a key given twice.
+	if err := jsonv2.Unmarshal(b, new(Record), jsonv2.RejectUnknownMembers(true), jsonv2.MatchCaseInsensitiveNames(true),
+		jsontext.AllowInvalidUTF8(true)); err != nil {
+		var syn *jsontext.SyntacticError
+		var sem *jsonv2.SemanticError
+		if (errors.As(err, &syn) && errors.Is(syn.Err, jsontext.ErrDuplicateName)) || (errors.As(err, &sem) && errors.Is(sem.Err, jsontext.ErrDuplicateName)) {
+			return nil, fmt.Errorf("%w: %s", ErrNotRecord, jsonError(err).Problem)
+		}
+	}
 	if d.More() {
 		// An export of an event's or a player's games holds its records
 		// one a line.

@@ -248,6 +248,12 @@ func TestDecodeRejects(t *testing.T) {
 		{"a long bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "` + strings.Repeat("x", 100) + `"}]}`, `not "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"`},
 		{"time a number", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": 1764000000}]}`, `field "moves/0/at" should be a time as RFC 3339 writes it (2026-11-24T12:00:41Z), not 1764000000`},
 		{"not json", `hello`, "it is not JSON"},
+		// A key given twice is refused, not read as its last value: the
+		// moves written first would be lost without a word.
+		{"moves twice", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1"}], "moves": []}`, `the key "moves" appears twice in one object`},
+		{"moves twice, in two cases", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1"}], "Moves": []}`, `appears twice in one object`},
+		{"a rule twice", `{"parlour": 1, "game": "nim", "rules": {"pile": 3, "pile": 4}, "players": ["A"]}`, `the key "pile" appears twice in one object (at /rules/pile)`},
+		{"a move's by twice", `{"parlour": 1, "game": "nim", "players": ["A", "B"], "moves": [{"by": "A", "move": "1", "by": "B"}]}`, `the key "by" appears twice in one object (at /moves/0/by)`},
 	}
 	for _, tt := range worded {
 		t.Run(tt.name, func(t *testing.T) {
