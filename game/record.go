@@ -187,6 +187,12 @@ func recordProblem(b []byte, err error) string {
 	if err := jsonv2.Unmarshal(b, &again, jsonv2.RejectUnknownMembers(true), jsonv2.MatchCaseInsensitiveNames(true),
 		jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)); err != nil {
 		problem := jsonError(err).Problem
+		var unknown *jsonv2.SemanticError
+		if errors.As(err, &unknown) && errors.Is(unknown.Err, jsonv2.ErrUnknownName) {
+			// A record's names match in any case: the case is not
+			// what is wrong with this one.
+			problem = fmt.Sprintf("unknown field %q", unknown.JSONPointer.LastToken())
+		}
 		// A number of the wrong kind is named: "not -1", not "not a
 		// number".
 		var sem *jsonv2.SemanticError
