@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -83,6 +84,7 @@ func DecodeBytes(b []byte) (*Record, error) {
 	// lets a reader ignore it, and a player who wrote a record by hand
 	// could not tell why "invalid character 'ï'".
 	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	b = upperTimes(b)
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	var rec Record
@@ -144,6 +146,24 @@ func DecodeBytes(b []byte) (*Record, error) {
 		seen[k] = true
 	}
 	return &rec, nil
+}
+
+// lowerTime finds an "at" whose time RFC 3339 writes with a lower-case t
+// or z, which its section 5.6 allows and time.Time's decoder refuses. A
+// key is a whole string followed by a colon, so a move's text that quotes
+// one ("say \"at\": ...") has its quotes escaped and is not found.
+var lowerTime = regexp.MustCompile(`(?i:"at")\s*:\s*"\d{4}-\d\d-\d\d(?:t\d\d:\d\d:\d\d(?:\.\d+)?(?:[zZ]|[+-]\d\d:\d\d)|T\d\d:\d\d:\d\d(?:\.\d+)?z)"`)
+
+// upperTimes returns b with the t and z of every time lowerTime finds in
+// upper case, as the decoder reads them; b itself when there is none.
+func upperTimes(b []byte) []byte {
+	if !lowerTime.Match(b) {
+		return b
+	}
+	return lowerTime.ReplaceAllFunc(b, func(m []byte) []byte {
+		i := bytes.LastIndexByte(m[:len(m)-1], '"')
+		return append(m[:i:i], bytes.ToUpper(m[i:])...)
+	})
 }
 
 // foldKey returns a key for name that two names share exactly when
