@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -83,6 +84,7 @@ func DecodeBytes(b []byte) (*Record, error) {
 	// lets a reader ignore it, and a player who wrote a record by hand
 	// could not tell why "invalid character 'ï'".
 	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	b = upperTimes(b)
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	var rec Record
@@ -95,6 +97,18 @@ func DecodeBytes(b []byte) (*Record, error) {
 			return nil, fmt.Errorf("%w: it is the server's refusal: %s", ErrNotRecord, why)
 		}
 		return nil, fmt.Errorf("%w: %s", ErrNotRecord, recordProblem(b, err))
+	}
+	// encoding/json keeps the last of a key given twice ({"moves": [...],
+	// ..., "moves": []} loses every move written first) and matches keys
+	// in any case, so "Moves" stands for "moves" there too: read the
+	// record again as it does, but refusing a key given twice.
+	if err := jsonv2.Unmarshal(b, new(Record), jsonv2.RejectUnknownMembers(true), jsonv2.MatchCaseInsensitiveNames(true),
+		jsontext.AllowInvalidUTF8(true)); err != nil {
+		var syn *jsontext.SyntacticError
+		var sem *jsonv2.SemanticError
+		if (errors.As(err, &syn) && errors.Is(syn.Err, jsontext.ErrDuplicateName)) || (errors.As(err, &sem) && errors.Is(sem.Err, jsontext.ErrDuplicateName)) {
+			return nil, fmt.Errorf("%w: %s", ErrNotRecord, jsonError(err).Problem)
+		}
 	}
 	if d.More() {
 		// An export of an event's or a player's games holds its records
@@ -132,6 +146,24 @@ func DecodeBytes(b []byte) (*Record, error) {
 		seen[k] = true
 	}
 	return &rec, nil
+}
+
+// lowerTime finds an "at" whose time RFC 3339 writes with a lower-case t
+// or z, which its section 5.6 allows and time.Time's decoder refuses. A
+// key is a whole string followed by a colon, so a move's text that quotes
+// one ("say \"at\": ...") has its quotes escaped and is not found.
+var lowerTime = regexp.MustCompile(`(?i:"at")\s*:\s*"\d{4}-\d\d-\d\d(?:t\d\d:\d\d:\d\d(?:\.\d+)?(?:[zZ]|[+-]\d\d:\d\d)|T\d\d:\d\d:\d\d(?:\.\d+)?z)"`)
+
+// upperTimes returns b with the t and z of every time lowerTime finds in
+// upper case, as the decoder reads them; b itself when there is none.
+func upperTimes(b []byte) []byte {
+	if !lowerTime.Match(b) {
+		return b
+	}
+	return lowerTime.ReplaceAllFunc(b, func(m []byte) []byte {
+		i := bytes.LastIndexByte(m[:len(m)-1], '"')
+		return append(m[:i:i], bytes.ToUpper(m[i:])...)
+	})
 }
 
 // foldKey returns a key for name that two names share exactly when
@@ -175,6 +207,12 @@ func recordProblem(b []byte, err error) string {
 	if err := jsonv2.Unmarshal(b, &again, jsonv2.RejectUnknownMembers(true), jsonv2.MatchCaseInsensitiveNames(true),
 		jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)); err != nil {
 		problem := jsonError(err).Problem
+		var unknown *jsonv2.SemanticError
+		if errors.As(err, &unknown) && errors.Is(unknown.Err, jsonv2.ErrUnknownName) {
+			// A record's names match in any case: the case is not
+			// what is wrong with this one.
+			problem = fmt.Sprintf("unknown field %q", unknown.JSONPointer.LastToken())
+		}
 		// A number of the wrong kind is named: "not -1", not "not a
 		// number".
 		var sem *jsonv2.SemanticError

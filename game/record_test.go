@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // nim is a small game for testing the contract: players take 1-3 counters
@@ -248,6 +249,12 @@ func TestDecodeRejects(t *testing.T) {
 		{"a long bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "` + strings.Repeat("x", 100) + `"}]}`, `not "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"`},
 		{"time a number", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": 1764000000}]}`, `field "moves/0/at" should be a time as RFC 3339 writes it (2026-11-24T12:00:41Z), not 1764000000`},
 		{"not json", `hello`, "it is not JSON"},
+		// A key given twice is refused, not read as its last value: the
+		// moves written first would be lost without a word.
+		{"moves twice", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1"}], "moves": []}`, `the key "moves" appears twice in one object`},
+		{"moves twice, in two cases", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1"}], "Moves": []}`, `appears twice in one object`},
+		{"a rule twice", `{"parlour": 1, "game": "nim", "rules": {"pile": 3, "pile": 4}, "players": ["A"]}`, `the key "pile" appears twice in one object (at /rules/pile)`},
+		{"a move's by twice", `{"parlour": 1, "game": "nim", "players": ["A", "B"], "moves": [{"by": "A", "move": "1", "by": "B"}]}`, `the key "by" appears twice in one object (at /moves/0/by)`},
 	}
 	for _, tt := range worded {
 		t.Run(tt.name, func(t *testing.T) {
@@ -414,5 +421,44 @@ func TestRecordEvent(t *testing.T) {
 		if _, err := DecodeBytes([]byte(`{"parlour": 1, "game": "nim", "players": ["A"], "event": ` + bad + `}`)); !errors.Is(err, ErrNotRecord) {
 			t.Errorf("event %s: err = %v, want ErrNotRecord", bad, err)
 		}
+	}
+}
+
+// TestDecodeLowerCaseTimes: RFC 3339 lets a time's T and Z be written
+// in lower case (its section 5.6), so a record whose times are is read,
+// the times as the upper-case ones; a time otherwise malformed is still
+// refused.
+func TestDecodeLowerCaseTimes(t *testing.T) {
+	t.Parallel()
+	rec, err := DecodeBytes([]byte(`{"parlour": 1, "game": "nim", "players": ["A", "B"],
+		"moves": [{"by": "A", "move": "1", "at": "2026-11-24t12:00:41z"}, {"by": "B", "move": "say \"at\": \"2026-11-24t12:00:41z\"", "At" : "2026-11-24t12:00:42.5+01:00"}],
+		"aborted": {"by": "B", "at": "2026-11-24t12:01:00Z"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []time.Time{time.Date(2026, 11, 24, 12, 0, 41, 0, time.UTC), time.Date(2026, 11, 24, 11, 0, 42, 5e8, time.UTC)}
+	for i, w := range want {
+		if at := rec.Moves[i].At; at == nil || !at.Equal(w) {
+			t.Errorf("move %d at %v, want %v", i+1, at, w)
+		}
+	}
+	if rec.Moves[1].Move != `say "at": "2026-11-24t12:00:41z"` {
+		t.Errorf("a move's text changed: %q", rec.Moves[1].Move)
+	}
+	if a := rec.Aborted; a == nil || a.At == nil || !a.At.Equal(time.Date(2026, 11, 24, 12, 1, 0, 0, time.UTC)) {
+		t.Errorf("aborted %+v", a)
+	}
+	if _, err := DecodeBytes([]byte(`{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "2026-11-24x12:00:41z"}]}`)); !errors.Is(err, ErrNotRecord) {
+		t.Errorf("a malformed time: %v", err)
+	}
+}
+
+// TestUpperTimesLeavesUpperCase: a record written as the server writes
+// it is read as it is, not copied.
+func TestUpperTimesLeavesUpperCase(t *testing.T) {
+	t.Parallel()
+	b := []byte(`{"moves": [{"by": "A", "move": "1", "at": "2026-11-24T12:00:41.5Z"}, {"by": "B", "move": "2", "at": "2026-11-24T12:00:41+01:00"}]}`)
+	if got := upperTimes(b); &got[0] != &b[0] {
+		t.Errorf("copied: %s", got)
 	}
 }

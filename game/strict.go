@@ -76,7 +76,12 @@ func jsonError(err error) *JSONError {
 		field := strings.TrimPrefix(string(sem.JSONPointer), "/")
 		switch {
 		case errors.Is(sem.Err, jsonv2.ErrUnknownName):
-			e.Problem = fmt.Sprintf("unknown field %q (field names are lower case, as documented)", sem.JSONPointer.LastToken())
+			name := sem.JSONPointer.LastToken()
+			e.Problem = fmt.Sprintf("unknown field %q", name)
+			if name != strings.ToLower(name) {
+				// Keys match in exact case: "MOVE" may well mean "move".
+				e.Problem += " (field names are lower case, as documented)"
+			}
 		case field != "" && sem.JSONKind == '0' && errors.Is(sem.Err, strconv.ErrRange):
 			// A whole number the field cannot hold: saying it "should be
 			// a whole number, not a number" left the sender guessing.

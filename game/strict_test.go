@@ -100,3 +100,28 @@ func FuzzDecodeJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestUnknownFieldWords: the hint that field names are lower case is
+// given only where it could be the mistake, for a name with a capital in
+// a body read in exact case; a record's names match in any case.
+func TestUnknownFieldWords(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{`{"name": "Ann", "colour": "red"}`, `unknown field "colour"`},
+		{`{"NAME": "Ann"}`, `unknown field "NAME" (field names are lower case, as documented)`},
+	} {
+		var v strictThing
+		if err := DecodeJSON([]byte(tc.in), &v); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+	for _, in := range []string{
+		`{"parlour": 1, "game": "nim", "players": ["A"], "colour": 1}`,
+		`{"parlour": 1, "game": "nim", "players": ["A"], "Colour": 1}`,
+	} {
+		_, err := DecodeBytes([]byte(in))
+		if err == nil || !strings.Contains(err.Error(), "unknown field") || strings.Contains(err.Error(), "lower case") {
+			t.Errorf("%s: %v, want an unknown field without a word on case", in, err)
+		}
+	}
+}

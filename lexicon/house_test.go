@@ -109,7 +109,9 @@ func TestLoadFile(t *testing.T) {
 		{dir, "is a directory"},
 		{binary, "parlour.bin:1: binary data"},
 		{empty, "empty.txt: no words"},
-		{"en-medium", "en-medium: no such file"}, // not a lexicon's name, so a path
+		// Not a lexicon's name, so a path; a mistyped name is told the names.
+		{"en-medium", `no lexicon "en-medium" and no file of that name: the lexicons are en-common, en and en-large`},
+		{"EN", `no lexicon "EN"`},
 	} {
 		l, err := Load(c.path)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

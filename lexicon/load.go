@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"strings"
 	"sync"
 )
 
@@ -88,7 +90,15 @@ func Load(name string) (*Lexicon, error) {
 	case "en-large":
 		return enLarge()
 	}
-	return LoadFile(name)
+	l, err := LoadFile(name)
+	if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(name, `/\`) {
+		// Most likely a lexicon's name mistyped ("en-lrage", "EN"):
+		// "open en-lrage: no such file" would not say what the names are.
+		names := Names()
+		return nil, fmt.Errorf("lexicon: no lexicon %q and no file of that name: the lexicons are %s and %s (a word list is given by its file's path)",
+			name, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	}
+	return l, err
 }
 
 // decode builds the embedded lexicon of the words of SCOWL size up to

@@ -25,7 +25,7 @@ func runAnalyse(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fl.PrintDefaults()
 	}
 	if err := parseFlags(fl, args); err != nil {
-		return 2
+		return flagsFailed(err)
 	}
 	if fl.NArg() != 1 {
 		fl.Usage()
@@ -51,7 +51,7 @@ func runAnalyse(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	lex, err := lexicon.Load(name)
 	if err != nil {
-		return fail(2, fmt.Errorf("lexicon: %w", err))
+		return fail(2, err) // the lexicon package names itself
 	}
 	a, err := analysis.Of(ctx, games.Registry(), rec, lex)
 	if errors.Is(err, analysis.ErrInProgress) {

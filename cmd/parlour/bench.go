@@ -40,7 +40,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fl.PrintDefaults()
 	}
 	if err := parseFlags(fl, args); err != nil {
-		return 2
+		return flagsFailed(err)
 	}
 	if fl.NArg() != 1 {
 		fl.Usage()

@@ -1,6 +1,9 @@
 package main
 
-import "flag"
+import (
+	"errors"
+	"flag"
+)
 
 // parseFlags parses args as fl's flags wherever they stand among the
 // other arguments, as most command lines allow ("parlour replay game.json
@@ -26,4 +29,14 @@ func parseFlags(fl *flag.FlagSet, args []string) error {
 	}
 	// Parsing "--" alone sets nothing and leaves rest as the arguments.
 	return fl.Parse(append([]string{"--"}, rest...))
+}
+
+// flagsFailed is the exit status of a command whose flags did not parse:
+// 0 when err is only the -h or --help asked for (flag has printed the
+// usage), as flag.ExitOnError would exit, and 2, a usage error, otherwise.
+func flagsFailed(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
 }

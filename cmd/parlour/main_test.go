@@ -54,3 +54,32 @@ func TestHelpCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpFlagExitsZero: asking a command for its help with -h or --help
+// succeeds, as flag's own ExitOnError treats it and as the help command
+// does: a script that runs "parlour replay -h" to read the flags is not
+// told that something failed.
+func TestHelpFlagExitsZero(t *testing.T) {
+	t.Parallel()
+	for name := range commands() {
+		for _, flag := range []string{"-h", "--help"} {
+			t.Run(name+flag, func(t *testing.T) {
+				t.Parallel()
+				var out, errOut bytes.Buffer
+				if code := run(context.Background(), []string{name, flag}, strings.NewReader(""), &out, &errOut); code != 0 {
+					t.Fatalf("exit %d; stderr:\n%s", code, errOut.String())
+				}
+				if !strings.Contains(out.String()+errOut.String(), "usage:") {
+					t.Fatalf("no usage printed:\n%s%s", out.String(), errOut.String())
+				}
+			})
+		}
+	}
+	// A flag that does not exist is still a usage error.
+	for _, name := range []string{"replay", "analyse", "rules", "bench"} {
+		var out, errOut bytes.Buffer
+		if code := run(context.Background(), []string{name, "--no-such-flag"}, strings.NewReader(""), &out, &errOut); code != 2 {
+			t.Errorf("%s --no-such-flag: exit %d, want 2", name, code)
+		}
+	}
+}

@@ -21,7 +21,12 @@ func runNymphabet(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintln(stderr, "usage: parlour nymphabet solve [--mode standard|cyclic|scoring] [--lexicon NAME|FILE] [--json] [--all]")
 	}
 	if len(args) == 0 || args[0] != "solve" {
-		if len(args) > 0 && args[0] != "-h" && args[0] != "--help" && args[0] != "help" {
+		switch {
+		case len(args) == 0:
+		case args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help":
+			usage()
+			return 0
+		default:
 			fmt.Fprintf(stderr, "parlour nymphabet: unknown command %q (the one there is: solve)\n", args[0])
 		}
 		usage()
@@ -35,7 +40,7 @@ func runNymphabet(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	asJSON := fl.Bool("json", false, "print one JSON object")
 	all := fl.Bool("all", false, "cyclic mode: list every position with a winning word, not only the starts")
 	if err := parseFlags(fl, args[1:]); err != nil {
-		return 2
+		return flagsFailed(err)
 	}
 	if fl.NArg() > 0 {
 		fmt.Fprintf(stderr, "parlour nymphabet solve: unexpected argument %q\n", fl.Arg(0))

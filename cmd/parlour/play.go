@@ -140,11 +140,17 @@ func startEmbedded(ctx context.Context, data string, served chan<- error) (strin
 	pr, pw := io.Pipe()
 	go func() {
 		err := serve(ctx, log, pw, "127.0.0.1:0", data, storeAt{path: filepath.Join(data, "parlour.db"), sqlite: sqlite.Options{Synchronous: "FULL", CommitInterval: sqlite.DefaultCommitInterval}}, limit.Defaults(), tableOptions{openExpiry: table.DefaultOpenExpiry, parkAfter: table.DefaultParkAfter}, sshOptions{}, clusterOptions{}, nil, nil, mailOptions{}, nil)
-		pw.CloseWithError(fmt.Errorf("the server stopped: %v", err))
+		if err != nil {
+			// serve logs what happens while it serves, not why it
+			// stopped: parlour serve's caller does that.
+			log.Error("the server stopped", "err", err)
+		}
+		pw.CloseWithError(fmt.Errorf("the server stopped: %w", err))
 		logf.Close()
 		served <- err
 	}()
 	found := make(chan string, 1)
+	var stopped error // why the server stopped, once found is closed
 	go func() {
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
@@ -153,12 +159,17 @@ func startEmbedded(ctx context.Context, data string, served chan<- error) (strin
 				found <- strings.TrimSuffix(url, "/")
 			}
 		}
+		stopped = sc.Err()
 		close(found)
 	}()
 	select {
 	case url, ok := <-found:
 		if !ok {
-			return "", errors.New("the embedded server did not start: see " + filepath.Join(data, "play-server.log"))
+			why := "it stopped"
+			if err := errors.Unwrap(stopped); err != nil {
+				why = err.Error()
+			}
+			return "", fmt.Errorf("the embedded server did not start: %s (its log: %s)", why, filepath.Join(data, "play-server.log"))
 		}
 		return url, nil
 	case <-time.After(30 * time.Second):

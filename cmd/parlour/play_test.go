@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -60,5 +61,34 @@ func TestPlayWithoutATerminal(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(file.Name()); len(b) > 0 {
 		t.Errorf("drew %d bytes into a file", len(b))
+	}
+}
+
+// TestPlayEmbeddedServerRefused: when the embedded server cannot start,
+// here because a parlour serve holds the data directory's database, play
+// says why, and the log it points to holds the reason too; the log was
+// left empty, a dead end.
+func TestPlayEmbeddedServerRefused(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+		t.Skip("no lock on the database to hold")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	release, err := lockStore(filepath.Join(dir, "parlour.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	_, err = startEmbedded(ctx, dir, served)
+	if err == nil || !strings.Contains(err.Error(), "is already serving") || !strings.Contains(err.Error(), "play-server.log") {
+		t.Fatalf("startEmbedded: %v; want the reason and the log", err)
+	}
+	<-served
+	b, err := os.ReadFile(filepath.Join(dir, "play-server.log"))
+	if err != nil || !strings.Contains(string(b), "is already serving") {
+		t.Fatalf("the log holds %q (%v); want the reason", b, err)
 	}
 }

@@ -53,7 +53,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fl.PrintDefaults()
 	}
 	if err := parseFlags(fl, args); err != nil {
-		return 2
+		return flagsFailed(err)
 	}
 	if fl.NArg() != 1 {
 		fl.Usage()
@@ -71,7 +71,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if *lexName != "" {
 		lex, err = lexicon.Load(*lexName)
 		if err != nil {
-			return fail(2, fmt.Errorf("lexicon: %w", err))
+			return fail(2, err) // the lexicon package names itself
 		}
 	} else {
 		name := rec.Lexicon
@@ -83,7 +83,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 		lex, err = lexicon.Load(name)
 		if err != nil {
-			return fail(2, fmt.Errorf("lexicon: %w", err))
+			return fail(2, err) // the lexicon package names itself
 		}
 	}
 	cfg, st, steps, err := game.Replay(games.Registry(), rec, lex)

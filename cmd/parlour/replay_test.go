@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -117,5 +118,44 @@ func TestReplayFileErrors(t *testing.T) {
 	}
 	if code := run(context.Background(), []string{"replay"}, nil, &out, &errb); code != 2 {
 		t.Fatalf("no file: exit %d", code)
+	}
+}
+
+// TestRecordsDocExamples: every record docs/records.md shows replays, so
+// that a reader who copies one to try parlour replay is not refused.
+func TestRecordsDocExamples(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../../docs/records.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```json\n(.*?)```").FindAllSubmatch(doc, -1)
+	n := 0
+	for _, b := range blocks {
+		if !bytes.Contains(b[1], []byte(`"parlour"`)) {
+			continue
+		}
+		n++
+		var out, errOut bytes.Buffer
+		if code := runReplay(context.Background(), []string{"--json", "-"}, bytes.NewReader(b[1]), &out, &errOut); code != 0 {
+			t.Errorf("exit %d for the example\n%s\n%s%s", code, b[1], out.String(), errOut.String())
+		}
+	}
+	if n < 3 {
+		t.Fatalf("found %d record examples in docs/records.md", n)
+	}
+}
+
+// TestMistypedLexicon: a lexicon's name mistyped is told the names, once,
+// by the commands that take a record.
+func TestMistypedLexicon(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{"replay", "analyse"} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{cmd, "--lexicon", "en-lrage", "-"}, strings.NewReader(scoringGame), &out, &errb)
+		want := "parlour " + cmd + `: lexicon: no lexicon "en-lrage" and no file of that name: the lexicons are en-common, en and en-large`
+		if code != 2 || !strings.HasPrefix(errb.String(), want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q", cmd, code, errb.String(), want)
+		}
 	}
 }

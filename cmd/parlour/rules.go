@@ -18,7 +18,7 @@ func runRules(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "usage: parlour rules GAME   (quizl, salvo, wordfight, nymphabet)")
 	}
 	if err := parseFlags(fl, args); err != nil {
-		return 2
+		return flagsFailed(err)
 	}
 	if fl.NArg() != 1 {
 		fl.Usage()

@@ -206,7 +206,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		fmt.Fprintf(stderr, "parlour serve: --log-level: %v\n", err)
+		fmt.Fprintf(stderr, "parlour serve: --log-level must be debug, info, warn or error, not %q\n", *logLevel)
 		return 2
 	}
 	var handler slog.Handler

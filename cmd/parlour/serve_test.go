@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -434,5 +435,16 @@ func TestServeBadFlagOneLine(t *testing.T) {
 	var stderr strings.Builder
 	if code := run(context.Background(), []string{"serve", "-h"}, strings.NewReader(""), io.Discard, &stderr); code != 0 || !strings.Contains(stderr.String(), "-trusted-proxy") {
 		t.Errorf("serve -h: exit %d, said\n%s", code, stderr.String())
+	}
+}
+
+// TestServeLogLevelWords: a log level mistyped is told the levels, not
+// slog's "level string ... unknown name".
+func TestServeLogLevelWords(t *testing.T) {
+	t.Parallel()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"serve", "--log-level", "loud"}, strings.NewReader(""), &out, &errb)
+	if want := "parlour serve: --log-level must be debug, info, warn or error, not \"loud\"\n"; code != 2 || errb.String() != want {
+		t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, errb.String(), want)
 	}
 }
