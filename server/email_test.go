@@ -200,10 +200,20 @@ func testEmail(t *testing.T, k servertest.StoreKind) {
 	if h := m.Header.Get("List-Unsubscribe"); h != "<"+unsub+">" || m.Header.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
 		t.Fatalf("List-Unsubscribe %q, -Post %q; want <%s> and one click", h, m.Header.Get("List-Unsubscribe-Post"), unsub)
 	}
-	// A mail program's one click (RFC 8058), then a person's.
-	for _, method := range []string{"POST", "GET"} {
-		if st, page := follow(t, method, unsub); st != 200 || !strings.Contains(page, "no more mail to ann@example.org") {
-			t.Fatalf("%s the unsubscribe link: %d %s", method, st, page)
+	// Opening the link, as a person does and as the programs that guard
+	// mailboxes do with every link, asks, with a button that posts it,
+	// and changes nothing.
+	if st, page := follow(t, "GET", unsub); st != 200 || !strings.Contains(page, "Parlour mails ann@example.org about games") ||
+		!strings.Contains(page, `<form method="post" action="/api/v1/email/unsubscribe?token=`) {
+		t.Fatalf("GET the unsubscribe link: %d %s", st, page)
+	}
+	if st, body := ann.do("GET", "/api/v1/account/email", nil, &s); st != 200 || !s.YourMove || !s.GameEnd || !s.Challenge {
+		t.Fatalf("after opening the unsubscribe link: %d %s, want every kind still on", st, body)
+	}
+	// The button, or a mail program's one click (RFC 8058), posts it.
+	for range 2 {
+		if st, page := follow(t, "POST", unsub); st != 200 || !strings.Contains(page, "no more mail to ann@example.org") {
+			t.Fatalf("POST the unsubscribe link: %d %s", st, page)
 		}
 	}
 	if st, body := ann.do("GET", "/api/v1/account/email", nil, &s); st != 200 || s.YourMove || s.GameEnd || s.Challenge || s.Address != "ann@example.org" {

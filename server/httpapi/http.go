@@ -267,7 +267,7 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("GET /api/v1/password-reset", handle(h, byAnyone, ok, h.resetOffered))
 	h.mux.HandleFunc("POST /api/v1/password-reset", handleJSON(h, byAnyone, http.StatusAccepted, h.askReset))
 	h.mux.HandleFunc("POST /api/v1/password-reset/confirm", handleJSON(h, byAnyone, ok, h.confirmReset))
-	h.mux.HandleFunc("GET /api/v1/email/unsubscribe", h.unsubscribe)
+	h.mux.HandleFunc("GET /api/v1/email/unsubscribe", h.unsubscribeAsk)
 	h.mux.HandleFunc("POST /api/v1/email/unsubscribe", h.unsubscribe)
 	h.mux.HandleFunc("GET /api/v1/players", handle(h, byAnyone, ok, h.searchPlayers))
 	h.mux.HandleFunc("GET /api/v1/players/{name}", handle(h, byViewer, ok, h.profile))

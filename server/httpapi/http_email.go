@@ -66,20 +66,36 @@ func (h *Handler) confirmReset(r *http.Request, _ *auth.Principal, req mail.Rese
 // verifyEmail answers the link of a confirmation mail,
 // GET /api/v1/email/verify?token=…, with a small page.
 func (h *Handler) verifyEmail(w http.ResponseWriter, r *http.Request) {
-	h.emailPage(w, r, "E-mail address confirmed", h.mail.Verify)
+	h.emailPage(w, r, "E-mail address confirmed", h.mail.Verify, "")
 }
 
-// unsubscribe answers the unsubscribe link every message carries, GET
-// (a person's click) or POST (a mail program's one click, RFC 8058)
-// /api/v1/email/unsubscribe?token=…, with a small page.
+// unsubscribeAsk answers a person's click on the unsubscribe link every
+// message carries, GET /api/v1/email/unsubscribe?token=…, with a page
+// that asks, its button posting the link. Opening the link changes
+// nothing: the programs that guard mailboxes open every link of a
+// message, and would unsubscribe its reader.
+func (h *Handler) unsubscribeAsk(w http.ResponseWriter, r *http.Request) {
+	h.emailPage(w, r, "Unsubscribe", func(ctx context.Context, token string) (string, error) {
+		addr, err := h.mail.UnsubscribeAddress(ctx, token)
+		if !strings.Contains(r.Header.Get("Accept"), "text/html") {
+			return fmt.Sprintf("To have Parlour send no more mail to %s, POST this link (a mail program's unsubscribe button does).", addr), err
+		}
+		return fmt.Sprintf("Parlour mails %s about games. Press the button to have it send no more.", addr), err
+	}, "Send no more mail")
+}
+
+// unsubscribe answers the unsubscribe link posted: the button of the
+// page unsubscribeAsk shows, or a mail program's one click (RFC 8058),
+// POST /api/v1/email/unsubscribe?token=…, with a small page.
 func (h *Handler) unsubscribe(w http.ResponseWriter, r *http.Request) {
-	h.emailPage(w, r, "Unsubscribed", h.mail.Unsubscribe)
+	h.emailPage(w, r, "Unsubscribed", h.mail.Unsubscribe, "")
 }
 
 // emailPage answers a mailed link with what f says of the token in the
 // query: a small HTML page for a browser, plain text for other programs,
-// with the refusal's status when f refuses.
-func (h *Handler) emailPage(w http.ResponseWriter, r *http.Request, title string, f func(context.Context, string) (string, error)) {
+// with the refusal's status when f refuses. A button, when not empty, is
+// the label of a button on the page that posts the link.
+func (h *Handler) emailPage(w http.ResponseWriter, r *http.Request, title string, f func(context.Context, string) (string, error), button string) {
 	msg, err := f(r.Context(), r.URL.Query().Get("token"))
 	status := http.StatusOK
 	if err != nil {
@@ -99,9 +115,14 @@ func (h *Handler) emailPage(w http.ResponseWriter, r *http.Request, title string
 		fmt.Fprintln(w, msg)
 		return
 	}
+	form := ""
+	if err == nil && button != "" {
+		form = fmt.Sprintf("<form method=\"post\" action=\"%s\"><button type=\"submit\">%s</button></form>\n",
+			html.EscapeString(r.URL.RequestURI()), html.EscapeString(button))
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	fmt.Fprintf(w, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">"+
-		"<title>%s · Parlour</title></head>\n<body><main><h1>%s</h1>\n<p>%s</p>\n<p><a href=\"/account\">Your account</a> · <a href=\"/\">Parlour</a></p></main></body></html>\n",
-		html.EscapeString(title), html.EscapeString(title), html.EscapeString(msg))
+		"<title>%s · Parlour</title></head>\n<body><main><h1>%s</h1>\n<p>%s</p>\n%s<p><a href=\"/account\">Your account</a> · <a href=\"/\">Parlour</a></p></main></body></html>\n",
+		html.EscapeString(title), html.EscapeString(title), html.EscapeString(msg), form)
 }

@@ -356,22 +356,9 @@ func (s *Service) Verify(ctx context.Context, token string) (string, error) {
 // The address stays on the account page, receiving nothing, until its
 // owner removes it or asks for mail again.
 func (s *Service) Unsubscribe(ctx context.Context, token string) (string, error) {
-	if s.st == nil {
-		return "", refuse.NotFound("e-mail is not offered on this server")
-	}
-	if token == "" {
-		return "", refuse.Bad("this unsubscribe link has no token: open the whole link from the mail")
-	}
-	if !account.ValidTokenShape(token) {
-		return "", refuse.Bad("this unsubscribe link is cut short or changed: open the whole link from the mail")
-	}
-	h := account.HashToken(token)
-	e, err := s.st.EmailByUnsubscribeHash(ctx, h[:])
-	if errors.Is(err, store.ErrNotFound) {
-		return "", refuse.NotFound("this unsubscribe link is not known: the address was changed or removed since, and gets no mail from Parlour")
-	}
+	e, err := s.unsubscribing(ctx, token)
 	if err != nil {
-		return "", refuse.ReadFailed(s.log, "the e-mail address", err)
+		return "", err
 	}
 	addr := e.Address
 	_, err = s.change(ctx, e, func(e *store.Email) (bool, error) {
@@ -388,6 +375,37 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) (string, error)
 		return "", s.changeFailed("turning the mail off", err)
 	}
 	return fmt.Sprintf("Parlour will send no more mail to %s. To hear from it again, or to remove the address, visit your account page.", addr), nil
+}
+
+// UnsubscribeAddress returns the address whose messages carry token,
+// changing nothing: the page a followed link opens asks before it turns
+// the mail off, since the programs that guard mailboxes open every link
+// in a message, and must not unsubscribe its reader by looking.
+func (s *Service) UnsubscribeAddress(ctx context.Context, token string) (string, error) {
+	e, err := s.unsubscribing(ctx, token)
+	return e.Address, err
+}
+
+// unsubscribing reads the address whose messages carry token.
+func (s *Service) unsubscribing(ctx context.Context, token string) (store.Email, error) {
+	if s.st == nil {
+		return store.Email{}, refuse.NotFound("e-mail is not offered on this server")
+	}
+	if token == "" {
+		return store.Email{}, refuse.Bad("this unsubscribe link has no token: open the whole link from the mail")
+	}
+	if !account.ValidTokenShape(token) {
+		return store.Email{}, refuse.Bad("this unsubscribe link is cut short or changed: open the whole link from the mail")
+	}
+	h := account.HashToken(token)
+	e, err := s.st.EmailByUnsubscribeHash(ctx, h[:])
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Email{}, refuse.NotFound("this unsubscribe link is not known: the address was changed or removed since, and gets no mail from Parlour")
+	}
+	if err != nil {
+		return store.Email{}, refuse.ReadFailed(s.log, "the e-mail address", err)
+	}
+	return e, nil
 }
 
 // change lets fn change e, an address as read from the store, and
