@@ -108,7 +108,14 @@ func (h *Handler) emailPage(w http.ResponseWriter, r *http.Request, title string
 		title = "This link did not work"
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Referrer-Policy", "no-referrer")
+	// The link's token goes to no other site. A page with a button keeps
+	// the origin for its own post, which a browser would otherwise send
+	// as "null", and the server refuse as another site's.
+	if button != "" {
+		w.Header().Set("Referrer-Policy", "same-origin")
+	} else {
+		w.Header().Set("Referrer-Policy", "no-referrer")
+	}
 	if !strings.Contains(r.Header.Get("Accept"), "text/html") {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(status)

@@ -134,6 +134,34 @@ func TestAccountEmail(t *testing.T) {
 	ann.Open("/account")
 	ann.Wait("the address", `(document.querySelector("#email-status")||{textContent: ""}).textContent.includes("is confirmed")`)
 
+	// A challenge's mail carries the unsubscribe link: opened, it asks
+	// and changes nothing (mailbox guards open every link); its button
+	// turns the mail off.
+	bo.SignUp("Bob", "correct horse battery")
+	if st := e2e.Eval[int](bo, `fetch("/api/v1/challenges", {method: "POST", credentials: "same-origin",
+		headers: {"Content-Type": "application/json"}, body: JSON.stringify({to: "Ann", game: "nymphabet"})}).then(r => r.status)`); st != 201 {
+		t.Fatalf("Bob's challenge: %d", st)
+	}
+	select {
+	case raw = <-box.got:
+	case <-time.After(time.Minute):
+		t.Fatal("no challenge mail reached the SMTP server")
+	}
+	raw = strings.ReplaceAll(raw, "=\r\n", "")
+	link = regexp.MustCompile(`/api/v1/email/unsubscribe\?token=3D([A-Za-z0-9_-]+)|/api/v1/email/unsubscribe\?token=([A-Za-z0-9_-]+)`).FindStringSubmatch(raw)
+	if link == nil {
+		t.Fatalf("no unsubscribe link in the mail:\n%s", raw)
+	}
+	ann.Open("/api/v1/email/unsubscribe?token=" + link[1] + link[2])
+	ann.Wait("the question", `document.body.textContent.includes("Press the button to have it send no more")`)
+	ann.Open("/account")
+	ann.Wait("the mail still on", `(document.querySelector("#email-status")||{textContent: ""}).textContent.includes("is confirmed") && document.querySelector("#email-challenge").checked`)
+	ann.Open("/api/v1/email/unsubscribe?token=" + link[1] + link[2])
+	ann.Click("form button[type=submit]")
+	ann.Wait("unsubscribed", `document.body.textContent.includes("Parlour will send no more mail to ann@example.org")`)
+	ann.Open("/account")
+	ann.Wait("the mail off", `(document.querySelector("#email-status")||{textContent: ""}).textContent.includes("is confirmed") && !document.querySelector("#email-challenge").checked && !document.querySelector("#email-your-move").checked`)
+
 	ann.Click("#email-remove")
 	ann.Wait("removed", `document.querySelector("#email-status").textContent.includes("No address") && document.querySelector("#email-remove").hidden`)
 }
