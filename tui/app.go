@@ -438,6 +438,12 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	if s == "ctrl+c" {
 		return m.quit()
 	}
+	if m.w < MinWidth || m.h < MinHeight {
+		// The screen shows only the size it needs: a key (a move, a
+		// resignation's enter) would act on a screen the player cannot
+		// see.
+		return nil
+	}
 	if m.help != nil {
 		cmd := m.help.update(k)
 		if m.help.done {
