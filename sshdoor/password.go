@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -59,6 +60,11 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 	for range 3 {
 		fmt.Fprint(sess, prompt)
 		pw, err := readSecret(sess, key)
+		if errors.Is(err, errInterrupted) {
+			// ctrl+c quits here as it does on every screen after.
+			fmt.Fprint(sess, "\nNot signed in: the session is closed.\n")
+			return "", "", false, true, err
+		}
 		if err != nil {
 			return "", "", false, true, fmt.Errorf("reading the password: %w", err)
 		}
@@ -124,9 +130,14 @@ func api(ctx context.Context, hc *http.Client, base, method, path, token string,
 	return nil
 }
 
+// errInterrupted says the player pressed ctrl+c at a prompt: they leave,
+// as ctrl+c does on every screen of the client.
+var errInterrupted = errors.New("interrupted")
+
 // readSecret reads a line from a session's raw terminal without echoing
-// it, calling key at each key: enter ends it, backspace erases, ctrl+c or
-// ctrl+d gives up, as an empty line does. An error says the input ended.
+// it, calling key at each key: enter ends it, backspace erases, ctrl+d
+// gives up, as an empty line does, and ctrl+c returns errInterrupted.
+// Another error says the input ended.
 func readSecret(r io.Reader, key func()) (string, error) {
 	var line []byte
 	b := make([]byte, 1)
@@ -138,7 +149,9 @@ func readSecret(r io.Reader, key func()) (string, error) {
 		switch b[0] {
 		case '\r', '\n':
 			return string(line), nil
-		case 3, 4:
+		case 3:
+			return "", errInterrupted
+		case 4:
 			return "", nil
 		case 127, 8:
 			if len(line) > 0 {
