@@ -16,6 +16,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -347,6 +348,14 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		m.lastKey, m.blurred = time.Now(), false
+		if msg.Mod&tea.ModAlt != 0 {
+			// Parlour binds no alt key. An esc and the key typed right
+			// after it that arrive in one read (over SSH, keys typed
+			// quickly come together) are decoded as alt and that key:
+			// they are the two keys the player pressed, in turn.
+			first := m.key(tea.KeyPressMsg{Code: tea.KeyEscape})
+			return m, tea.Batch(first, m.key(withoutAlt(msg)))
+		}
 		return m, m.key(msg)
 	case tea.FocusMsg:
 		m.blurred = false
@@ -470,6 +479,20 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	return m.cur.update(k)
+}
+
+// withoutAlt is key k as pressed without alt: a printable key types its
+// character again.
+func withoutAlt(k tea.KeyPressMsg) tea.KeyPressMsg {
+	k.Mod &^= tea.ModAlt
+	k.Text = ""
+	if k.Mod&^tea.ModShift == 0 && unicode.IsPrint(k.Code) {
+		k.Text = string(k.Code)
+		if k.Mod&tea.ModShift != 0 && k.ShiftedCode != 0 {
+			k.Text = string(k.ShiftedCode)
+		}
+	}
+	return k
 }
 
 // texter is a screen with a line of free text being typed: a password, a
