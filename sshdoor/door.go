@@ -368,7 +368,8 @@ func (d *Door) run(sess ssh.Session) {
 	if pub == nil {
 		// No key: an account's name is signed in by its password, as
 		// an SSH server's login is.
-		acct, tok, ok, taken, err := d.offerPassword(sess, hc, name, nil)
+		acct, tok, ok, taken, note, err := d.offerPassword(sess, hc, name, nil)
+		cfg.Note = note
 		if err != nil {
 			return // the session ended at the prompt
 		}
@@ -381,7 +382,8 @@ func (d *Door) run(sess ssh.Session) {
 		if acct, tok, err := d.cfg.KeySession(ctx, pub); err == nil {
 			cfg.Session, cfg.Account, c.Name = tok, acct, acct
 		} else {
-			acct, tok, ok, taken, err := d.offerPassword(sess, hc, name, pub)
+			acct, tok, ok, taken, note, err := d.offerPassword(sess, hc, name, pub)
+			cfg.Note = note
 			if err != nil {
 				return
 			}

@@ -1120,3 +1120,16 @@ func TestCtrlCAtThePasswordPrompt(t *testing.T) {
 	guest.send("\x04")
 	guest.waitFor("guest (no name yet)")
 }
+
+// TestRefusedThriceSaysWhy: a session refused three times at the
+// password prompt plays as a guest, and the home screen drawn over the
+// prompt's refusals says why, and how to sign in.
+func TestRefusedThriceSaysWhy(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.signUp("Ann", "correct horse battery")
+	tm := f.dial("ann", nil, "")
+	tm.waitFor("Password to sign in")
+	tm.send("one\rtwo\rthree\r")
+	tm.waitFor("guest (no name yet)")
+	tm.waitFor("Not signed in as ann, three times refused (the last: wrong name or password): you play as a guest; s signs in.")
+}

@@ -81,6 +81,9 @@ type Config struct {
 	// PublicURL is the server's address as players reach it, for the
 	// links a NoDisk client shows; empty: the client's API base.
 	PublicURL string
+	// Note is news for the first screen: the SSH door's word on why the
+	// session plays as a guest, said before the screen was drawn over it.
+	Note string
 }
 
 // A screen is one screen of the client, composed by the app model as
@@ -184,7 +187,7 @@ func New(cfg Config) *Model {
 	if tok == "" {
 		tok = cfg.Identity
 	}
-	sh := &shared{cfg: cfg, c: cfg.Client, ctx: ctx, w: MinWidth, h: MinHeight, idToken: tok}
+	sh := &shared{cfg: cfg, c: cfg.Client, ctx: ctx, w: MinWidth, h: MinHeight, idToken: tok, note: cfg.Note}
 	sh.recent = loadRecent(cfg.DataDir)
 	sh.set = loadSettings(cfg.DataDir)
 	if sh.idToken == "" {
