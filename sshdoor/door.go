@@ -368,7 +368,8 @@ func (d *Door) run(sess ssh.Session) {
 	if pub == nil {
 		// No key: an account's name is signed in by its password, as
 		// an SSH server's login is.
-		acct, tok, ok, taken, err := d.offerPassword(sess, hc, name, nil)
+		acct, tok, ok, taken, note, err := d.offerPassword(sess, hc, name, nil)
+		cfg.Note = note
 		if err != nil {
 			return // the session ended at the prompt
 		}
@@ -381,7 +382,8 @@ func (d *Door) run(sess ssh.Session) {
 		if acct, tok, err := d.cfg.KeySession(ctx, pub); err == nil {
 			cfg.Session, cfg.Account, c.Name = tok, acct, acct
 		} else {
-			acct, tok, ok, taken, err := d.offerPassword(sess, hc, name, pub)
+			acct, tok, ok, taken, note, err := d.offerPassword(sess, hc, name, pub)
+			cfg.Note = note
 			if err != nil {
 				return
 			}
@@ -420,6 +422,13 @@ func (d *Door) run(sess ssh.Session) {
 	m := tui.New(cfg)
 	defer m.Close()
 	env := append(sess.Environ(), "TERM="+pty.Term)
+	// The program sends itself its first size, the one the session began
+	// with, from a goroutine of its own; a resize at the password prompt
+	// waits in winch. Read before the program took its first size in, it
+	// could be overtaken by it and the screen drawn at the old size until
+	// the next resize: winch is read once the first size is in.
+	sized := make(chan struct{})
+	var sizedOnce sync.Once
 	p := tui.NewProgram(m, in, sess, env, width, height,
 		tea.WithoutSignalHandler(),
 		// The renderer writes to the session, not to a terminal it could
@@ -428,8 +437,11 @@ func (d *Door) run(sess ssh.Session) {
 		// local client takes them from its own.
 		tea.WithColorProfile(colorprofile.Env(env)),
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
-			if _, ok := msg.(tea.SuspendMsg); ok {
+			switch msg.(type) {
+			case tea.SuspendMsg:
 				return tea.ResumeMsg{}
+			case tea.WindowSizeMsg:
+				sizedOnce.Do(func() { close(sized) })
 			}
 			return clampWindow(msg)
 		}))
@@ -440,8 +452,12 @@ func (d *Door) run(sess ssh.Session) {
 	go func() {
 		tick := time.NewTicker(min(d.cfg.Idle/4, time.Minute))
 		defer tick.Stop()
+		first := sized
+		var wins <-chan ssh.Window // winch, once the program has its first size
 		for {
 			select {
+			case <-first:
+				wins, first = winch, nil
 			case <-stop:
 				return
 			case <-ctx.Done():
@@ -451,7 +467,7 @@ func (d *Door) run(sess ssh.Session) {
 				close(closed)
 				p.Quit()
 				return
-			case w := <-winch:
+			case w := <-wins:
 				width, height, refusal := fitWindow(w.Width, w.Height)
 				if refusal != "" {
 					resized <- refusal

@@ -1091,3 +1091,45 @@ func TestRefusedCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestCtrlCAtThePasswordPrompt: ctrl+c at the password prompt leaves, as
+// it does on every screen of the client after it (and at an SSH login's
+// own prompt); it does not carry the player on as a guest. ctrl+d, like
+// enter alone, plays as a guest.
+func TestCtrlCAtThePasswordPrompt(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.signUp("Ann", "correct horse battery")
+	for _, key := range []gossh.Signer{nil, newSigner(t)} {
+		tm := f.dial("ann", key, "")
+		tm.waitFor("Password to sign in")
+		tm.send("secr\x03")
+		done := make(chan error, 1)
+		go func() { done <- tm.sess.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("ctrl+c at the password prompt did not close the session; the screen:\n%s", tm.text())
+		}
+		tm.waitFor("Not signed in: the session is closed.")
+		if strings.Contains(tm.text(), "newtable") {
+			t.Errorf("ctrl+c at the password prompt went on to the home screen:\n%s", tm.text())
+		}
+	}
+	guest := f.dial("ann", nil, "")
+	guest.waitFor("Password to sign in")
+	guest.send("\x04")
+	guest.waitFor("guest (no name yet)")
+}
+
+// TestRefusedThriceSaysWhy: a session refused three times at the
+// password prompt plays as a guest, and the home screen drawn over the
+// prompt's refusals says why, and how to sign in.
+func TestRefusedThriceSaysWhy(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.signUp("Ann", "correct horse battery")
+	tm := f.dial("ann", nil, "")
+	tm.waitFor("Password to sign in")
+	tm.send("one\rtwo\rthree\r")
+	tm.waitFor("guest (no name yet)")
+	tm.waitFor("Not signed in as ann, three times refused (the last: wrong name or password): you play as a guest; s signs in.")
+}

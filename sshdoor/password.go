@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,14 +22,15 @@ import (
 // and, once it is right, adds the key, if any, to the account through the
 // API so that the next session signs in by the key alone. It returns the
 // account's name and session token, or ok false and whether name is an
-// account's all the same (a guest may not take it then). An error says
+// account's all the same (a guest may not take it then), with a note for
+// the home screen when three wrong passwords made a guest. An error says
 // the session ended at the prompt: the client went, or pressed no key
 // for the door's idle time, when the session is told so and closed.
-func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub gossh.PublicKey) (acct, tok string, ok, taken bool, err error) {
+func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub gossh.PublicKey) (acct, tok string, ok, taken bool, note string, err error) {
 	ctx, cancel := context.WithTimeout(sess.Context(), 3*time.Minute)
 	defer cancel()
 	if name == "" || api(ctx, hc, d.cfg.API, "GET", "/api/v1/players/"+url.PathEscape(name), "", nil, nil) != nil {
-		return "", "", false, false, nil // no such account: a guest
+		return "", "", false, false, "", nil // no such account: a guest
 	}
 	// A prompt left alone is closed as the client is for want of keys:
 	// the read it waits in ends with the session.
@@ -56,24 +58,31 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 	} else {
 		fmt.Fprintf(sess, "%s has an account here, and this key is not among its keys.\n", name)
 	}
+	var refused error
 	for range 3 {
 		fmt.Fprint(sess, prompt)
 		pw, err := readSecret(sess, key)
+		if errors.Is(err, errInterrupted) {
+			// ctrl+c quits here as it does on every screen after.
+			fmt.Fprint(sess, "\nNot signed in: the session is closed.\n")
+			return "", "", false, true, "", err
+		}
 		if err != nil {
-			return "", "", false, true, fmt.Errorf("reading the password: %w", err)
+			return "", "", false, true, "", fmt.Errorf("reading the password: %w", err)
 		}
 		fmt.Fprintln(sess)
 		if pw == "" {
-			return "", "", false, true, nil
+			return "", "", false, true, "", nil
 		}
 		var s struct{ Name, Token string }
 		if err := api(ctx, hc, d.cfg.API, "POST", "/api/v1/sessions", "", map[string]string{"name": name, "password": pw}, &s); err != nil {
 			fmt.Fprintln(sess, err)
+			refused = err
 			continue
 		}
 		if pub == nil {
 			fmt.Fprintf(sess, "Signed in as %s. (With an SSH key added to your account, the next session needs no password.)\n", s.Name)
-			return s.Name, s.Token, true, true, nil
+			return s.Name, s.Token, true, true, "", nil
 		}
 		key := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(pub))) + " added over ssh"
 		if err := api(ctx, hc, d.cfg.API, "POST", "/api/v1/keys", s.Token, map[string]string{"key": key, "password": pw}, nil); err != nil {
@@ -81,9 +90,17 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 		} else {
 			fmt.Fprintf(sess, "Signed in as %s; the key %s is added to your account.\n", s.Name, gossh.FingerprintSHA256(pub))
 		}
-		return s.Name, s.Token, true, true, nil
+		return s.Name, s.Token, true, true, "", nil
 	}
-	return "", "", false, true, nil
+	return "", "", false, true, refusedThrice(name, refused), nil
+}
+
+// refusedThrice is the home screen's word for a session refused three
+// times at the prompt, the last time for why: the prompt's refusals are
+// gone under the screen, and the player would find themselves a guest
+// without a name, unsaid.
+func refusedThrice(name string, why error) string {
+	return fmt.Sprintf("Not signed in as %s, three times refused (the last: %v): you play as a guest; s signs in.", name, why)
 }
 
 // api sends one request to the HTTP API; a refusal comes back as an
@@ -124,9 +141,14 @@ func api(ctx context.Context, hc *http.Client, base, method, path, token string,
 	return nil
 }
 
+// errInterrupted says the player pressed ctrl+c at a prompt: they leave,
+// as ctrl+c does on every screen of the client.
+var errInterrupted = errors.New("interrupted")
+
 // readSecret reads a line from a session's raw terminal without echoing
-// it, calling key at each key: enter ends it, backspace erases, ctrl+c or
-// ctrl+d gives up, as an empty line does. An error says the input ended.
+// it, calling key at each key: enter ends it, backspace erases, ctrl+d
+// gives up, as an empty line does, and ctrl+c returns errInterrupted.
+// Another error says the input ended.
 func readSecret(r io.Reader, key func()) (string, error) {
 	var line []byte
 	b := make([]byte, 1)
@@ -138,7 +160,9 @@ func readSecret(r io.Reader, key func()) (string, error) {
 		switch b[0] {
 		case '\r', '\n':
 			return string(line), nil
-		case 3, 4:
+		case 3:
+			return "", errInterrupted
+		case 4:
 			return "", nil
 		case 127, 8:
 			if len(line) > 0 {

@@ -8,13 +8,16 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	xterm "github.com/charmbracelet/x/term"
 	gossh "golang.org/x/crypto/ssh"
 
 	"parlour/game"
@@ -90,6 +93,16 @@ func sshClient(addr string) int {
 	if err := sess.Shell(); err != nil {
 		return fail(err)
 	}
+	// A resized pane is a resized terminal: tell the door, as ssh does.
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	go func() {
+		for range winch {
+			if w, h, err := xterm.GetSize(os.Stdout.Fd()); err == nil {
+				sess.WindowChange(h, w)
+			}
+		}
+	}()
 	sess.Wait()
 	return 0
 }
@@ -463,4 +476,21 @@ func TestNymphabetGameOverSSH(t *testing.T) {
 		t.Errorf("the header does not say the game is over:\n%s", s)
 	}
 	t.Logf("%d words by Ann; %s", moves, line(s, regexp.MustCompile(`scores:`)))
+}
+
+// TestResizeAtThePasswordPrompt: a terminal resized while the door asks
+// for the password is drawn at its new size once the player is in, not
+// at the size it had when it connected.
+func TestResizeAtThePasswordPrompt(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.signUp("Ann", "correct horse battery")
+	_, priv := newKey(t)
+	p := f.sshPane("ann", priv)
+	p.waitFor("the password prompt", shows("Password to sign in and add the key"))
+	p.run("resize-window", "-t", "door", "-x", "100", "-y", "30")
+	p.typeText("correct horse battery")
+	p.key("Enter")
+	p.waitFor("the home screen drawn 100 columns wide", func(s string) bool {
+		return strings.Contains(s, "signed in as Ann") && strings.Contains(s, "d daily · i join · l lobby · p")
+	})
 }

@@ -359,6 +359,13 @@ func (ks *keysScreen) update(msg tea.Msg) tea.Cmd {
 				ks.err = "paste a public key first"
 				return nil
 			}
+			if strings.Contains(line, "PRIVATE KEY") {
+				// Refused here, not by the server: a private key is
+				// sent nowhere, and taken off the screen.
+				ks.input, ks.note = "", ""
+				ks.err = "that is your private key: it is not sent, and you should not show it anywhere; paste the public one (the .pub file)"
+				return nil
+			}
 			ks.asking, ks.err, ks.note = true, "", ""
 			return nil
 		default:

@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"net/http"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -171,6 +173,37 @@ func TestPasteKey(t *testing.T) {
 	tm.typeText("correct horse battery")
 	tm.key("enter")
 	tm.waitFor("the key added", has("your SSH key "+ssh.FingerprintSHA256(sp)+" is added"))
+}
+
+// TestPastedPrivateKeyStays: a private key pasted where the public one
+// belongs is refused by the client itself, before any request (the
+// refusal is on screen as enter is pressed), and taken off the screen.
+func TestPastedPrivateKeyStays(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("u")
+	tm.typeText("Ann")
+	tm.key("tab")
+	tm.typeText("correct horse battery")
+	tm.key("enter")
+	tm.waitFor("signed up", has("signed in as Ann"))
+	tm.key("K")
+	tm.waitFor("the paste line", has("Add an SSH key"))
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	block, err := ssh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.update(tea.PasteMsg{Content: string(pem.EncodeToMemory(block))})
+	tm.key("enter")
+	s := tm.m.View().Content
+	if !strings.Contains(ansiStrip(s), "that is your private key: it is not sent") {
+		t.Errorf("a pasted private key was not refused by the client as enter was pressed:\n%s", ansiStrip(s))
+	}
+	if strings.Contains(s, "PRIVATE KEY") {
+		t.Errorf("the private key stays on screen:\n%s", ansiStrip(s))
+	}
 }
 
 // TestQuestionMarkTyped: on a form of free text "?" is typed, where on

@@ -16,6 +16,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -80,6 +81,9 @@ type Config struct {
 	// PublicURL is the server's address as players reach it, for the
 	// links a NoDisk client shows; empty: the client's API base.
 	PublicURL string
+	// Note is news for the first screen: the SSH door's word on why the
+	// session plays as a guest, said before the screen was drawn over it.
+	Note string
 }
 
 // A screen is one screen of the client, composed by the app model as
@@ -183,7 +187,7 @@ func New(cfg Config) *Model {
 	if tok == "" {
 		tok = cfg.Identity
 	}
-	sh := &shared{cfg: cfg, c: cfg.Client, ctx: ctx, w: MinWidth, h: MinHeight, idToken: tok}
+	sh := &shared{cfg: cfg, c: cfg.Client, ctx: ctx, w: MinWidth, h: MinHeight, idToken: tok, note: cfg.Note}
 	sh.recent = loadRecent(cfg.DataDir)
 	sh.set = loadSettings(cfg.DataDir)
 	if sh.idToken == "" {
@@ -347,6 +351,14 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		m.lastKey, m.blurred = time.Now(), false
+		if msg.Mod&tea.ModAlt != 0 {
+			// Parlour binds no alt key. An esc and the key typed right
+			// after it that arrive in one read (over SSH, keys typed
+			// quickly come together) are decoded as alt and that key:
+			// they are the two keys the player pressed, in turn.
+			first := m.key(tea.KeyPressMsg{Code: tea.KeyEscape})
+			return m, tea.Batch(first, m.key(withoutAlt(msg)))
+		}
 		return m, m.key(msg)
 	case tea.FocusMsg:
 		m.blurred = false
@@ -438,6 +450,12 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	if s == "ctrl+c" {
 		return m.quit()
 	}
+	if m.w < MinWidth || m.h < MinHeight {
+		// The screen shows only the size it needs: a key (a move, a
+		// resignation's enter) would act on a screen the player cannot
+		// see.
+		return nil
+	}
 	if m.help != nil {
 		cmd := m.help.update(k)
 		if m.help.done {
@@ -464,6 +482,20 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	return m.cur.update(k)
+}
+
+// withoutAlt is key k as pressed without alt: a printable key types its
+// character again.
+func withoutAlt(k tea.KeyPressMsg) tea.KeyPressMsg {
+	k.Mod &^= tea.ModAlt
+	k.Text = ""
+	if k.Mod&^tea.ModShift == 0 && unicode.IsPrint(k.Code) {
+		k.Text = string(k.Code)
+		if k.Mod&tea.ModShift != 0 && k.ShiftedCode != 0 {
+			k.Text = string(k.ShiftedCode)
+		}
+	}
+	return k
 }
 
 // texter is a screen with a line of free text being typed: a password, a

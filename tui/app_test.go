@@ -190,3 +190,37 @@ func TestLongLinesStayInSight(t *testing.T) {
 	}
 	checkFits(t, tm)
 }
+
+// TestSmallTerminalTakesNoKeys: a terminal under the smallest size shows
+// only the size it needs, so the keys typed meanwhile must not act on the
+// screen hidden behind it: a player who types a move, or :resign and
+// enter twice, on a phone's narrow SSH client would play it unseen.
+func TestSmallTerminalTakesNoKeys(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+
+	tm.update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	tm.key("1")
+	tm.update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if s := tm.screen(); strings.Contains(s, "Play against") || !strings.Contains(s, "New table") {
+		t.Errorf("a key typed while the terminal was too small opened a screen unseen:\n%s", s)
+	}
+
+	tm.open("nymphabet", 0)
+	tm.key("enter")
+	tm.waitFor("the first turn", has("▶ your turn", "A word starting with A:"))
+	tm.update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	tm.typeText(":resign")
+	tm.key("enter")
+	tm.update(tea.PasteMsg{Content: "apple"})
+	tm.update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if s := tm.screen(); !strings.Contains(s, "A word starting with A: █") || strings.Contains(s, "Resign?") {
+		t.Errorf("keys typed while the terminal was too small reached the game:\n%s", s)
+	}
+	// The keys act again once the terminal is large enough.
+	tm.typeText("apple")
+	if s := tm.screen(); !strings.Contains(s, "A word starting with A: apple█") {
+		t.Errorf("keys do not reach the game once the terminal is large enough:\n%s", s)
+	}
+}

@@ -530,3 +530,36 @@ func TestRematchOnTheStream(t *testing.T) {
 	checkFits(t, tm)
 	tm.waitFor("the next game listed, under way", has(next.Table+" playing"))
 }
+
+// TestWatchYourOwnGame: w on a followed player whose game is against
+// the player at the terminal opens that game at the player's own seat,
+// to play, not as a spectator who cannot move, as the browser's link to
+// the game does.
+func TestWatchYourOwnGame(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	_, ann, annS, ben, benS, tm := benSeesAnn(t)
+	if err := ben.Follow(ctx, benS.Token, "Ann", true); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := ann.Challenge(ctx, annS.Token, "Ben", client.Proposal{Game: "nymphabet"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat, err := ben.Accept(ctx, benS.Token, ch.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.key("r")
+	tm.waitFor("Ann playing", has("Ann (following) playing Nymphabet (w watches)"))
+	tm.keyUntil("down", "> Ann (following)")
+	tm.key("w")
+	s := tm.waitFor("Ben's own seat", func(s string) bool {
+		return tm.table() != nil && tm.table().id == seat.Table && strings.Contains(s, "you: Ben")
+	})
+	if strings.Contains(s, "watching") || tm.table().watching() {
+		t.Errorf("Ben watches his own game:\n%s", s)
+	}
+	tm.key("esc")
+	tm.waitFor("the players screen again", has("You follow", "Ann playing Nymphabet"))
+}

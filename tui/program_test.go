@@ -245,3 +245,48 @@ func TestProgramOnAPipe(t *testing.T) {
 	}
 	keys.Close()
 }
+
+// TestEscAndAKeyInOneRead: esc and the key typed right after it that
+// reach the program in one read (over SSH, or any slow link, keys typed
+// quickly come together) are the two keys the player pressed, not an
+// alt key Parlour has no use for: esc then q on the join form goes home,
+// then quits.
+func TestEscAndAKeyInOneRead(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	c, _ := client.New(ts.URL, "Ann")
+	m := New(Config{Client: c, NoDisk: true})
+	defer m.Close()
+	in, keys := io.Pipe()
+	defer keys.Close()
+	out := &syncBuffer{}
+	p := NewProgram(m, in, out, []string{"TERM=xterm-256color", "NO_COLOR=1"}, 80, 24, tea.WithoutSignalHandler())
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Run()
+		done <- err
+	}()
+	waitOut := func(what string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !strings.Contains(ansi.Strip(out.String()), what) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no %q on the writer:\n%q", what, out.String())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitOut("Join a table by invite code")
+	keys.Write([]byte("i"))
+	waitOut("Type the invite code")
+	keys.Write([]byte("\x1bq"))
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		p.Kill()
+		t.Fatalf("esc and q in one read did not go home and quit:\n%s", ansi.Strip(out.String()))
+	}
+}

@@ -236,9 +236,9 @@ func (sk *seekScreen) answered(msg seekAnswerMsg) tea.Cmd {
 		return nil
 	}
 	sk.asking = false
-	if sk.idToken == "" && msg.identity != "" {
-		sk.idToken = msg.identity // the guest made for the seek plays its game
-	}
+	// The guest made for the seek plays its game, and the SSH door
+	// remembers it for the key.
+	sk.adopt(msg.identity)
 	if msg.err != nil {
 		sk.err = msg.err.Error()
 		return nil

@@ -171,3 +171,25 @@ func TestQuickGameFromTheStream(t *testing.T) {
 		t.Errorf("the terminal sits at %s; Ben is at %s", tb.id, a.Table.Table)
 	}
 }
+
+// TestQuickGameTellsIdentity: a guest whose first seat comes from a
+// quick game has the guest identity made for it told to
+// Config.OnIdentity, as any other first seat is, so that the SSH door
+// knows the guest when its key comes back after a dropped connection.
+func TestQuickGameTellsIdentity(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	var told []string
+	tm := newTermWith(t, ts.URL, "Gus", 80, 24, Config{NoDisk: true, OnIdentity: func(tok string) { told = append(told, tok) }})
+	tm.key("g")
+	tm.m.cur.(*seekScreen).offer = 0
+	tm.key("enter")
+	tm.waitFor("the offer", has("No one yet: play the computer at your level"))
+	tm.key("c")
+	tm.waitFor("the table against the computer", func(s string) bool {
+		return tm.table() != nil && strings.Contains(s, "Computer")
+	})
+	if len(told) != 1 || told[0] == "" || told[0] != tm.m.idToken {
+		t.Errorf("OnIdentity told %q; want the one guest identity the client plays as, %q", told, tm.m.idToken)
+	}
+}

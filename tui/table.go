@@ -121,6 +121,24 @@ func (t *tableScreen) stop() {
 	}
 }
 
+// takeHeld opens seat r, which the player holds at this table, opened
+// to watch (a followed player's game, an event's): a spectator cannot
+// move, and the player would sit unable to play their own game. Esc
+// there goes back where it would have from here.
+func (t *tableScreen) takeHeld(r Recent, game string) tea.Cmd {
+	if r.Identity != "" && t.cfg.Session == "" {
+		t.idToken = r.Identity
+	}
+	s := client.Seated{Table: t.id, Seat: r.Seat, Token: r.Token, Invite: t.invite}
+	switch {
+	case t.event != nil:
+		return t.nav.sitFor(s, game, t.event)
+	case t.from != nil:
+		return t.nav.sitFrom(s, game, t.from)
+	}
+	return t.nav.sit(s, game)
+}
+
 // updateMsg is an update from a session's event stream.
 type updateMsg struct {
 	gen int
@@ -169,6 +187,11 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 			// the table stands still.
 			t.err = err.Error()
 			return t.next()
+		}
+		if t.watching() && msg.u.Table.Status != "finished" {
+			if r, ok := t.heldSeat(t.id, msg.u.Table.Seats); ok {
+				return t.takeHeld(r, cmp.Or(t.game, msg.u.Table.Game))
+			}
 		}
 		// Something happened at the table, or the server is back: an
 		// error on screen was about the table as it stood before ("it
