@@ -49,6 +49,16 @@ func TestSSHKeysOnAccountPage(t *testing.T) {
 	ann.Wait("the refusal", `document.querySelector("#ssh-key-error").textContent !== ""`)
 	t.Logf("a bad key: %s", ann.Text("#ssh-key-error"))
 
+	// A private key pasted by mistake is refused by the page itself: it
+	// is sent nowhere, and taken off the page.
+	e2e.Eval[bool](ann, `(window.keysPosted = 0, window.realFetch = window.fetch, window.fetch = (u, o) => { if (String(u).includes("/keys") && o && o.method === "POST") window.keysPosted++; return window.realFetch(u, o); }, true)`)
+	ann.TypeIn("#ssh-key-text", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----")
+	ann.Click("#ssh-key-add button[type=submit]")
+	ann.Wait("the refusal", `document.querySelector("#ssh-key-error").textContent.includes("That is your private key")`)
+	if left, posted := e2e.Eval[string](ann, `document.querySelector("#ssh-key-text").value`), e2e.Eval[int](ann, `window.keysPosted`); left != "" || posted != 0 {
+		t.Fatalf("a pasted private key: %d posts, %q left in the box", posted, left)
+	}
+
 	// A key signs in without a password: adding one asks for it.
 	key, fp := newPublicKey(t, "ann@laptop")
 	ann.TypeIn("#ssh-key-text", key)

@@ -283,6 +283,13 @@ function sshKeys() {
   const add = h("form", { id: "ssh-key-add", class: "stack", novalidate: true, onsubmit: async e => {
     e.preventDefault();
     msg.textContent = "";
+    if (text.value.includes("PRIVATE KEY")) {
+      // Refused here, not by the server: a private key is sent nowhere,
+      // and taken off the page.
+      text.value = "";
+      msg.textContent = "That is your private key: it is not sent, and you should not show it anywhere. Paste the public one (the .pub file).";
+      return;
+    }
     try {
       const k = await call("POST", "/keys", { key: text.value.trim(), password: pw.value });
       text.value = pw.value = "";
