@@ -751,7 +751,8 @@ func TestDailySquaresHiddenUntilDayEnds(t *testing.T) {
 // today's puzzle is shut to writers as it is to readers: a stranger with
 // an account, who may write in any spectators' chat at once, writes no
 // line into another player's attempt and mutes none of its channels, and
-// nothing reaches its player. Once the day is over the table opens.
+// nothing reaches its player; a join is refused as shut, not as a full
+// table whose game has started. Once the day is over the table opens.
 func TestDailyChatShutToOthers(t *testing.T) {
 	t.Parallel()
 	e := newClockEnv(t) // 2026-03-01 12:00 UTC
@@ -765,6 +766,7 @@ func TestDailyChatShutToOthers(t *testing.T) {
 		{"/chat", map[string]string{"channel": table.ChannelSpectators, "text": "I can see you"}},
 		{"/chat", map[string]string{"channel": table.ChannelPlayers, "text": "I can see you"}},
 		{"/chat/mute", map[string]any{"channel": table.ChannelPlayers, "muted": &yes}},
+		{"/join", map[string]any{}},
 	} {
 		if st, b := e.call("POST", "/api/v1/tables/"+id+c.path, sly, c.body); st != 403 || !strings.Contains(string(b), "today's daily quizl") {
 			t.Errorf("Sly posts %s %v to Ann's attempt today: %d %s, want 403", c.path, c.body, st, clip(b))
