@@ -746,3 +746,38 @@ func TestDailySquaresHiddenUntilDayEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestDailyChatShutToOthers checks that the chat of an attempt at
+// today's puzzle is shut to writers as it is to readers: a stranger with
+// an account, who may write in any spectators' chat at once, writes no
+// line into another player's attempt and mutes none of its channels, and
+// nothing reaches its player; a join is refused as shut, not as a full
+// table whose game has started. Once the day is over the table opens.
+func TestDailyChatShutToOthers(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t) // 2026-03-01 12:00 UTC
+	ann, sly := e.account("Ann"), e.account("Sly")
+	id, seat := e.playDaily("quizl", ann, "50")
+	yes := true
+	for _, c := range []struct {
+		path string
+		body any
+	}{
+		{"/chat", map[string]string{"channel": table.ChannelSpectators, "text": "I can see you"}},
+		{"/chat", map[string]string{"channel": table.ChannelPlayers, "text": "I can see you"}},
+		{"/chat/mute", map[string]any{"channel": table.ChannelPlayers, "muted": &yes}},
+		{"/join", map[string]any{}},
+	} {
+		if st, b := e.call("POST", "/api/v1/tables/"+id+c.path, sly, c.body); st != 403 || !strings.Contains(string(b), "today's daily quizl") {
+			t.Errorf("Sly posts %s %v to Ann's attempt today: %d %s, want 403", c.path, c.body, st, clip(b))
+		}
+	}
+	e.move(id, seat, "resign")
+	if st, b := e.call("GET", "/api/v1/tables/"+id+"/chat?channel=spectators", seat, nil); st != 200 || strings.Contains(string(b), "I can see you") {
+		t.Errorf("Ann reads her attempt's spectators' chat: %d %s, want no line from Sly", st, clip(b))
+	}
+	e.clock.Advance(24 * time.Hour)
+	if st, b := e.call("POST", "/api/v1/tables/"+id+"/chat", sly, map[string]string{"channel": table.ChannelSpectators, "text": "well played"}); st != 201 {
+		t.Errorf("Sly writes to Ann's attempt the next day: %d %s, want 201", st, clip(b))
+	}
+}

@@ -116,7 +116,10 @@ func (s *Service) Chat(ctx context.Context, p *auth.Principal, id string, req Ch
 			return ChatLine{}, err
 		}
 	}
-	t, err := s.table(ctx, id)
+	// Writing passes the read gate as reading does: a table shut to
+	// the writer (another player's daily attempt) takes no line from
+	// them, which its player would be shown.
+	t, err := s.read(ctx, p, id, false)
 	if err != nil {
 		return ChatLine{}, err
 	}
@@ -283,7 +286,7 @@ func (s *Service) Mute(ctx context.Context, p *auth.Principal, id string, req Mu
 		return nil, refuse.Bad(`say "muted": true to mute the channel, or false to hear it again`)
 	}
 	muted := *req.Muted
-	t, err := s.table(ctx, id)
+	t, err := s.read(ctx, p, id, false)
 	if err != nil {
 		return nil, err
 	}

@@ -360,7 +360,9 @@ type JoinRequest struct {
 // same step as the seating: one identity never takes two seats, however
 // many joins it sends at once.
 func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req JoinRequest) (Seated, error) {
-	t, err := s.table(ctx, id)
+	// A table shut to the asker (another player's daily attempt) says
+	// so, as its reads do, rather than how far its game has gone.
+	t, err := s.read(ctx, p, id, false)
 	if err != nil {
 		return Seated{}, err
 	}

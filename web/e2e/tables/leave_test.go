@@ -39,4 +39,16 @@ func TestLeaveTable(t *testing.T) {
 	ann.WaitPage("Ann back home", `location.pathname === "/"`)
 	ben.Open("/t/" + id + "?watch=1")
 	ben.Wait("the closed table", `document.body.textContent.includes("closed before its game began")`)
+
+	// A friend who follows the invite link only now is told the table is
+	// closed at once, and offered no seat to fill in a name for.
+	cat := e2e.NewPlayer(t, b, "Cat", srv.Base)
+	cat.Open("/t/" + id)
+	cat.Wait("the closed invite", `!!document.querySelector("#table-closed")`)
+	if got := cat.Text("#table-closed"); !strings.Contains(got, "closed before its game began") {
+		t.Errorf("Cat's closed invite says %q", got)
+	}
+	if e2e.Eval[bool](cat, `!!document.querySelector("#join-name, button[type=submit]")`) {
+		t.Error("the closed table's invite still offers a seat")
+	}
 }

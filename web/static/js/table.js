@@ -63,6 +63,14 @@ async function joinScreen(main, id) {
       append(main, h("h1", {}, "You cannot see this table"), h("p", { id: "table-hidden" }, e.message), h("p", {}, h("a", { href: "/" }, "Back to the games")));
       return;
     }
+    // A table closed before its game began (everyone seated left it, or
+    // it waited too long) has no seat left to take: a form offering one
+    // would only fail once filled in.
+    if (e.status === 410) {
+      document.title = "A closed table · Parlour";
+      append(main, h("h1", {}, "This table is closed"), h("p", { id: "table-closed" }, e.message), h("p", {}, h("a", { href: "/" }, "Back to the games")));
+      return;
+    }
   }
   const title = info ? info.title : "a table";
   document.title = `Join ${title} · Parlour`;
