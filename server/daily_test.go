@@ -781,3 +781,40 @@ func TestDailyChatShutToOthers(t *testing.T) {
 		t.Errorf("Sly writes to Ann's attempt the next day: %d %s, want 201", st, clip(b))
 	}
 }
+
+// TestDailyAttemptEndsWithItsDay: an attempt still going when its day
+// ends goes no further than a resignation, since that day's answer is
+// open to everyone then: Ann, who made one call before midnight, reads
+// the password in Ben's record after it, and may not announce it for
+// the best result of the day.
+func TestDailyAttemptEndsWithItsDay(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t) // 2026-03-01 12:00 UTC
+	ann, ben := e.account("Ann"), e.account("Ben")
+	annTable, annSeat := e.playDaily("quizl", ann, "50")
+	benTable, _ := e.playDaily("quizl", ben, "resign")
+	pw := e.password("2026-03-01")
+
+	e.clock.Advance(13 * time.Hour)
+	if st, b := e.call("GET", "/api/v1/tables/"+benTable+"/record", ann, nil); st != 200 || !strings.Contains(string(b), pw) {
+		t.Fatalf("Ben's record once the day is over: %d %s", st, clip(b))
+	}
+	for _, m := range []string{"say " + pw, "51"} {
+		if st, b := e.call("POST", "/api/v1/tables/"+annTable+"/moves", annSeat, map[string]any{"move": m}); st != 409 || !strings.Contains(string(b), "goes no further") {
+			t.Errorf("Ann's %q after her day ended: %d %s, want 409", m, st, clip(b))
+		}
+	}
+	if bd := e.board("quizl", "2026-03-01"); len(bd.Entries) != 1 || bd.Entries[0].Name != "Ben" {
+		t.Fatalf("the day's leaderboard: %+v, want Ben's resignation alone", bd)
+	}
+	// A resignation still ends the attempt, unsolved.
+	e.move(annTable, annSeat, "resign")
+	var recs map[string]daily.Record
+	st, b := e.call("GET", "/api/v1/players/Ann/daily", ann, nil)
+	if err := json.Unmarshal(b, &recs); st != 200 || err != nil {
+		t.Fatalf("Ann's daily history: %d %s", st, clip(b))
+	}
+	if r := recs["quizl"]; len(r.History) != 1 || !r.History[0].Finished || r.History[0].Solved || r.Streak != 0 {
+		t.Fatalf("Ann's daily history after resigning: %s", clip(b))
+	}
+}

@@ -199,6 +199,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		Shut: func(ctx context.Context, p *auth.Principal, r table.Reading) error {
 			return s.daily.Shut(ctx, p, r)
 		},
+		DailyGoesOn: func(ctx context.Context, daily string) error {
+			return s.daily.GoesOn(ctx, daily)
+		},
 		// A player's blocks keep who they block out of their tables'
 		// chats, through s.rel, made once the players are.
 		MayChat: func(ctx context.Context, writer string, seated []string) error {

@@ -732,6 +732,28 @@ func (s *Service) Records(ctx context.Context, name string) (_ map[string]Record
 	return out, nil
 }
 
+// GoesOn is the daily move gate (table.DailyGoesOn): it refuses a move,
+// but a resignation, at an attempt at the puzzle daily once the puzzle's
+// day is over. Its answer is open then (every finished attempt of that
+// day is, Shut says), so a move would be played knowing it: the answer
+// read in another player's record and announced, for the best result of
+// the day.
+func (s *Service) GoesOn(ctx context.Context, daily string) error {
+	name, day, _ := strings.Cut(daily, "/")
+	ds, err := s.dailies()
+	if err != nil {
+		return err
+	}
+	today, err := s.today(ctx, ds, name)
+	if err != nil {
+		return err
+	}
+	if day >= today {
+		return nil
+	}
+	return refuse.Conflict("the daily %s of %s is over, and its answer open to everyone: this attempt goes no further (resign to end it); today's puzzle is on the daily page", name, day)
+}
+
 // Shut is the read gate (table.Shut): it refuses p a look at a table
 // while the table is an attempt at a daily puzzle whose day is not over
 // and p does not sit at it, since a finished attempt shows the day's grid

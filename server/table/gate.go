@@ -41,6 +41,14 @@ type MayRematch func(ctx context.Context, asker string, others []PairedSeat) err
 // with a player a moderator closed, who could never move.
 type MayPlay func(ctx context.Context, others []PairedSeat) error
 
+// DailyGoesOn decides whether a player's move may be played at an
+// attempt at the daily puzzle daily ("quizl/2006-01-02"): nil lets it
+// through. The daily puzzles set it, so that an attempt whose day is
+// over, when every finished attempt of that day and so its answer are
+// open to all, goes no further than a resignation: played on, it could
+// announce the answer read elsewhere and top the day's leaderboard.
+type DailyGoesOn func(ctx context.Context, daily string) error
+
 // read returns table id for p to read, or the refusal of the read gate:
 // every read of a table (its view, its updates, its chat, its record, its
 // analysis, and those another node asks for) comes through here, so that

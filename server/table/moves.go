@@ -66,10 +66,15 @@ func (s *Service) Move(ctx context.Context, p *auth.Principal, id string, req Mo
 		return MoveResult{}, err
 	}
 	t.mu.Lock()
-	seat := t.seatOf(p)
+	seat, daily := t.seatOf(p), t.m.Daily
 	t.unlock()
 	if seat < 0 {
 		return MoveResult{}, refuse.Forbidden("you hold no seat at this table")
+	}
+	if daily != "" && s.cfg.DailyGoesOn != nil && !strings.EqualFold(strings.TrimSpace(req.Move), AbortResign) {
+		if err := s.cfg.DailyGoesOn(ctx, daily); err != nil {
+			return MoveResult{}, err
+		}
 	}
 	res, err := s.move(ctx, t, seat, req.Move, req.Version)
 	if err != nil || !req.Wait {

@@ -121,6 +121,9 @@ type Config struct {
 	// MayPlay, when set, may refuse to seat a player who joins, or a
 	// rematch, beside the players seated.
 	MayPlay MayPlay
+	// DailyGoesOn, when set, may refuse a player's move at an attempt
+	// at a daily puzzle.
+	DailyGoesOn DailyGoesOn
 	// Observers hear of the games that start and finish, after the
 	// player streams.
 	Observers []Observer
