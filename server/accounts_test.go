@@ -807,6 +807,25 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	signUp(t, srv.URL, "ann")
 }
 
+// TestRefusedNewPasswordNotCounted: a new password the rules refuse is
+// refused before the current one is checked, so it costs none of the
+// sign-in budget and the player can go on to choose one that passes.
+func TestRefusedNewPasswordNotCounted(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, limit.Limits{SignIns: 0.001, SignInsBurst: 20, SignInsPerName: 0.001, SignInsPerNameBurst: 2})
+	ann := signUp(t, srv.URL, "Ann")
+	for _, pw := range []string{"short", "password1", "ann is me 1984", "tab\there ok"} {
+		st, body := ann.do("PUT", "/api/v1/account/password", map[string]string{"password": testPassword, "new_password": pw}, nil)
+		if st != 400 || !strings.Contains(body, "new password") {
+			t.Fatalf("new password %q: %d %s, want 400 about the new password", pw, st, body)
+		}
+	}
+	if st, body := ann.do("PUT", "/api/v1/account/password", map[string]string{"password": testPassword, "new_password": "a brand new phrase"}, nil); st != 204 {
+		t.Fatalf("a good new password after four refused: %d %s", st, body)
+	}
+}
+
 func TestSignInRateLimits(t *testing.T) {
 	t.Parallel()
 	f := newGamesFixture(t)

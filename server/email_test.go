@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"parlour/server/limit"
 	"regexp"
 	"strings"
 	"sync"
@@ -322,6 +323,31 @@ func TestEmailRateLimits(t *testing.T) {
 		if i < 2 && st != 200 || i == 2 && (st != 429 || !strings.Contains(body, "shared@example.org was sent confirmation mails lately")) {
 			t.Fatalf("%s giving the address: %d %s", who, st, body)
 		}
+	}
+}
+
+// TestEmailBadAddressNotCounted: an address the server refuses before
+// any password is checked costs none of the sign-in budget, so a player
+// fixing typos in their address is not then told they tried to sign in
+// too often.
+func TestEmailBadAddressNotCounted(t *testing.T) {
+	t.Parallel()
+	smtp := smtptest.Start(t)
+	cfg, err := mail.ParseSMTP(smtp.URL("parlour@example.org"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newGamesFixtureTuned(t, func(c *Config) { c.SMTP = cfg })
+	srv := startServer(t, f, limit.Limits{SignIns: 0.001, SignInsBurst: 20, SignInsPerName: 0.001, SignInsPerNameBurst: 2})
+	ben := signUp(t, srv.URL, "Ben")
+	for _, addr := range []string{"ben", "ben@example", "ben @example.org", "Ben <ben@example.org>"} {
+		st, body := ben.do("PUT", "/api/v1/account/email", map[string]string{"address": addr, "password": testPassword}, nil)
+		if st != 400 || !strings.Contains(body, "e-mail address") {
+			t.Fatalf("address %q: %d %s, want 400 naming the address", addr, st, body)
+		}
+	}
+	if st, body := ben.do("PUT", "/api/v1/account/email", map[string]string{"address": "ben@example.org", "password": testPassword}, nil); st != 200 {
+		t.Fatalf("the right address after four typos: %d %s", st, body)
 	}
 }
 

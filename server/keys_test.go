@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"net/url"
+	"parlour/server/limit"
 	"strings"
 	"testing"
 
@@ -29,6 +30,26 @@ func newKey(t *testing.T, comment string) (ssh.PublicKey, string) {
 		t.Fatal(err)
 	}
 	return sp, players.KeyText(sp) + " " + comment
+}
+
+// TestBadKeyNotCounted: a key the server refuses before any password is
+// checked costs none of the sign-in budget, so a player who pasted the
+// wrong lines can still add the right one.
+func TestBadKeyNotCounted(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, limit.Limits{SignIns: 0.001, SignInsBurst: 20, SignInsPerName: 0.001, SignInsPerNameBurst: 2})
+	ann := signUp(t, srv.URL, "Ann")
+	for _, key := range []string{"garbage", "ssh-ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----", "ssh-rsa AAAA"} {
+		st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": key, "password": testPassword}, nil)
+		if st != 400 || !strings.Contains(body, "key") {
+			t.Fatalf("key %q: %d %s, want 400 about the key", key, st, body)
+		}
+	}
+	_, text := newKey(t, "ann@laptop")
+	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text, "password": testPassword}, nil); st != 201 {
+		t.Fatalf("the right key after four wrong ones: %d %s", st, body)
+	}
 }
 
 // TestKeysAPI adds, lists and deletes SSH keys through the HTTP API:

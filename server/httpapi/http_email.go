@@ -21,9 +21,11 @@ func (h *Handler) emailSettings(r *http.Request, p *auth.Principal) (mail.Settin
 // setEmail answers PUT /api/v1/account/email: gives (or changes) the
 // address and chooses the mail; a new address is mailed a link to confirm.
 func (h *Handler) setEmail(r *http.Request, p *auth.Principal, req mail.SetRequest) (mail.Settings, error) {
-	if req.Password != "" {
+	if _, err := mail.ParseAddress(req.Address); err == nil && req.Password != "" {
 		// The password it checks counts against the sign-in limits, as a
-		// password change's does.
+		// password change's does. An address refused before the password
+		// is looked at costs nothing: a player fixing a typo must not be
+		// told they tried to sign in too often.
 		if err := h.signInAllowed(r, "#"+p.Identity); err != nil {
 			return mail.Settings{}, err
 		}

@@ -13,9 +13,11 @@ import (
 )
 
 func (h *Handler) addKey(r *http.Request, p *auth.Principal, req players.KeyRequest) (players.KeyInfo, error) {
-	if req.Password != "" {
+	if _, _, err := players.ParseKey(req.Key); err == nil && req.Password != "" {
 		// The password it checks counts against the sign-in limits, as a
-		// password change's does.
+		// password change's does. A key refused before the password is
+		// looked at costs nothing: a player pasting the wrong line must
+		// not be told they tried to sign in too often.
 		if err := h.signInAllowed(r, "#"+p.Identity); err != nil {
 			return players.KeyInfo{}, err
 		}
