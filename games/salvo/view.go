@@ -233,7 +233,7 @@ func (s *State) SeatView(seat game.Seat) View {
 		ToMove:        s.ToMove(),
 		Finished:      s.turn < 0,
 		Target:        game.Spectator,
-		Salvos:        append([]Salvo(nil), s.salvos...),
+		Salvos:        append([]Salvo{}, s.salvos...), // [] rather than null before the first salvo
 		Outlines:      append([]Outline(nil), s.outlines...),
 	}
 	if s.place.Strict {

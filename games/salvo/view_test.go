@@ -91,3 +91,24 @@ func TestSpectatorSeesShotsNotShips(t *testing.T) {
 		}
 	}
 }
+
+// TestViewSalvosIsAList: before the first salvo a view's salvos is an
+// empty list, not null, as Quizl's moves and Word Fight's list are, so a
+// program that walks the list needs no case for a game not yet fired in.
+func TestViewSalvosIsAList(t *testing.T) {
+	t.Parallel()
+	st := newState(t, nil, fleetA, fleetB)
+	for _, seat := range []game.Seat{0, 1, game.Spectator} {
+		b, err := json.Marshal(st.View(seat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(m["salvos"]); got != "[]" {
+			t.Errorf("seat %d's view before any salvo: salvos %s, want []", seat, got)
+		}
+	}
+}

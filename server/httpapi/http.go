@@ -669,16 +669,17 @@ func (h *Handler) rematch(r *http.Request, p *auth.Principal) (table.Seated, err
 // parseFrom reads the version a stream resumes from: ?from=N, or the
 // Last-Event-ID header; -1 when neither is given.
 func parseFrom(r *http.Request) (int, error) {
-	s := r.URL.Query().Get("from")
+	name, s := "from", r.URL.Query().Get("from")
 	if s == "" {
-		s = r.Header.Get("Last-Event-ID")
+		// The refusal names the header, not a parameter the client never sent.
+		name, s = "Last-Event-ID", r.Header.Get("Last-Event-ID")
 	}
 	if s == "" {
 		return -1, nil
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return 0, refuse.Bad("from must be a version number (0 or more), not %q", refuse.Clip(s))
+		return 0, refuse.Bad("%s must be a version number (0 or more), not %q", name, refuse.Clip(s))
 	}
 	return n, nil
 }
