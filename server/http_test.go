@@ -716,3 +716,35 @@ type discard struct{ h http.Header }
 func (d discard) Header() http.Header         { return d.h }
 func (d discard) Write(b []byte) (int, error) { return len(b), nil }
 func (d discard) WriteHeader(int)             {}
+
+// TestInviteTextSeatsTaken: a program that follows the invite link of a
+// table with no open seat (a game under way, or over) is told so and how
+// to follow the game or read its record, not how to take a seat it
+// cannot have.
+func TestInviteTextSeatsTaken(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	h := NewHandler(f.s, limit.Limits{})
+	ctx := context.Background()
+	open, _ := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
+	full, _ := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me"}})
+	over, _ := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me"}})
+	if _, err := f.s.Move(ctx, f.principal(over.Token), over.Table, table.MoveRequest{Move: "resign"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, id  string
+		says, not string
+	}{
+		{"an open seat", open.Table, "/join", "/events"},
+		{"every seat taken", full.Table, "/events", "/join"},
+		{"the game over", over.Table, "/record", "/join"},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/t/"+tc.id, nil))
+		body := rec.Body.String()
+		if rec.Code != http.StatusOK || !strings.Contains(body, tc.says) || strings.Contains(body, tc.not) {
+			t.Errorf("%s: %d %q, want it to hold %q and not %q", tc.name, rec.Code, body, tc.says, tc.not)
+		}
+	}
+}

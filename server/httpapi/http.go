@@ -827,8 +827,20 @@ func (h *Handler) invite(w http.ResponseWriter, r *http.Request) {
 	if u.Table.Code != "" {
 		fmt.Fprintf(w, "Invite code: %s\n\n", invite.Format(u.Table.Code))
 	}
+	open := false
 	for _, s := range u.Table.Seats {
 		fmt.Fprintf(w, "  seat %d: %s (%s)\n", s.Seat, s.Name, s.Kind)
+		open = open || s.Kind == "open"
 	}
-	fmt.Fprintf(w, "\nTo take an open seat:\n  curl -X POST -d '{\"name\": \"YOUR NAME\"}' %s/api/v1/tables/%s/join\n", strings.TrimRight(h.tables.BaseURL(), "/"), u.Table.ID)
+	// Only a table with a seat left is joined; the others are watched or,
+	// once over, read: a way to join would only be refused.
+	base := strings.TrimRight(h.tables.BaseURL(), "/")
+	switch {
+	case open:
+		fmt.Fprintf(w, "\nTo take an open seat:\n  curl -X POST -d '{\"name\": \"YOUR NAME\"}' %s/api/v1/tables/%s/join\n", base, u.Table.ID)
+	case u.Table.Status == store.Finished:
+		fmt.Fprintf(w, "\nThe game is over. To read its record:\n  curl %s/api/v1/tables/%s/record\n", base, u.Table.ID)
+	default:
+		fmt.Fprintf(w, "\nEvery seat is taken. To watch the game:\n  curl -N %s/api/v1/tables/%s/events\n", base, u.Table.ID)
+	}
 }
