@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -76,12 +77,7 @@ func jsonError(err error) *JSONError {
 		field := strings.TrimPrefix(string(sem.JSONPointer), "/")
 		switch {
 		case errors.Is(sem.Err, jsonv2.ErrUnknownName):
-			name := sem.JSONPointer.LastToken()
-			e.Problem = fmt.Sprintf("unknown field %q", name)
-			if name != strings.ToLower(name) {
-				// Keys match in exact case: "MOVE" may well mean "move".
-				e.Problem += " (field names are lower case, as documented)"
-			}
+			e.Problem = unknownField(sem.JSONPointer.LastToken(), sem.GoType)
 		case field != "" && sem.JSONKind == '0' && errors.Is(sem.Err, strconv.ErrRange):
 			// A whole number the field cannot hold: saying it "should be
 			// a whole number, not a number" left the sender guessing.
@@ -103,6 +99,59 @@ func jsonError(err error) *JSONError {
 		e.Problem = err.Error()
 	}
 	return e
+}
+
+// unknownField says that name is not a field of the object read into t,
+// and which are: a sender who wrote "fleet" where "setup" holds the fleet
+// learns what this object takes, which a note on letter case alone did
+// not tell them. The note stays for a name with capitals.
+func unknownField(name string, t reflect.Type) string {
+	msg := fmt.Sprintf("unknown field %q", name)
+	if strings.ToLower(name) != name {
+		msg += " (field names are lower case, as documented)"
+	}
+	if names := fieldNames(t); len(names) > 0 {
+		msg += fmt.Sprintf(": here the fields are %s", quoteAll(names))
+	}
+	return msg
+}
+
+// fieldNames lists the JSON names of struct type t's fields, those of
+// embedded structs without a name of their own included.
+func fieldNames(t reflect.Type) []string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	var out []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == "-" || (!f.IsExported() && !f.Anonymous):
+			continue
+		case f.Anonymous && name == "":
+			out = append(out, fieldNames(f.Type)...)
+			continue
+		case name == "":
+			name = f.Name
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// quoteAll writes names quoted, joined by commas and a last "and".
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
 // numberWords quotes a JSON number back to its sender, clipped: a

@@ -26,7 +26,7 @@ func TestDecodeJSON(t *testing.T) {
 		{`{"name": "Ann", "count": 2, "list": ["a"], "rules": {"x": 1}}`, "", false},
 		{`{"NAME": "Ann"}`, `unknown field "NAME" (field names are lower case, as documented)`, false},
 		{`{"Name": "Ann"}`, `unknown field "Name"`, false},
-		{`{"name": "Ann", "colour": "red"}`, `unknown field "colour"`, false},
+		{`{"name": "Ann", "colour": "red"}`, `unknown field "colour": here the fields are "name", "count", "seats", "list" and "rules"`, false},
 		{`{"name": "Ann", "name": "Bob"}`, `the key "name" appears twice in one object (at /name): give each key once`, false},
 		{`{"name": "Ann", "rules": {"x": 1, "x": 2}}`, `the key "x" appears twice in one object (at /rules/x)`, false},
 		{"{\"name\": \"A\xffn\"}", "a string is not valid UTF-8", false},
@@ -107,8 +107,8 @@ func FuzzDecodeJSON(f *testing.F) {
 func TestUnknownFieldWords(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
-		{`{"name": "Ann", "colour": "red"}`, `unknown field "colour"`},
-		{`{"NAME": "Ann"}`, `unknown field "NAME" (field names are lower case, as documented)`},
+		{`{"name": "Ann", "colour": "red"}`, `unknown field "colour": here the fields are "name", "count", "seats", "list" and "rules"`},
+		{`{"NAME": "Ann"}`, `unknown field "NAME" (field names are lower case, as documented): here the fields are "name", "count", "seats", "list" and "rules"`},
 	} {
 		var v strictThing
 		if err := DecodeJSON([]byte(tc.in), &v); err == nil || err.Error() != tc.want {
