@@ -264,6 +264,8 @@ func TestAccountsBadInput(t *testing.T) {
 		{"password, weak new", "PUT", "/api/v1/account/password", ann, `{"password": "` + testPassword + `", "new_password": "qwerty123"}`, 400, "commonest"},
 		{"password, short new", "PUT", "/api/v1/account/password", ann, `{"password": "` + testPassword + `", "new_password": "abc"}`, 400, "at least 8"},
 		{"delete, wrong password", "DELETE", "/api/v1/account", ann, `{"password": "not it at all"}`, 403, "not your current"},
+		{"delete, no password", "DELETE", "/api/v1/account", ann, `{}`, 400, "give your current password"},
+		{"password, no current", "PUT", "/api/v1/account/password", ann, `{"new_password": "a fine new phrase"}`, 400, "give your current password"},
 		{"delete, nobody", "DELETE", "/api/v1/account", nil, `{"password": "x"}`, 401, "sign in"},
 		{"profile of nobody", "GET", "/api/v1/players/Zed", nil, ``, 404, "no player"},
 		{"profile of a guest", "GET", "/api/v1/players/Gus", nil, ``, 404, "no player"},

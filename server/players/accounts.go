@@ -288,6 +288,10 @@ func (s *Service) Account(ctx context.Context, p *auth.Principal) (_ Account, er
 // checkPassword refuses a wrong current password, for the changes that
 // ask for it.
 func (s *Service) checkPassword(ctx context.Context, a store.Account, password string) error {
+	if password == "" {
+		// Not a wrong password: none was given.
+		return refuse.Bad("give your current password too")
+	}
 	ok, err := s.verifyPassword(ctx, a.Hash, password)
 	if err != nil {
 		return err
