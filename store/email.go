@@ -41,7 +41,9 @@ type Email struct {
 // it.
 type Emails interface {
 	// SetEmail stores e as identity e.Identity's address, replacing the
-	// one it had.
+	// one it had; a new address (not the one stored, in any case) forgets
+	// the old one's unsubscribe tokens with it, in one change, so that
+	// they reach no other address and a failed change loses neither.
 	SetEmail(ctx context.Context, e Email) error
 	// SetEmailIf stores e as SetEmail does, but only over the address
 	// last updated at was: one changed or removed since is ErrConflict.

@@ -273,12 +273,9 @@ func (s *Service) Set(ctx context.Context, p *auth.Principal, req SetRequest) (S
 		if !s.perAddress.Allow(strings.ToLower(addr)) {
 			return Settings{}, refuse.TooMany("%s was sent confirmation mails lately: use the last one, or try again in an hour", addr)
 		}
-		if had && !strings.EqualFold(old.Address, addr) {
-			// The old address's unsubscribe links must not reach the new one.
-			if err := s.st.DeleteEmail(ctx, a.Identity); err != nil && !errors.Is(err, store.ErrNotFound) {
-				return Settings{}, refuse.SaveFailed(s.log, "your e-mail address", err)
-			}
-		}
+		// The old address's unsubscribe links, which must not reach the
+		// new one, go with it as the new one is stored (SetEmail): a
+		// failed save keeps the old address whole.
 		var h [32]byte
 		token, h = account.NewToken()
 		e.Address, e.Verified, e.VerifyHash, e.VerifySent = addr, false, h[:], now

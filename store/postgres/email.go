@@ -29,6 +29,10 @@ func emailRow(e store.Email) []any {
 // SetEmail implements store.Emails.
 func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
 	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "DELETE FROM email_unsubscribes WHERE identity = $1 AND EXISTS "+
+			"(SELECT 1 FROM emails WHERE identity = $1 AND lower(address) <> lower($2))", e.Identity, e.Address); err != nil {
+			return fmt.Errorf("postgres: forgetting the old address's unsubscribe tokens: %w", err)
+		}
 		if _, err := tx.Exec(ctx, "INSERT INTO emails ("+emailColumns+") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "+
 			"ON CONFLICT (identity) DO UPDATE SET address = excluded.address, verified = excluded.verified, your_move = excluded.your_move, "+
 			"game_end = excluded.game_end, challenge = excluded.challenge, verify_hash = excluded.verify_hash, verify_sent = excluded.verify_sent, "+

@@ -33,6 +33,10 @@ func emailRow(e store.Email) []any {
 // SetEmail implements store.Emails.
 func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
 	return s.do(ctx, func(ex *execer) error {
+		if _, err := ex.exec("DELETE FROM email_unsubscribes WHERE identity = ? AND identity IN "+
+			"(SELECT identity FROM emails WHERE identity = ? AND lower(address) <> lower(?))", e.Identity, e.Identity, e.Address); err != nil {
+			return fmt.Errorf("sqlite: forgetting the old address's unsubscribe tokens: %w", err)
+		}
 		if _, err := ex.exec("INSERT INTO emails ("+emailColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "+
 			"ON CONFLICT (identity) DO UPDATE SET address = excluded.address, verified = excluded.verified, your_move = excluded.your_move, "+
 			"game_end = excluded.game_end, challenge = excluded.challenge, verify_hash = excluded.verify_hash, verify_sent = excluded.verify_sent, "+

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,6 +99,18 @@ func testEmails(t *testing.T, e *env) {
 	}
 	if _, err := es.EmailByUnsubscribeHash(ctx, []byte("unsub-2")); err != nil {
 		t.Fatalf("a kept unsubscribe token: %v", err)
+	}
+	// The same address in other capitals keeps them.
+	shouted := verified
+	shouted.Address = strings.ToUpper(verified.Address)
+	if err := es.SetEmail(ctx, shouted); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := es.EmailByUnsubscribeHash(ctx, []byte("unsub-2")); err != nil {
+		t.Fatalf("an unsubscribe token after the address changed case: %v", err)
+	}
+	if err := es.SetEmail(ctx, verified); err != nil {
+		t.Fatal(err)
 	}
 
 	// A password reset link waits, is found by its token, across a
@@ -212,6 +225,19 @@ func testEmails(t *testing.T, e *env) {
 	}
 	if _, err := es.EmailByUnsubscribeHash(ctx, []byte("unsub-2")); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("an unsubscribe token of a forgotten address, after a new one: %v, want ErrNotFound", err)
+	}
+
+	// A new address forgets the old one's tokens as it is stored.
+	moved := other
+	moved.Address = "ben@elsewhere.example"
+	if err := es.SetEmail(ctx, moved); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := es.EmailByUnsubscribeHash(ctx, []byte("unsub-b")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the old address's unsubscribe token after a new address: %v, want ErrNotFound", err)
+	}
+	if err := es.AddUnsubscribe(ctx, "idb", []byte("unsub-b"), at, at); err != nil {
+		t.Fatal(err)
 	}
 
 	// Deleting the account forgets its address and tokens.
