@@ -483,6 +483,19 @@ func TestPasswordReset(t *testing.T) {
 	if st, body := cat.do("PUT", "/api/v1/account/email", `{"address": "cat2@example.org", "password": "`+testPassword+`"}`, nil); st != 200 {
 		t.Fatalf("a new address: %d %s", st, body)
 	}
+	// The new address is asked to confirm; the old, confirmed one hears
+	// that it is replaced, should someone else have done it.
+	got := map[string]string{}
+	for range 2 {
+		m := smtp.Next(t)
+		got[m.To[0]] = m.Header.Get("Subject")
+		if m.To[0] == "cat@example.org" && (!strings.Contains(m.Body, "was given another e-mail address") || strings.Contains(m.Body, "cat2@")) {
+			t.Errorf("the old address's notice names the new one or says nothing:\n%s", m.Body)
+		}
+	}
+	if got["cat2@example.org"] != "Confirm your e-mail address for Parlour" || got["cat@example.org"] != "Your Parlour account has a new e-mail address" {
+		t.Errorf("the mails after a new address: %q", got)
+	}
 	if st, _ := nobody.do("POST", "/api/v1/password-reset/confirm", map[string]string{"token": catLink, "password": "another new phrase"}, nil); st != 404 {
 		t.Errorf("a link to the old address: %d, want 404", st)
 	}

@@ -288,6 +288,11 @@ func (s *Service) Set(ctx context.Context, p *auth.Principal, req SetRequest) (S
 	if token != "" {
 		s.enqueue(message{kind: kindVerify, identity: a.Identity, to: addr, name: a.Name, token: token})
 	}
+	if had && old.Verified && !strings.EqualFold(old.Address, addr) {
+		// The confirmed address hears that it is replaced: if its owner
+		// did not do it, someone else holds the account's password.
+		s.enqueue(message{kind: kindMoved, identity: a.Identity, to: old.Address, name: a.Name})
+	}
 	return settings(true, e), nil
 }
 

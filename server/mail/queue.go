@@ -28,6 +28,9 @@ const (
 	kindGameEnd
 	kindChallenge
 	kindReset
+	// kindMoved tells a confirmed address that its account took
+	// another: the reset links go there from then on.
+	kindMoved
 )
 
 // unsubscribeKeep is how long a message's unsubscribe link works.
@@ -131,6 +134,15 @@ func (s *Service) compose(ctx context.Context, m message) (string, []byte, error
 			"message: your password stays as it is.\n",
 			m.name, m.name, hours(s.cfg.ResetTTL), link)
 		return m.to, s.write(m.to, "Choose a new password for Parlour", body, ""), nil
+	}
+	if m.kind == kindMoved {
+		body := fmt.Sprintf("Hello %s,\n\n"+
+			"The Parlour account %s was given another e-mail address. Parlour will send\n"+
+			"nothing more here, and the links to choose a new password go to the new one.\n\n"+
+			"If it was not you, someone has your password: sign in, choose a new one, and\n"+
+			"give this address again on your account page: %s/account\n",
+			m.name, m.name, base)
+		return m.to, s.write(m.to, "Your Parlour account has a new e-mail address", body, ""), nil
 	}
 	e, err := s.st.EmailOf(ctx, m.identity)
 	if errors.Is(err, store.ErrNotFound) {
