@@ -105,19 +105,24 @@ func TestClusterEvents(t *testing.T) {
 			t.Errorf("%s after a died: %+v, want %d points from 1 game", name, st, want)
 		}
 	}
-	// The arena goes on: the four are paired again, told on their
-	// streams, and not with the opponent they just played.
-	again := awaitEvent(t, b, ev.ID, "two new games after a died", func(e tournament.Event) bool { return len(e.Playing) == 2 })
+	// The arena goes on: the four are paired again at new tables, and
+	// told on their streams. Who meets whom is the pairing's own test:
+	// two players left alone waiting meet again at once (a rematch beats
+	// waiting), so it hangs on whether the first pair waited alone,
+	// which only the timing of the nodes decides.
+	again := awaitEvent(t, b, ev.ID, "two new games after a died", func(e tournament.Event) bool {
+		return len(e.Playing) == 2 && !slices.ContainsFunc(e.Playing, func(g tournament.GameInfo) bool {
+			return g.Table == first.Table || g.Table == second.Table
+		})
+	})
+	seated := map[string]bool{}
 	for _, g := range again.Playing {
-		p := [2]string{g.Players[0], g.Players[1]}
-		slices.Sort(p[:])
-		for _, old := range []tournament.GameInfo{first, second} {
-			q := [2]string{old.Players[0], old.Players[1]}
-			slices.Sort(q[:])
-			if p == q {
-				t.Errorf("%v paired again at once after a died", p)
-			}
+		for _, p := range g.Players {
+			seated[p] = true
 		}
+	}
+	if len(seated) != len(names) {
+		t.Errorf("the games after a died seat %v, want all four", seated)
 	}
 	for _, name := range names {
 		if g := streams[name].next("tournamentGame"); g.Tournament == nil || g.Tournament.Event != ev.ID {
