@@ -739,17 +739,9 @@ func (s *Service) Records(ctx context.Context, name string) (_ map[string]Record
 // read in another player's record and announced, for the best result of
 // the day.
 func (s *Service) GoesOn(ctx context.Context, daily string) error {
-	name, day, _ := strings.Cut(daily, "/")
-	ds, err := s.dailies()
-	if err != nil {
+	name, day, over, err := s.over(ctx, daily)
+	if err != nil || !over {
 		return err
-	}
-	today, err := s.today(ctx, ds, name)
-	if err != nil {
-		return err
-	}
-	if day >= today {
-		return nil
 	}
 	return refuse.Conflict("the daily %s of %s is over, and its answer open to everyone: this attempt goes no further (resign to end it); today's puzzle is on the daily page", name, day)
 }
@@ -762,17 +754,24 @@ func (s *Service) Shut(ctx context.Context, p *auth.Principal, r table.Reading) 
 	if r.Daily == "" || r.Seated {
 		return nil
 	}
-	name, day, _ := strings.Cut(r.Daily, "/")
+	name, _, over, err := s.over(ctx, r.Daily)
+	if err != nil || over {
+		return err
+	}
+	return refuse.Forbidden("this is somebody's attempt at today's daily %s: it opens to everyone when the day ends, at midnight UTC", name)
+}
+
+// over splits daily ("quizl/2006-01-02") into its game's name and its
+// day, and says whether that day is over.
+func (s *Service) over(ctx context.Context, daily string) (name, day string, over bool, err error) {
+	name, day, _ = strings.Cut(daily, "/")
 	ds, err := s.dailies()
 	if err != nil {
-		return err
+		return name, day, false, err
 	}
 	today, err := s.today(ctx, ds, name)
 	if err != nil {
-		return err
+		return name, day, false, err
 	}
-	if day < today {
-		return nil
-	}
-	return refuse.Forbidden("this is somebody's attempt at today's daily %s: it opens to everyone when the day ends, at midnight UTC", name)
+	return name, day, day < today, nil
 }
