@@ -347,13 +347,17 @@ func TestWordFightRefusedInPlayersWords(t *testing.T) {
 // TestWordFightKeyboardOnly declares and places by the keyboard alone:
 // when a form goes (the word declared, the word placed) the keyboard
 // goes on to the form that comes, so that Ann types her placement right
-// after her word, and the next word's placement when it comes.
+// after her word, and the next word's placement when it comes, however
+// long her friend takes: while nothing is hers to do the keyboard waits
+// on the status line, not on the page's body.
 func TestWordFightKeyboardOnly(t *testing.T) {
 	t.Parallel()
 	base := e2e.StartServer(t)
 	b := e2e.NewBrowser(t)
 	ann := e2e.NewPlayer(t, b, "Ann", base)
-	ann.CreateTable("wordfight", "The computer")
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("wordfight", "A friend")
+	ben.Join(ann.InviteLink())
 	ann.WaitTurn(true)
 	ann.TypeIn("#w-declare", "cat")
 	ann.Do("declare", chromedp.KeyEvent(kb.Enter))
@@ -362,10 +366,23 @@ func TestWordFightKeyboardOnly(t *testing.T) {
 	ann.Wait("the preview", `document.querySelector("#w-preview").textContent.startsWith("CAT at B2 down: legal")`)
 	ann.Do("place", chromedp.KeyEvent(kb.Enter))
 	ann.Wait("CAT placed", `(document.querySelector('#w-grid [data-sq="B4"]')||{}).textContent === "T"`)
-	// The computer declares the next word: Ann's keyboard is in the
-	// square's box again.
+	ann.Wait("the wait for Ben", `document.querySelector("#w-status").textContent.includes("Waiting for Ben")`)
+	if got := e2e.Eval[string](ann, `document.activeElement.id || document.activeElement.tagName`); got != "w-status" {
+		t.Errorf("while Ben places, Ann's keyboard is on %s, not the status line", got)
+	}
+	// Ben takes his time to place and to declare the next word.
+	ben.WaitTurn(true)
+	ben.TypeIn("#w-square", "D4")
+	ben.Wait("the preview", `document.querySelector("#w-preview").textContent.includes("legal so far")`)
+	ben.Click("#w-place")
+	ben.WaitTurn(true)
+	ben.Wait("the declaration's box", `!!document.querySelector("#w-declare") && document.querySelector("#w-declare").offsetParent !== null`)
+	ben.TypeIn("#w-declare", "tar")
+	ben.Click("#w-controls form button[type=submit]")
 	ann.Wait("the next word", `document.querySelectorAll("#w-list tbody tr").length === 2 && document.querySelector("#w-square").offsetParent !== null`)
 	if got := e2e.Eval[string](ann, `document.activeElement.id || document.activeElement.tagName`); got != "w-square" {
 		t.Errorf("with the next word to place, the keyboard is on %s, not the square's box", got)
 	}
+	ann.Do("type the next placement", chromedp.KeyEvent("B4 across"))
+	ann.Wait("the next preview", `document.querySelector("#w-preview").textContent.startsWith("TAR at B4 across: legal")`)
 }

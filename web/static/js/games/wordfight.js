@@ -43,7 +43,8 @@ export function play(ctx) {
   const list = h("div", { id: "w-list" });
   const gridBox = h("div");
   const note = h("p", { id: "w-preview", role: "status", "aria-live": "polite" });
-  const status = h("p", { id: "w-status", "aria-live": "polite" });
+  // The status line takes the keyboard while no form is shown (see update).
+  const status = h("p", { id: "w-status", "aria-live": "polite", tabindex: -1 });
   const decl = h("input", { id: "w-declare", autocomplete: "off", spellcheck: "false", maxlength: 30 });
   const sqInput = h("input", { id: "w-square", autocomplete: "off", size: 5, placeholder: "B2" });
   const dirBtn = h("button", { type: "button", id: "w-dir", onclick: () => { down = !down; update(view); } });
@@ -179,10 +180,15 @@ export function play(ctx) {
     // The form that held the keyboard went (the word declared, or
     // placed), or the table put the focus back on the screen as a whole
     // meanwhile: the keyboard goes on to the form shown now, so that a
-    // player who plays by the keyboard types on without finding it.
+    // player who plays by the keyboard types on without finding it. With
+    // no form to go on to (the word placed, the others still placing) it
+    // waits on the status line: left in a hidden form, the browser would
+    // soon drop it on the page's body, and the next form would not find it.
     const at = document.activeElement;
-    const lost = at && at !== document.body && (at.contains(root) || (controls.contains(at) && at.offsetParent === null));
+    const gone = !!at && at !== status && controls.contains(at) && at.offsetParent === null;
+    const lost = !!at && at !== document.body && (at.contains(root) || at === status || gone);
     if (lost && mine && !ctx.replay) (answering ? sqInput : decl).focus({ preventScroll: true });
+    else if (gone && !controls.hidden) status.focus({ preventScroll: true });
     const names = v.players;
     if (!answering) updateText(status, mine ? "Your turn to declare a word for everyone." : `Waiting for ${names[v.declarer]} to declare a word.`);
     else {
