@@ -197,3 +197,31 @@ func TestQuickSeekFromTheStream(t *testing.T) {
 
 // jsString quotes s as a JavaScript string.
 func jsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// TestOwnSeekInLobby: a guest's own seek, listed in the lobby, is marked
+// as theirs and offers no Accept (which the server would refuse: a seek
+// is accepted by another player), and the home page does not count it
+// among the players looking for a game.
+func TestOwnSeekInLobby(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	gus := e2e.NewPlayer(t, b, "Gus", base)
+	gus.Open("/")
+	gus.Wait("the quick buttons", `!!document.querySelector(".quick-seek[data-game=salvo][data-rated=false]")`)
+	gus.Click(".quick-seek[data-game=salvo][data-rated=false]")
+	gus.Wait("Gus's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
+	gus.Click("#home-news a")
+	gus.Wait("Gus's seek in the lobby", `location.pathname === "/lobby" && !!document.querySelector("#lobby-seeks li[data-seek]")`)
+	if n := e2e.Eval[int](gus, `document.querySelectorAll("#lobby-seeks .seek-accept").length`); n != 0 {
+		t.Errorf("the lobby offers Gus %d Accept buttons for his own seek", n)
+	}
+	if got := gus.Text("#lobby-seeks"); !strings.Contains(got, "Your seek") {
+		t.Errorf("the lobby reads %q, not marking Gus's seek as his", got)
+	}
+	gus.Click(`a[href="/"]`)
+	gus.Wait("the home page's news", `location.pathname === "/" && (document.querySelector("#home-news") || {textContent: ""}).textContent.includes("the lobby")`)
+	if got := gus.Text("#home-news"); strings.Contains(got, "looking for a game") {
+		t.Errorf("home counts Gus's own seek: %q", got)
+	}
+}

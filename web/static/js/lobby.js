@@ -4,7 +4,7 @@ import { h, clear, append, fill, guestName, redraw } from "./dom.js";
 import { call, signedIn } from "./api.js";
 import { games } from "./catalog.js";
 import { rulesInWords } from "./rulestext.js";
-import { acceptButton, terms } from "./seek.js";
+import { acceptButton, mySeek, terms } from "./seek.js";
 import { watchList } from "./watch.js";
 
 export async function lobby(main) {
@@ -30,7 +30,7 @@ export async function lobby(main) {
       fill(seeks, h("ul", { class: "seeks" }, list.map(s => h("li", { "data-seek": s.id },
         h("strong", {}, s.player), s.rating ? ` (${s.rating})` : "", ` wants ${terms(s)}`,
         s.rating_range ? ` against players rated ${s.rating_range.min} to ${s.rating_range.max}` : "", ". ",
-        me && s.player.toLowerCase() === me ? h("span", { class: "muted" }, "Your seek") : acceptButton(s, seekErr)))));
+        s.id === mySeek() || me && s.player.toLowerCase() === me ? h("span", { class: "muted" }, "Your seek") : acceptButton(s, seekErr)))));
     }, c => c.dataset.seek || "");
   };
   let shown = "";

@@ -31,6 +31,11 @@ let waiting = null; // {id, game, rated, timer, since, el, computer}
 // seeking reports the game being sought, or "".
 export const seeking = () => (waiting ? waiting.game : "");
 
+// mySeek reports the id of this page's seek waiting, or "": the lists of
+// seeks show it as the player's own, a guest's too, whose name is no
+// account's to compare.
+export const mySeek = () => (waiting ? waiting.id : "");
+
 // terms describes a seek in words: "a rated Salvo game, 2 minutes a turn".
 export function terms(s) {
   const clock = Number(s.clock);
