@@ -85,9 +85,10 @@ type Player struct {
 // Players tells who an identity is and its rating in a pool.
 type Players interface {
 	Player(ctx context.Context, identity string) (Player, error)
-	// Rating returns identity's rating in pool, and false when it has
-	// played no rated game there.
-	Rating(ctx context.Context, identity, pool string) (float64, bool, error)
+	// Rating returns identity's rating in pool, its RD grown by the time
+	// from its last game there to at (glicko.System.Away), and false when
+	// it has played no rated game there.
+	Rating(ctx context.Context, identity, pool string, at time.Time) (glicko.Rating, bool, error)
 }
 
 // Config is what a Service is built from; all but Blocked are required.
@@ -123,6 +124,10 @@ type Seek struct {
 	Lexicon string                     `json:"lexicon,omitempty"`
 	// Rating is the seeker's rating in the game's pool (accounts only).
 	Rating int `json:"rating,omitempty"`
+	// Provisional is set while that rating is too uncertain for the
+	// leaderboards, as a profile says it: a player new to the pool,
+	// or back after a long time away, may be far from it.
+	Provisional bool `json:"provisional,omitempty"`
 	// RatingRange is the opponents' ratings it takes, from min to max.
 	RatingRange *Range    `json:"rating_range,omitempty"`
 	Created     time.Time `json:"created"`
@@ -167,6 +172,8 @@ type entry struct {
 	// account new to it); hasRating is false for a guest.
 	rating    float64
 	hasRating bool
+	// provisional is whether rating is (glicko.Provisional).
+	provisional bool
 	// lo, hi bound the opponent's rating when ranged.
 	lo, hi float64
 	ranged bool
@@ -419,14 +426,14 @@ func (s *Service) Seek(ctx context.Context, p *auth.Principal, req protocol.Seek
 	e := &entry{identity: me.Identity, account: me.Account, key: k, g: g, rules: rules}
 	pool, _ := game.Pool(g, rules)
 	if me.Account {
-		r, ok, err := s.cfg.Players.Rating(ctx, me.Identity, pool)
+		r, ok, err := s.cfg.Players.Rating(ctx, me.Identity, pool, s.now())
 		if err != nil {
 			return Answer{}, err
 		}
 		if !ok {
-			r = glicko.DefaultRating
+			r = glicko.New()
 		}
-		e.rating, e.hasRating = r, true
+		e.rating, e.hasRating, e.provisional = r.Value, true, glicko.Provisional(r)
 	}
 	if rr := req.RatingRange; rr != nil {
 		e.ranged = true
@@ -465,7 +472,7 @@ func (s *Service) Seek(ctx context.Context, p *auth.Principal, req protocol.Seek
 		}
 	}
 	if e.hasRating {
-		e.seek.Rating = int(math.Round(e.rating))
+		e.seek.Rating, e.seek.Provisional = int(math.Round(e.rating)), e.provisional
 	}
 	if e.ranged {
 		hi := e.hi
@@ -656,14 +663,14 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (Ans
 	e.seek = Seek{ID: auth.NewID(), Player: me.Name, Game: w.seek.Game, Rated: w.seek.Rated, Created: now.UTC()}
 	if me.Account {
 		pool, _ := game.Pool(w.g, w.rules)
-		r, ok, err := s.cfg.Players.Rating(ctx, me.Identity, pool)
+		r, ok, err := s.cfg.Players.Rating(ctx, me.Identity, pool, now)
 		if err != nil {
 			return Answer{}, err
 		}
 		if !ok {
-			r = glicko.DefaultRating
+			r = glicko.New()
 		}
-		e.rating, e.hasRating = r, true
+		e.rating, e.hasRating, e.provisional = r.Value, true, glicko.Provisional(r)
 	}
 	if !w.admits(e.rating, e.hasRating) {
 		if !e.hasRating {
@@ -715,14 +722,14 @@ func (s *Service) computer(ctx context.Context, p *auth.Principal, me Player, re
 	if err != nil {
 		return Answer{}, err
 	}
-	r, ok := glicko.DefaultRating, false
+	r, ok := glicko.New(), false
 	if me.Account {
 		pool, _ := game.Pool(g, rules)
-		if r, ok, err = s.cfg.Players.Rating(ctx, me.Identity, pool); err != nil {
+		if r, ok, err = s.cfg.Players.Rating(ctx, me.Identity, pool, s.now()); err != nil {
 			return Answer{}, err
 		}
 	}
-	level := Level(r, ok)
+	level := Level(r.Value, ok)
 	raw := table.RawRules(g, rules)
 	seated, err := s.cfg.Tables.Create(ctx, p, table.CreateRequest{Game: g.Name(), Rules: raw, Seats: []string{"me", "computer:" + level}, Lexicon: k.lexicon, Private: true})
 	if err != nil {
@@ -953,20 +960,22 @@ func (sp StorePlayers) Player(ctx context.Context, identity string) (Player, err
 	return Player{Identity: identity, Name: id.Name}, nil
 }
 
-// Rating returns identity's rating in pool.
-func (sp StorePlayers) Rating(ctx context.Context, identity, pool string) (float64, bool, error) {
+// Rating returns identity's rating in pool, its RD grown to at as a
+// profile's is.
+func (sp StorePlayers) Rating(ctx context.Context, identity, pool string, at time.Time) (glicko.Rating, bool, error) {
 	ps, ok := sp.Store.(store.Players)
 	if !ok || pool == "" {
-		return 0, false, nil
+		return glicko.Rating{}, false, nil
 	}
 	rs, err := ps.Ratings(ctx, identity)
 	if err != nil {
-		return 0, false, refuse.With(503, "reading your rating failed: try again")
+		return glicko.Rating{}, false, refuse.With(503, "reading your rating failed: try again")
 	}
 	for _, r := range rs {
-		if r.Pool == pool {
-			return r.Rating, true, nil
+		if r.Pool == pool && r.Games > 0 {
+			g := glicko.Rating{Value: r.Rating, RD: r.RD, Volatility: r.Volatility}
+			return glicko.System{}.Away(g, at.Sub(r.Updated)), true, nil
 		}
 	}
-	return 0, false, nil
+	return glicko.Rating{}, false, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/glicko"
 	"parlour/internal/cputime"
 	"parlour/server/auth"
 	"parlour/server/internal/servertest"
@@ -20,6 +22,7 @@ import (
 	"parlour/server/refuse"
 	"parlour/server/social"
 	"parlour/server/table"
+	"parlour/store"
 )
 
 // fakeClock is a clock that moves when the test says; it never fires.
@@ -99,6 +102,7 @@ func (f *fakeStreams) Holding(identity string) bool {
 // fakePlayers knows accounts (with ratings) and guests by identity.
 type fakePlayers struct {
 	ratings map[string]float64 // account identity -> rating; NaN: none yet
+	unsure  map[string]bool    // accounts whose RD is provisional
 	guests  map[string]bool
 }
 
@@ -128,15 +132,21 @@ func (f fakePlayers) Player(_ context.Context, id string) (Player, error) {
 	return Player{}, refuse.With(http.StatusUnauthorized, "unknown identity")
 }
 
-func (f fakePlayers) Rating(_ context.Context, id, _ string) (float64, bool, error) {
+// Rating gives every rating an RD of 60, settled, but those of unsure,
+// whose RD is 200 (as RD grown by time away would be).
+func (f fakePlayers) Rating(_ context.Context, id, _ string, _ time.Time) (glicko.Rating, bool, error) {
 	if r, ok := numbered(id); ok {
-		return r, true, nil
+		return glicko.Rating{Value: r, RD: 60, Volatility: glicko.DefaultVolatility}, true, nil
 	}
 	r, ok := f.ratings[id]
 	if !ok || r != r {
-		return 0, false, nil
+		return glicko.Rating{}, false, nil
 	}
-	return r, true, nil
+	rd := 60.0
+	if f.unsure[id] {
+		rd = 200
+	}
+	return glicko.Rating{Value: r, RD: rd, Volatility: glicko.DefaultVolatility}, true, nil
 }
 
 type env struct {
@@ -150,7 +160,8 @@ func newEnv(t testing.TB) *env {
 	e := &env{tables: &fakeTables{}, streams: &fakeStreams{told: map[string][]string{}, held: map[string]bool{}},
 		clock: &fakeClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}}
 	players := fakePlayers{
-		ratings: map[string]float64{"ann": 1500, "ben": 1520, "cat": 1900, "dan": 1100, "eve": 1480},
+		ratings: map[string]float64{"ann": 1500, "ben": 1520, "cat": 1900, "dan": 1100, "eve": 1480, "new": math.NaN(), "fay": 1700},
+		unsure:  map[string]bool{"fay": true},
 		guests:  map[string]bool{"gus": true, "gia": true},
 	}
 	e.s = New(Config{Tables: e.tables, Streams: e.streams, Players: players, Games: servertest.Registry(), Clock: e.clock,
@@ -747,4 +758,74 @@ func list(t *testing.T, s *Service, gameName string) []Seek {
 		t.Fatal(err)
 	}
 	return l
+}
+
+// TestSeekProvisional: a seek lists its player's rating as a profile
+// shows it: provisional (a question mark) for an account new to the pool
+// and for one whose RD is 110 or more, and not for a settled rating nor
+// for a guest, who has none.
+func TestSeekProvisional(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		who         string
+		rating      int
+		provisional bool
+	}{
+		{"ann", 1500, false},
+		{"new", 1500, true},
+		{"fay", 1700, true},
+		{"gus", 0, false},
+	} {
+		t.Run(c.who, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			a := e.must(t, c.who, `{"game":"guess"}`, "waiting")
+			if a.Seek.Rating != c.rating || a.Seek.Provisional != c.provisional {
+				t.Errorf("%s's seek: rating %d, provisional %v; want %d, %v", c.who, a.Seek.Rating, a.Seek.Provisional, c.rating, c.provisional)
+			}
+			list, err := e.s.List(context.Background(), nil, "")
+			if err != nil || len(list) != 1 || list[0].Provisional != c.provisional {
+				t.Errorf("the lobby lists %+v (%v); want one seek, provisional %v", list, err, c.provisional)
+			}
+		})
+	}
+}
+
+// ratingsStore is a store that knows only one identity's ratings.
+type ratingsStore struct {
+	store.Store
+	store.Players
+	rs []store.Rating
+}
+
+func (f ratingsStore) Ratings(context.Context, string) ([]store.Rating, error) { return f.rs, nil }
+
+// TestStoreRating: the rating a seek shows is the stored one with its RD
+// grown by the time since the pool's last game, as a profile's: a rating
+// settled a week ago stays settled, and one settled two years ago is
+// provisional again.
+func TestStoreRating(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name        string
+		updated     time.Time
+		provisional bool
+	}{
+		{"a week ago", now.AddDate(0, 0, -7), false},
+		{"two years ago", now.AddDate(-2, 0, 0), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			st := ratingsStore{rs: []store.Rating{{Identity: "ann", Pool: "guess", Rating: 1712, RD: 60, Volatility: 0.06, Games: 30, Updated: c.updated}}}
+			r, ok, err := StorePlayers{Store: st}.Rating(context.Background(), "ann", "guess", now)
+			if err != nil || !ok {
+				t.Fatalf("Rating: %v, %v", ok, err)
+			}
+			want := glicko.System{}.Away(glicko.Rating{Value: 1712, RD: 60, Volatility: 0.06}, now.Sub(c.updated))
+			if r != want || glicko.Provisional(r) != c.provisional {
+				t.Errorf("rating %v, provisional %v; want %v, %v", r, glicko.Provisional(r), want, c.provisional)
+			}
+		})
+	}
 }

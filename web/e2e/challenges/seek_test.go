@@ -225,3 +225,24 @@ func TestOwnSeekInLobby(t *testing.T) {
 		t.Errorf("home counts Gus's own seek: %q", got)
 	}
 }
+
+// TestSeekProvisionalInLobby: a new account's seek shows its rating in
+// the lobby with the question mark of a provisional rating, as its
+// profile does, so that nobody takes it for a settled 1500.
+func TestSeekProvisionalInLobby(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	gus := e2e.NewPlayer(t, b, "Gus", base)
+	ann.SignUp("Ann", "correct horse battery")
+	ann.Open("/")
+	ann.Wait("the quick buttons", `!!document.querySelector(".quick-seek[data-game=salvo][data-rated=true]")`)
+	ann.Click(".quick-seek[data-game=salvo][data-rated=true]")
+	ann.Wait("Ann's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
+	gus.Open("/lobby")
+	gus.Wait("Ann's seek in the lobby", `!!document.querySelector("#lobby-seeks li[data-seek]")`)
+	if got := e2e.Eval[string](gus, `document.querySelector("#lobby-seeks li[data-seek]").textContent`); !strings.HasPrefix(got, "Ann (1500?, provisional) wants a rated Salvo game") {
+		t.Errorf("the lobby reads %q", got)
+	}
+}

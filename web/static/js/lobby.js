@@ -28,7 +28,9 @@ export async function lobby(main) {
     redraw(seeks, () => {
       if (!list.length) { fill(seeks, h("p", { class: "muted" }, "Nobody is looking for a game right now: the home page's Quick game buttons start a search.")); return; }
       fill(seeks, h("ul", { class: "seeks" }, list.map(s => h("li", { "data-seek": s.id },
-        h("strong", {}, s.player), s.rating ? ` (${s.rating})` : "", ` wants ${terms(s)}`,
+        // A provisional rating has its question mark, as on a profile:
+        // a stranger "at your level" may be new and far from it.
+        h("strong", {}, s.player), s.rating ? [` (${s.rating}`, s.provisional ? [h("abbr", { class: "muted", title: "provisional: not yet sure", "aria-hidden": "true" }, "?"), h("span", { class: "sr" }, ", provisional")] : null, ")"] : "", ` wants ${terms(s)}`,
         s.rating_range ? ` against players rated ${s.rating_range.min} to ${s.rating_range.max}` : "", ". ",
         s.id === mySeek() || me && s.player.toLowerCase() === me ? h("span", { class: "muted" }, "Your seek") : acceptButton(s, seekErr)))));
     }, c => c.dataset.seek || "");
