@@ -381,6 +381,39 @@ func TestSeekPairsUnderTheNameOfNow(t *testing.T) {
 	}
 }
 
+// TestSeekListedUnderTheNameOfNow: a moderator renames Bob, whose seek
+// waits, for an offensive name: the lobby lists the seek under the new
+// name at once, and Bob reads it so, rather than showing the old name
+// to everybody for as long as his page keeps the seek alive.
+func TestSeekListedUnderTheNameOfNow(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	base := sf.srv.URL
+	bob, moe := signUp(t, base, "Bob"), signUp(t, base, "Moe")
+	grant(t, sf.st, "Moe", true)
+	var a seekAnswer
+	if st, body := bob.do("POST", "/api/v1/seeks", `{"game": "salvo"}`, &a); st != 201 || a.Status != "waiting" {
+		t.Fatalf("seek: %d %s", st, body)
+	}
+	if st, body := moe.do("POST", "/api/v1/moderation/rename", `{"name": "Bob", "new_name": "Robin", "reason": "offensive name"}`, nil); st != 200 {
+		t.Fatalf("rename: %d %s", st, body)
+	}
+	var list struct{ Seeks []seek.Seek }
+	if st, body := moe.do("GET", "/api/v1/seeks", nil, &list); st != 200 || len(list.Seeks) != 1 {
+		t.Fatalf("the list: %d %s", st, body)
+	}
+	if got := list.Seeks[0].Player; got != "Robin" {
+		t.Errorf("the lobby lists the seek under %q, want Robin", got)
+	}
+	var mine seek.Mine
+	if st, body := bob.do("GET", "/api/v1/seeks/"+a.Seek.ID, nil, &mine); st != 200 || mine.Seek == nil {
+		t.Fatalf("Bob reads his seek: %d %s", st, body)
+	}
+	if got := mine.Seek.Player; got != "Robin" {
+		t.Errorf("Bob reads his seek under %q, want Robin", got)
+	}
+}
+
 // TestSeeksLeaveWhenTheirPlayerStartsAGame: Cat seeks Word Fight and
 // Salvo. A game against the computer keeps both waiting; Ann's Word
 // Fight seek then pairs with Cat's, and Cat's Salvo seek leaves the book

@@ -568,6 +568,7 @@ func (s *Service) renamedHere(ctx context.Context, identity, name string) {
 	if ts := s.tournaments.Load(); ts != nil {
 		ts.Renamed(identity, name)
 	}
+	s.seeks.Renamed(identity, name)
 	s.Service.Renamed(identity, name, name != players.DeletedName)
 }
 

@@ -179,6 +179,20 @@ type entry struct {
 	ranged bool
 	// seen is when the player last asked about it.
 	seen time.Time
+	// renamed, when set, is the player's name since a moderator renamed
+	// them: the seek is listed under it. Guarded by Service.mu, unlike
+	// seek, which is read without it once the entry is found.
+	renamed string
+}
+
+// listed returns e's seek as it is listed now: under its player's name
+// of now. Service.mu is held.
+func (e *entry) listed() Seek {
+	sk := e.seek
+	if e.renamed != "" {
+		sk.Player = e.renamed
+	}
+	return sk
 }
 
 // admits reports whether e takes an opponent rated r (hasR false: none).
@@ -791,6 +805,24 @@ func (s *Service) Drop(identity string) {
 	s.drop([]string{identity}, "gone", "")
 }
 
+// Renamed lists identity's seeks, those waiting and those whose table is
+// being made, under name from now on: the root calls it when a moderator
+// renames an account, so that a name taken away for giving offence
+// leaves the lobby at once rather than when the seek ends. The table a
+// seek makes seats its player under their name of then anyway (pair).
+func (s *Service) Renamed(identity, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range s.book.byPlayer[identity] {
+		e.renamed = name
+	}
+	for _, e := range s.pairing {
+		if e.identity == identity {
+			e.renamed = name
+		}
+	}
+}
+
 // Started withdraws the waiting seeks of the people seated at a game
 // that began between two or more of them (n), telling each "seekGone"
 // with reason "playing" and the table: a seek left waiting would pair its
@@ -851,7 +883,7 @@ func (s *Service) Get(ctx context.Context, p *auth.Principal, id string) (Mine, 
 	for _, e := range []*entry{s.book.byID[id], s.pairing[id]} {
 		if e != nil && e.identity == p.Identity {
 			e.seen = now
-			sk := e.seek
+			sk := e.listed()
 			return Mine{Status: "waiting", Seek: &sk}, nil
 		}
 	}
@@ -888,7 +920,7 @@ func (s *Service) List(ctx context.Context, p *auth.Principal, gameName string) 
 	out := []Seek{}
 	for _, e := range s.book.byID {
 		if (gameName == "" || e.seek.Game == gameName) && s.present(e, now) && !apart[e.identity] {
-			out = append(out, e.seek)
+			out = append(out, e.listed())
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -916,7 +948,7 @@ func (s *Service) Waiting(identity string) []Seek {
 	defer s.mu.Unlock()
 	var out []Seek
 	for _, e := range s.book.byPlayer[identity] {
-		out = append(out, e.seek)
+		out = append(out, e.listed())
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
 	return out
