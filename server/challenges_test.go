@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -656,6 +657,43 @@ func TestStreamKeepAlive(t *testing.T) {
 		}
 	}
 	t.Fatal("the stream ended without saying why")
+}
+
+// TestClosedAccountNotOnline: Robin, online and followed by Ann, has his
+// account closed by a moderator. He leaves the list of players online
+// (he still counts, as a hidden player does, until his last request is
+// five minutes old) and shows offline in Ann's follows: nobody is
+// offered a game with a player who plays no more.
+func TestClosedAccountNotOnline(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	base := sf.srv.URL
+	ann, rob, moe := signUp(t, base, "Ann"), signUp(t, base, "Robin"), signUp(t, base, "Moe")
+	grant(t, sf.st, "Moe", true)
+	expect(t, ann, "POST", "/api/v1/follows", `{"name": "Robin"}`, 201, "Robin")
+	rob.do("GET", "/api/v1/identity/tables", nil, nil)
+	listed := func() []string {
+		t.Helper()
+		var o social.Online
+		if st, body := ann.do("GET", "/api/v1/online", nil, &o); st != 200 {
+			t.Fatalf("online: %d %s", st, body)
+		}
+		var names []string
+		for _, p := range o.Players {
+			names = append(names, p.Name)
+		}
+		return names
+	}
+	if got := listed(); !slices.Contains(got, "Robin") {
+		t.Fatalf("online before the closing: %q, want Robin among them", got)
+	}
+	expect(t, moe, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "abuse"}`, 200, `"name":"Robin"`)
+	if got := listed(); slices.Contains(got, "Robin") {
+		t.Errorf("online after the closing: %q, Robin among them", got)
+	}
+	if l := followsOf(t, ann); len(l) != 1 || l[0].Online {
+		t.Errorf("Ann's follows after the closing: %+v, want Robin offline", l)
+	}
 }
 
 func TestOnline(t *testing.T) {

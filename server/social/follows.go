@@ -176,6 +176,16 @@ func (s *Service) Follows(ctx context.Context, p *auth.Principal) (_ []Followed,
 	if err != nil {
 		return nil, err
 	}
+	var closed map[string]bool
+	if ps, ok := s.st.(store.Players); ok {
+		names := make(map[string]string, len(list))
+		for _, e := range list {
+			names[e.Identity] = e.Name
+		}
+		if closed, err = closedAmong(ctx, ps, names); err != nil {
+			return nil, err
+		}
+	}
 	online := map[string]bool{}
 	for _, id := range s.presence.online(s.now()) {
 		online[id] = true
@@ -187,7 +197,7 @@ func (s *Service) Follows(ctx context.Context, p *auth.Principal) (_ []Followed,
 	}
 	for _, e := range list {
 		f := Followed{Name: e.Name, Since: e.Since, Playing: []FollowTable{}}
-		if !hidden[e.Identity] && !blockers[e.Identity] && online[e.Identity] {
+		if !hidden[e.Identity] && !blockers[e.Identity] && !closed[e.Identity] && online[e.Identity] {
 			f.Online = true
 			// Tables on a node that does not answer now are left out.
 			seated, _ := s.players.Seated(ctx, e.Identity)

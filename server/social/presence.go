@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"parlour/account"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -189,8 +190,12 @@ func (s *Service) OnlineTo(ctx context.Context, viewer string) (_ Online, err er
 	if err != nil {
 		return Online{}, err
 	}
+	closed, err := closedAmong(ctx, ps, names)
+	if err != nil {
+		return Online{}, err
+	}
 	for id, name := range names {
-		if !hidden[id] && !blockers[id] {
+		if !hidden[id] && !blockers[id] && !closed[id] {
 			out.Players = append(out.Players, OnlinePlayer{Name: name})
 		}
 	}
@@ -199,6 +204,31 @@ func (s *Service) OnlineTo(ctx context.Context, viewer string) (_ Online, err er
 	})
 	if len(out.Players) > maxListed {
 		out.Players = out.Players[:maxListed]
+	}
+	return out, nil
+}
+
+// closedAmong returns those of the accounts names (identity -> name)
+// that a moderator closed: their players play no more, so nobody is
+// shown them as about (until their last request is OnlineWindow old, a
+// closed account would be listed online, to be challenged in vain).
+func closedAmong(ctx context.Context, ps store.Players, names map[string]string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(names) == 0 {
+		return out, nil
+	}
+	keys := make([]string, 0, len(names))
+	for _, n := range names {
+		keys = append(keys, account.Key(n))
+	}
+	as, err := ps.AccountsByKeys(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range as {
+		if a.Hash == store.ClosedHash {
+			out[a.Identity] = true
+		}
 	}
 	return out, nil
 }
