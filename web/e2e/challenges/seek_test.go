@@ -1,10 +1,15 @@
 package challenges
 
 import (
+	"context"
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"parlour/server/moderation"
+	"parlour/store/sqlite"
 	"parlour/web/e2e"
 )
 
@@ -245,4 +250,40 @@ func TestSeekProvisionalInLobby(t *testing.T) {
 	if got := e2e.Eval[string](gus, `document.querySelector("#lobby-seeks li[data-seek]").textContent`); !strings.HasPrefix(got, "Ann (1500?, provisional) wants a rated Salvo game") {
 		t.Errorf("the lobby reads %q", got)
 	}
+}
+
+// TestSeekRenamedInLobby: a moderator renames Bob, whose seek waits, for
+// an offensive name; a lobby already open shows the seek under the new
+// name at its next read, not the old one for as long as it stays open.
+func TestSeekRenamedInLobby(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	bob := e2e.NewPlayer(t, b, "Bob", s.Base)
+	gus := e2e.NewPlayer(t, b, "Gus", s.Base)
+	bob.SignUp("Bob", "correct horse battery")
+	st, body := e2e.API(t, s.Base, "POST", "/accounts", "", map[string]string{"name": "Moe", "password": "a moderate passphrase"})
+	var moe struct{ Token string }
+	if err := json.Unmarshal(body, &moe); st != 201 || err != nil {
+		t.Fatalf("Moe's sign-up: %d %s", st, body)
+	}
+	db, err := sqlite.Open(context.Background(), s.DB, sqlite.Options{Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = moderation.Grant(context.Background(), db, "moe", true, "", time.Now())
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob.Open("/")
+	bob.Wait("the quick buttons", `!!document.querySelector(".quick-seek[data-game=salvo][data-rated=false]")`)
+	bob.Click(".quick-seek[data-game=salvo][data-rated=false]")
+	bob.Wait("Bob's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
+	gus.Open("/lobby")
+	gus.Wait("Bob's seek in the lobby", `(document.querySelector("#lobby-seeks li[data-seek]") || {textContent: ""}).textContent.startsWith("Bob ")`)
+	if st, body := e2e.API(t, s.Base, "POST", "/moderation/rename", moe.Token, map[string]string{"name": "Bob", "new_name": "Robin", "reason": "offensive name"}); st != 200 {
+		t.Fatalf("the rename: %d %s", st, body)
+	}
+	gus.Wait("the seek under Bob's new name", `(document.querySelector("#lobby-seeks li[data-seek]") || {textContent: ""}).textContent.startsWith("Robin ")`)
 }

@@ -21,7 +21,9 @@ export async function lobby(main) {
   const loadSeeks = async () => {
     let list;
     try { list = (await call("GET", "/seeks")).seeks || []; } catch (e) { fill(seeks, h("p", { class: "error" }, e.message)); return; }
-    const now = JSON.stringify(list.map(s => s.id));
+    // A seek's player may be renamed while it waits (by a moderator):
+    // the list is drawn again for that too.
+    const now = JSON.stringify(list.map(s => [s.id, s.player]));
     if (now === shownSeeks) return;
     shownSeeks = now;
     const me = signedIn().toLowerCase();
