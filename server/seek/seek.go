@@ -666,6 +666,7 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (Ans
 		s.mu.Unlock()
 		return Answer{}, refuse.NotFound("there is no seek %q waiting: it was taken, canceled, or its player left", refuse.Clip(id))
 	}
+	seeker := w.listed().Player // as the lobby names them now
 	s.mu.Unlock()
 	if w.identity == me.Identity {
 		return Answer{}, refuse.Bad("this seek is yours: another player accepts it (cancel it with DELETE)")
@@ -688,9 +689,9 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (Ans
 	}
 	if !w.admits(e.rating, e.hasRating) {
 		if !e.hasRating {
-			return Answer{}, refuse.Forbidden("%s seeks opponents rated %d to %d, and a guest has no rating", w.seek.Player, w.seek.RatingRange.Min, w.seek.RatingRange.Max)
+			return Answer{}, refuse.Forbidden("%s seeks opponents rated %d to %d, and a guest has no rating", seeker, w.seek.RatingRange.Min, w.seek.RatingRange.Max)
 		}
-		return Answer{}, refuse.Forbidden("%s seeks opponents rated %d to %d; yours is %d", w.seek.Player, w.seek.RatingRange.Min, w.seek.RatingRange.Max, int(math.Round(e.rating)))
+		return Answer{}, refuse.Forbidden("%s seeks opponents rated %d to %d; yours is %d", seeker, w.seek.RatingRange.Min, w.seek.RatingRange.Max, int(math.Round(e.rating)))
 	}
 	if s.cfg.Blocked != nil && s.cfg.Blocked(w.identity, e.identity) {
 		return Answer{}, refuse.NotFound("there is no seek %q waiting: it was taken, canceled, or its player left", refuse.Clip(id))

@@ -829,3 +829,27 @@ func TestStoreRating(t *testing.T) {
 		})
 	}
 }
+
+// TestSeekRenamed: a seek whose player a moderator renames is listed,
+// read and refused under the new name; the table it makes seats the
+// player as they are then (pair reads them anew).
+func TestSeekRenamed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	a := e.must(t, "ann", `{"game":"guess","rating_range":{"within":100}}`, "waiting")
+	e.s.Renamed("ann", "Annabel")
+	list, err := e.s.List(ctx, nil, "")
+	if err != nil || len(list) != 1 || list[0].Player != "Annabel" {
+		t.Errorf("the lobby lists %+v (%v), want Annabel's seek", list, err)
+	}
+	if m, err := e.s.Get(ctx, &auth.Principal{Identity: "ann"}, a.Seek.ID); err != nil || m.Seek.Player != "Annabel" {
+		t.Errorf("Ann reads %+v (%v), want her seek as Annabel's", m, err)
+	}
+	if w := e.s.Waiting("ann"); len(w) != 1 || w[0].Player != "Annabel" {
+		t.Errorf("Ann's stream opens with %+v, want her seek as Annabel's", w)
+	}
+	if _, err := e.s.Accept(ctx, &auth.Principal{Identity: "cat"}, a.Seek.ID); err == nil || !strings.HasPrefix(err.Error(), "Annabel seeks opponents rated 1400 to 1600") {
+		t.Errorf("Cat's acceptance: %v, want a refusal naming Annabel", err)
+	}
+}
