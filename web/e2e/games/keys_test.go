@@ -148,3 +148,45 @@ func TestSalvoShipsAreOneTabStop(t *testing.T) {
 		t.Errorf("Tab from the chosen ship goes to %s, not the direction", e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
 	}
 }
+
+// TestQuizlKeyboardToTheEnd plays a game of Quizl between two friends by
+// the keyboard: once Ann has found Ben's password her forms go, and
+// while Ben takes his time her keyboard waits on the table, not on the
+// page's body (from where the next Tab would start at the top of the
+// page); when the game ends, the keyboard of each goes to the banner
+// that says how, beside the rematch.
+func TestQuizlKeyboardToTheEnd(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("quizl", "A friend")
+	ben.Join(ann.InviteLink())
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the grid editor", `!!document.querySelector("#q-auto")`)
+		p.Click("#q-auto")
+	}
+	_, annPw := ann.QuizlGrid()
+	_, benPw := ben.QuizlGrid()
+	const focused = `(a => a === document.body ? "the page's body" : a.outerHTML.slice(0, 80))(document.activeElement)`
+	ann.WaitTurn(true)
+	ann.Do("announce Ben's password", chromedp.Focus(chromedp.CSS("#q-say")), chromedp.KeyEvent(strings.ToLower(benPw)), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("Ann done", `document.querySelector("#q-controls").hidden`)
+	// Ben takes his time: a call first.
+	ben.WaitTurn(true)
+	ben.TypeIn("#q-call", "50")
+	ben.ClickText("#q-controls button", "Call")
+	ann.Wait("Ben's call", `document.querySelectorAll("#moves li").length === 2`)
+	if !e2e.Eval[bool](ann, `document.activeElement !== document.body && document.querySelector("#main").contains(document.activeElement) && document.activeElement.offsetParent !== null`) {
+		t.Errorf("while Ben hunts on, Ann's keyboard is on %s", e2e.Eval[string](ann, focused))
+	}
+	ben.WaitTurn(true)
+	ben.Do("announce Ann's password", chromedp.Focus(chromedp.CSS("#q-say")), chromedp.KeyEvent(strings.ToLower(annPw)), chromedp.KeyEvent(kb.Enter))
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the end", `!!document.querySelector("#game-over #rematch")`)
+		if !e2e.Eval[bool](p, `document.activeElement === document.querySelector("#game-over h2")`) {
+			t.Errorf("at the end %s's keyboard is on %s, not the banner saying how the game ended", p.Name, e2e.Eval[string](p, focused))
+		}
+	}
+}
