@@ -1,6 +1,7 @@
 package games
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -188,5 +189,71 @@ func TestQuizlKeyboardToTheEnd(t *testing.T) {
 		if !e2e.Eval[bool](p, `document.activeElement === document.querySelector("#game-over h2")`) {
 			t.Errorf("at the end %s's keyboard is on %s, not the banner saying how the game ended", p.Name, e2e.Eval[string](p, focused))
 		}
+	}
+}
+
+// TestSalvoKeyboardOnly plays Salvo against a friend by the keyboard
+// alone: the fleet placed and sent with Enter, each salvo typed and
+// fired with Enter, and once the salvo that sank Ben's last ship has
+// gone, the outline typed box after box: the keyboard goes from the
+// firing box, which the outline replaces, to the outline's first box.
+func TestSalvoKeyboardOnly(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("salvo", "A friend")
+	ben.Join(ann.InviteLink())
+	ann.Wait("fleet placement", `!!document.querySelector("#s-random")`)
+	ann.Do("a random fleet", chromedp.Focus(chromedp.CSS("#s-random")), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("a legal fleet", `document.querySelector("#s-place-note").textContent.startsWith("Every ship is placed")`)
+	ann.Do("send it", chromedp.Focus(chromedp.CSS("#s-submit")), chromedp.KeyEvent(kb.Enter))
+	ben.Wait("fleet placement", `!!document.querySelector("#s-random")`)
+	ben.ClickText("#main button", "Let the computer hide my fleet")
+	annFleet, benFleet := ann.SalvoFleet(), ben.SalvoFleet()
+	own := map[string]bool{}
+	for _, s := range annFleet {
+		for _, q := range shipSquares(s) {
+			own[q] = true
+		}
+	}
+	var water, targets []string
+	for r := 1; r <= 10; r++ {
+		for c := 'A'; c <= 'J'; c++ {
+			if q := fmt.Sprintf("%c%d", c, r); !own[q] {
+				water = append(water, q)
+			}
+		}
+	}
+	for _, s := range benFleet {
+		targets = append(targets, shipSquares(s)...)
+	}
+	ann.WaitTurn(true)
+	ann.Do("go to the firing box", chromedp.Focus(chromedp.CSS("#s-fire")))
+	const focused = `(a => a === document.body ? "the page's body" : a.outerHTML.slice(0, 80))(document.activeElement)`
+	for i, n := range []int{5, 4, 3, 2, 1, 1} {
+		ann.WaitTurn(true)
+		ann.Do("fire", chromedp.KeyEvent(strings.Join(targets[:n], " ")), chromedp.KeyEvent(kb.Enter))
+		targets = targets[n:]
+		if i == 5 {
+			break
+		}
+		ben.WaitTurn(true)
+		ben.TypeIn("#s-fire", strings.Join(water[:5], " "))
+		water = water[5:]
+		ben.Click("#s-fire-btn")
+	}
+	ann.Wait("the outline", `!document.querySelector("#s-outline").hidden`)
+	if got := e2e.Eval[string](ann, `document.activeElement.id`); got != "s-ol-0" {
+		t.Fatalf("with the outline to write, Ann's keyboard is on %s, not its first box", e2e.Eval[string](ann, focused))
+	}
+	for _, s := range benFleet {
+		ann.Do("type a ship", chromedp.KeyEvent(s), chromedp.KeyEvent(kb.Tab))
+	}
+	ann.Do("send the outline", chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the end", `!!document.querySelector("#game-over")`)
+	if got := ann.Text("#game-over h2"); !strings.Contains(got, "you won") {
+		t.Errorf("Ann's end: %q", got)
 	}
 }

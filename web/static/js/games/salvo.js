@@ -376,6 +376,7 @@ export function play(ctx) {
     const focusBoard = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-board]");
     if (!myTurn && aim.length) { aim = []; typed.value = ""; say(""); }
     if (!typing && myTurn && document.activeElement !== typed) typed.value = aim.join(" ");
+    const firing = fireForm.contains(document.activeElement) && !fireForm.hidden;
     controls.hidden = me < 0 || v.finished || (v.players[me] && v.players[me].out);
     modeBtn.textContent = mode === "aim" ? "Mode: aiming (P for pencil marks)" : "Mode: pencil marks (hit? / miss?)";
     modeBtn.setAttribute("aria-pressed", String(mode === "pencil"));
@@ -461,6 +462,10 @@ export function play(ctx) {
       (v.outlines || []).length ? h("section", {}, h("h2", {}, "Outlines"), h("ul", {}, v.outlines.map(o => h("li", {}, `${v.players[o.by].name} outlined ${v.players[o.of].name}'s fleet: ${o.right ? "right" : "wrong"} (${o.fleet.join(" ")})`)))) : null);
     drawOutline(v);
     if (focus && focusBoard) refocus(focusBoard.dataset.board, focus);
+    // The salvo that sank the last ship leaves the outline as the only
+    // move: the keyboard that fired it goes on to the outline's first
+    // box, rather than stay in the form that went.
+    else if (firing && v.must_outline) { const first = outlineBox.querySelector("input"); if (first) first.focus({ preventScroll: true }); }
   }
   function refocus(board, sqn) {
     const el = boards.querySelector(`[data-board="${board}"] [data-sq="${sqn}"]`);
