@@ -257,3 +257,28 @@ func TestSalvoKeyboardOnly(t *testing.T) {
 		t.Errorf("Ann's end: %q", got)
 	}
 }
+
+// TestQuizlEditorButtonsKeepTheFocus fills the grid around a password by
+// the keyboard: the buttons that ask the server to fill it wait, disabled,
+// for its answer, and the keyboard is back on the button pressed once it
+// has come, not on the page's body.
+func TestQuizlEditorButtonsKeepTheFocus(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("quizl", "A friend")
+	ann.Wait("the grid editor", `!!document.querySelector("#q-password")`)
+	ann.Do("type the password", chromedp.Focus(chromedp.CSS("#q-password")), chromedp.KeyEvent("crane"), chromedp.KeyEvent(kb.Enter))
+	for _, button := range []string{"Fill the rest for me", "Make me a deceptive grid"} {
+		pressed := `[...document.querySelectorAll("#main button")].find(b => b.textContent === ` + quote(button) + `)`
+		e2e.Eval[bool](ann, `([...document.querySelectorAll("#main input.cell")].filter(e => !e.classList.contains("pw")).forEach(e => { e.value = ""; e.dispatchEvent(new Event("input")); }), true)`)
+		ann.Wait("the squares to fill", `document.querySelector("#q-note").textContent.startsWith("20 squares still to fill")`)
+		e2e.Eval[bool](ann, `((`+pressed+`).focus(), true)`)
+		ann.Do("press "+button, chromedp.KeyEvent(kb.Enter))
+		ann.Wait("the grid filled", `document.querySelector("#q-note").textContent.startsWith("The referee accepts") && !(`+pressed+`).disabled`)
+		if !e2e.Eval[bool](ann, `document.activeElement === `+pressed) {
+			t.Errorf("after %q the keyboard is on %s", button, e2e.Eval[string](ann, `(a => a === document.body ? "the page's body" : a.outerHTML.slice(0, 80))(document.activeElement)`))
+		}
+	}
+}
