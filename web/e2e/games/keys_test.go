@@ -282,3 +282,47 @@ func TestQuizlEditorButtonsKeepTheFocus(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnTakesTheKeyboard begins a game with a friend, each player's
+// keyboard on the screen as a whole (the page just opened, the setup just
+// sent): when a player's turn comes, the keyboard is in the box where the
+// move is typed, as it is at every turn after, so that a player without a
+// mouse types the first move as the next ones.
+func TestTurnTakesTheKeyboard(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	for _, tc := range []struct {
+		game, auto, box, move string
+	}{
+		{"nymphabet", "", "#n-word", "abdicate"},
+		{"quizl", "#q-auto", "#q-call", "50"},
+		{"salvo", "#s-submit + button", "#s-fire", "a1 a2 a3 a4 a5"},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			t.Parallel()
+			ann := e2e.NewPlayer(t, b, "Ann", base)
+			ben := e2e.NewPlayer(t, b, "Ben", base)
+			ann.CreateTable(tc.game, "A friend")
+			ben.Join(ann.InviteLink())
+			if tc.auto != "" {
+				for _, p := range []*e2e.Player{ann, ben} {
+					p.Wait("the setup", `!!document.querySelector(`+quote(tc.auto)+`)`)
+					p.Do("let the computer set up", chromedp.Focus(chromedp.CSS(tc.auto)), chromedp.KeyEvent(kb.Enter))
+				}
+			}
+			const focused = `(a => a === document.body ? "the page's body" : a.outerHTML.slice(0, 80))(document.activeElement)`
+			for i, p := range []*e2e.Player{ann, ben} {
+				p.WaitTurn(true)
+				p.Wait("the move box", `!!document.querySelector(`+quote(tc.box)+`)`)
+				if !e2e.Eval[bool](p, `document.activeElement === document.querySelector(`+quote(tc.box)+`)`) {
+					t.Fatalf("with %s's turn come, the keyboard is on %s", p.Name, e2e.Eval[string](p, focused))
+				}
+				if i == 0 {
+					p.Do("type the first move", chromedp.KeyEvent(tc.move), chromedp.KeyEvent(kb.Enter))
+					p.WaitTurn(false)
+				}
+			}
+		})
+	}
+}

@@ -148,6 +148,10 @@ export function play(ctx) {
     for (const el of [callInput, sayInput]) { el.readOnly = !mine; el.setAttribute("aria-disabled", String(!mine)); }
     for (const el of [...callForm.querySelectorAll("button"), ...sayForm.querySelectorAll("button")]) el.setAttribute("aria-disabled", String(!mine));
     if (mine && !was && err.textContent === notYet) err.textContent = "";
+    // The turn come with the keyboard on the screen as a whole (the grid
+    // just sent, the game just begun), the call is typed straight in.
+    const at = document.activeElement;
+    if (mine && !controls.hidden && !ctx.replay && at && at !== document.body && at.contains(root)) callInput.focus({ preventScroll: true });
     chosenBar.hidden = !selected;
     if (selected) {
       const b = others.find(x => String(x.seat) === selected.board);

@@ -466,6 +466,12 @@ export function play(ctx) {
     // move: the keyboard that fired it goes on to the outline's first
     // box, rather than stay in the form that went.
     else if (firing && v.must_outline) { const first = outlineBox.querySelector("input"); if (first) first.focus({ preventScroll: true }); }
+    // The turn come with the keyboard on the screen as a whole (the fleet
+    // just sent, the game just begun), the salvo is typed straight in.
+    else if (myTurn && !controls.hidden && !ctx.replay && document.activeElement && document.activeElement !== document.body && document.activeElement.contains(root)) {
+      const to = v.must_outline ? outlineBox.querySelector("input") : typed;
+      if (to) to.focus({ preventScroll: true });
+    }
   }
   function refocus(board, sqn) {
     const el = boards.querySelector(`[data-board="${board}"] [data-sq="${sqn}"]`);
