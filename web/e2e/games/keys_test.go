@@ -195,8 +195,9 @@ func TestQuizlKeyboardToTheEnd(t *testing.T) {
 // TestSalvoKeyboardOnly plays Salvo against a friend by the keyboard
 // alone: the fleet placed and sent with Enter, each salvo typed and
 // fired with Enter, and once the salvo that sank Ben's last ship has
-// gone, the outline typed box after box: the keyboard goes from the
-// firing box, which the outline replaces, to the outline's first box.
+// gone, the outline typed box after box and sent with Enter: the
+// keyboard goes from the firing box, which the outline replaces, to the
+// outline's first box.
 func TestSalvoKeyboardOnly(t *testing.T) {
 	t.Parallel()
 	base := e2e.StartServer(t)
@@ -248,9 +249,13 @@ func TestSalvoKeyboardOnly(t *testing.T) {
 	if got := e2e.Eval[string](ann, `document.activeElement.id`); got != "s-ol-0" {
 		t.Fatalf("with the outline to write, Ann's keyboard is on %s, not its first box", e2e.Eval[string](ann, focused))
 	}
-	for _, s := range benFleet {
-		ann.Do("type a ship", chromedp.KeyEvent(s), chromedp.KeyEvent(kb.Tab))
+	for i, s := range benFleet {
+		ann.Do("type a ship", chromedp.KeyEvent(s))
+		if i < len(benFleet)-1 {
+			ann.Do("go on to the next ship", chromedp.KeyEvent(kb.Tab))
+		}
 	}
+	// Enter in the last ship's box sends the outline.
 	ann.Do("send the outline", chromedp.KeyEvent(kb.Enter))
 	ann.Wait("the end", `!!document.querySelector("#game-over")`)
 	if got := ann.Text("#game-over h2"); !strings.Contains(got, "you won") {

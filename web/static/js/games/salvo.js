@@ -491,9 +491,12 @@ export function play(ctx) {
       inp.addEventListener("input", () => { outline[i] = inp.value.trim().toUpperCase(); keepOutline(); });
       return h("div", { class: "row" }, h("label", { for: inp.id }, `${n} (${len})${outlineShip === i ? " ◀" : ""}`), inp);
     });
+    // A form, so that Enter in any ship's box sends the outline, as Enter
+    // in the firing box fires.
     fill(outlineBox, h("h3", {}, "Outline the fleet"),
       h("p", { class: "help" }, "Type each ship's ends, or choose a ship and click its two ends on the tracking ocean."),
-      inputs, h("button", { type: "button", class: "primary", id: "s-ol-send", onclick: async () => { if (await send("outline " + outline.join(" "))) dropOutline(); } }, "Send the outline"));
+      h("form", { class: "stack", onsubmit: async e => { e.preventDefault(); if (await send("outline " + outline.join(" "))) dropOutline(); } },
+        inputs, h("button", { type: "submit", class: "primary", id: "s-ol-send" }, "Send the outline")));
   }
   return { el: root, update };
 }
