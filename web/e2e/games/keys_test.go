@@ -331,3 +331,37 @@ func TestTurnTakesTheKeyboard(t *testing.T) {
 		})
 	}
 }
+
+// TestGuideByKeyboard goes through the first-game guide by the keyboard:
+// Back pressed on the way to the first step, where it is disabled, leaves
+// the keyboard on Next, and the guide closed from within gives it back
+// where it was when the guide opened (its button, when opened from it),
+// not to the page's body.
+func TestGuideByKeyboard(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("nymphabet", "The computer")
+	ann.Wait("the guide", `!!document.querySelector("#guide-next")`)
+	const focused = `(a => a === document.body ? "the page's body" : a.outerHTML.slice(0, 80))(document.activeElement)`
+	ann.Do("Next", chromedp.Focus(chromedp.CSS("#guide-next")), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("step 2", `document.querySelector("#guide-step").textContent.startsWith("Step 2 ")`)
+	ann.Do("Back", chromedp.Focus(chromedp.CSS("#guide-back")), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("step 1", `document.querySelector("#guide-step").textContent.startsWith("Step 1 ")`)
+	if got := e2e.Eval[string](ann, `document.activeElement.id`); got != "guide-next" {
+		t.Errorf("back at the first step, the keyboard is on %s, not Next", e2e.Eval[string](ann, focused))
+	}
+	ann.Do("Skip", chromedp.Focus(chromedp.CSS("#guide-skip")), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the guide gone", `!document.querySelector("#guide")`)
+	if !e2e.Eval[bool](ann, `document.activeElement !== document.body && document.querySelector("#main").contains(document.activeElement)`) {
+		t.Errorf("with the guide skipped, the keyboard is on %s", e2e.Eval[string](ann, focused))
+	}
+	ann.Do("open the guide", chromedp.Focus(chromedp.CSS("#guide-open")), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the guide, focused", `document.activeElement.id === "guide-next"`)
+	ann.Do("close it", chromedp.KeyEvent(kb.Escape))
+	ann.Wait("the guide gone", `!document.querySelector("#guide")`)
+	if got := e2e.Eval[string](ann, `document.activeElement.id`); got != "guide-open" {
+		t.Errorf("with the guide closed, the keyboard is on %s, not the button that opened it", e2e.Eval[string](ann, focused))
+	}
+}
