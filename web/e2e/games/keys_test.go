@@ -290,7 +290,7 @@ func TestQuizlEditorButtonsKeepTheFocus(t *testing.T) {
 
 // TestTurnTakesTheKeyboard begins a game with a friend, each player's
 // keyboard on the screen as a whole (the page just opened, the setup just
-// sent): when a player's turn comes, the keyboard is in the box where the
+// sent, or sent last, which begins the game at once): when a player's turn comes, the keyboard is in the box where the
 // move is typed, as it is at every turn after, so that a player without a
 // mouse types the first move as the next ones.
 func TestTurnTakesTheKeyboard(t *testing.T) {
@@ -311,7 +311,9 @@ func TestTurnTakesTheKeyboard(t *testing.T) {
 			ann.CreateTable(tc.game, "A friend")
 			ben.Join(ann.InviteLink())
 			if tc.auto != "" {
-				for _, p := range []*e2e.Player{ann, ben} {
+				// Ben's setup goes first: Ann's, sent second, begins the
+				// game at once.
+				for _, p := range []*e2e.Player{ben, ann} {
 					p.Wait("the setup", `!!document.querySelector(`+quote(tc.auto)+`)`)
 					p.Do("let the computer set up", chromedp.Focus(chromedp.CSS(tc.auto)), chromedp.KeyEvent(kb.Enter))
 				}

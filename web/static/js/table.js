@@ -139,6 +139,7 @@ async function playScreen(main, id, mine) {
 
   let mod = null, board = null, setupDrawn = false, last = null, lastMine = null;
   let ended = false; // the update drawn last ended the game (see keepFocus)
+  let stageHad = false; // the stage held the keyboard before the update drawn now
   let words = false; // the game judges words against the table's word list
   const notifyBox = notifyControls(); // kept across redraws of the side panel
   const seen = new Set(); // versions of the moves already taken in
@@ -207,6 +208,7 @@ async function playScreen(main, id, mine) {
     const onStage = inMain && stage.contains(had);
     const lostBefore = !had || had === document.body || had === main;
     ended = false;
+    stageHad = onStage;
     await fn();
     const at = document.activeElement;
     const hidden = !!at && at !== stage && stage.contains(at) && at.offsetParent === null;
@@ -346,6 +348,11 @@ async function playScreen(main, id, mine) {
       }
     } else {
       if (!board) { board = mod.play(ctx); fill(stage, board.el); if (!over) guideFirst(t.game, u.seat); }
+      // The setup sent last begins the game at once: the form that held
+      // the keyboard went with it, and the stage holds it for the game's
+      // screen, which takes it on to its move box when the turn is the
+      // player's.
+      if (stageHad && (!document.activeElement || document.activeElement === document.body)) stage.focus({ preventScroll: true });
       board.update(u.view);
     }
 
