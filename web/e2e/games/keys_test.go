@@ -367,3 +367,34 @@ func TestGuideByKeyboard(t *testing.T) {
 		t.Errorf("with the guide closed, the keyboard is on %s, not the button that opened it", e2e.Eval[string](ann, focused))
 	}
 }
+
+// TestQuizlChoiceBarByKeyboard selects a square with the arrow keys and
+// then clears the choice, or calls it, with the choice bar's buttons:
+// the bar goes with the choice, and the keyboard goes back to the square,
+// not to the page's body, without choosing it again.
+func TestQuizlChoiceBarByKeyboard(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("quizl", "Solitaire")
+	ann.Wait("the computer's grid", `document.querySelectorAll('[data-board="0"] [data-sq]').length === 25`)
+	const focused = `(a => a === document.body ? "the page's body" : a.outerHTML.slice(0, 80))(document.activeElement)`
+	const on61 = `document.activeElement === document.querySelector('[data-board="0"] [data-sq="61"]')`
+	for _, tc := range []struct{ press, done string }{
+		{"#q-unselect", `document.querySelector("#q-chosen").hidden`},
+		{"#q-confirm", `document.querySelectorAll("#moves li").length === 1`},
+	} {
+		ann.Do("select 61", chromedp.Focus(chromedp.CSS(`[data-board="0"] [data-sq="60"]`)), chromedp.KeyEvent(kb.ArrowRight))
+		ann.Wait("61 chosen", `!document.querySelector("#q-chosen").hidden && document.querySelector("#q-chosen-text").textContent.startsWith("Square 61")`)
+		ann.Do("press "+tc.press, chromedp.Focus(chromedp.CSS(tc.press)), chromedp.KeyEvent(kb.Enter))
+		ann.Wait(tc.press+" done", tc.done)
+		ann.Wait("the choice gone", `document.querySelector("#q-chosen").hidden`)
+		if !e2e.Eval[bool](ann, on61) {
+			t.Errorf("after %s the keyboard is on %s, not square 61", tc.press, e2e.Eval[string](ann, focused))
+		}
+	}
+	if n := e2e.Eval[int](ann, `document.querySelectorAll("#moves li").length`); n != 1 {
+		t.Errorf("%d moves made, want the one call", n)
+	}
+}
