@@ -87,8 +87,8 @@ export function open(where, game, onClose) {
     const inside = box.contains(document.activeElement);
     box.remove();
     if (inside) {
-      const back = opener && (opener.isConnected ? opener : opener.id && document.getElementById(opener.id));
-      (back || document.getElementById("main") || document.body).focus({ preventScroll: true });
+      const to = opener && (opener.isConnected ? opener : opener.id && document.getElementById(opener.id));
+      (to || document.getElementById("main") || document.body).focus({ preventScroll: true });
     }
     if (onClose) onClose();
   }
