@@ -398,3 +398,23 @@ func TestQuizlChoiceBarByKeyboard(t *testing.T) {
 		t.Errorf("%d moves made, want the one call", n)
 	}
 }
+
+// TestResignByKeyboard resigns by the keyboard: the Resign button goes
+// with the game it ended, and the keyboard goes to the banner that says
+// how it ended, not to the top of the screen.
+func TestResignByKeyboard(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("nymphabet", "A friend")
+	ben.Join(ann.InviteLink())
+	ann.WaitTurn(true)
+	e2e.Eval[bool](ann, `(window.confirm = () => true, true)`)
+	ann.Do("resign", chromedp.Focus(chromedp.CSS("#resign")), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the end", `!!document.querySelector("#game-over")`)
+	if !e2e.Eval[bool](ann, `document.activeElement === document.querySelector("#game-over h2")`) {
+		t.Errorf("after resigning, Ann's keyboard is on %s, not the banner saying how the game ended", e2e.Eval[string](ann, `(a => a === document.body ? "the page's body" : a.outerHTML.slice(0, 80))(document.activeElement)`))
+	}
+}

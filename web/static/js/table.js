@@ -196,8 +196,9 @@ async function playScreen(main, id, mine) {
   // would send the next Tab back to "Skip to content".
   //
   // The game's end takes the keyboard to the banner that says how it
-  // ended, unless the player is busy elsewhere (the chat, the side
-  // panel): the game's own controls have gone, and the rematch is there.
+  // ended, unless the player is busy elsewhere (the chat, say): the
+  // game's own controls have gone, the Resign button too, and the
+  // rematch is there.
   // A control the game's screen hid but did not take away (a form not
   // the player's while the others play on) gives the focus to the stage:
   // the browser would soon drop it on the page's body, and the next turn
@@ -212,7 +213,8 @@ async function playScreen(main, id, mine) {
     await fn();
     const at = document.activeElement;
     const hidden = !!at && at !== stage && stage.contains(at) && at.offsetParent === null;
-    if (ended && (lostBefore || onStage || hidden)) {
+    const gone = inMain && !had.isConnected; // the Resign button, say, that ended it
+    if (ended && (lostBefore || onStage || hidden || gone)) {
       const end = document.getElementById("game-over-h");
       if (end) { end.focus(); return; }
     }
