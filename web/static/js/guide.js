@@ -52,6 +52,11 @@ export function open(where, game, onClose) {
   const list = steps[game];
   if (!list) return null;
   close(where);
+  // The keyboard goes back where it was when the guide opened (the button
+  // that opened it, drawn anew since, is found by its id) once the guide
+  // is closed from within: removed, the guide would drop it on the page's
+  // body, and the next Tab would start at the top of the page.
+  const opener = document.activeElement !== document.body ? document.activeElement : null;
   let i = 0;
   let marked = null;
   const text = h("p", { id: "guide-text" });
@@ -71,13 +76,20 @@ export function open(where, game, onClose) {
     if (marked) marked.classList.add("guide-target");
     count.textContent = `Step ${i + 1} of ${list.length}`;
     text.textContent = step.text;
+    // Disabled under the keyboard, Back would lose it: it goes to Next.
+    if (i === 0 && document.activeElement === back) next.focus();
     back.disabled = i === 0;
     next.textContent = i + 1 < list.length ? "Next" : "Got it";
   }
   function done() {
     unmark();
     markSeen(game);
+    const inside = box.contains(document.activeElement);
     box.remove();
+    if (inside) {
+      const to = opener && (opener.isConnected ? opener : opener.id && document.getElementById(opener.id));
+      (to || document.getElementById("main") || document.body).focus({ preventScroll: true });
+    }
     if (onClose) onClose();
   }
   box._close = done;

@@ -161,7 +161,9 @@ export async function replay(main) {
     append(clear(viewer), 
       h("h2", {}, `${ans.title}: ${ans.players.join(" v ")}`),
       ans.refused ? h("p", { class: "error" }, "The referee refused the record here: " + ans.refused) : null,
-      h("div", { class: "row", onkeydown: e => { if (e.key === "ArrowLeft" && e.target !== range) go(-1); if (e.key === "ArrowRight" && e.target !== range) go(1); } },
+      // The arrow keys step through the moves, but not from the range or
+      // the choice of seat, where they choose a move or a seat themselves.
+      h("div", { class: "row", onkeydown: e => { if (e.target === range || e.target === seatSel) return; if (e.key === "ArrowLeft") go(-1); if (e.key === "ArrowRight") go(1); } },
         h("button", { type: "button", id: "replay-first", class: "icon", onclick: () => { step = 0; draw(); }, "aria-label": "First move" }, icon("first"), h("span", { "aria-hidden": "true" }, "First")),
         h("button", { type: "button", id: "replay-prev", class: "icon", onclick: () => go(-1), "aria-label": "Previous move" }, icon("prev"), h("span", { "aria-hidden": "true" }, "Previous")),
         range,

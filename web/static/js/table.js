@@ -138,6 +138,8 @@ async function playScreen(main, id, mine) {
   append(main, head, status, guideSlot, banner, h("div", { class: "layout" }, stage, side));
 
   let mod = null, board = null, setupDrawn = false, last = null, lastMine = null;
+  let ended = false; // the update drawn last ended the game (see keepFocus)
+  let stageHad = false; // the stage held the keyboard before the update drawn now
   let words = false; // the game judges words against the table's word list
   const notifyBox = notifyControls(); // kept across redraws of the side panel
   const seen = new Set(); // versions of the moves already taken in
@@ -192,11 +194,31 @@ async function playScreen(main, id, mine) {
   // drawn again (found by its id), else on the stage if it was there,
   // else on the screen's content. Left on the page's body, the focus
   // would send the next Tab back to "Skip to content".
+  //
+  // The game's end takes the keyboard to the banner that says how it
+  // ended, unless the player is busy elsewhere (the chat, say): the
+  // game's own controls have gone, the Resign button too, and the
+  // rematch is there.
+  // A control the game's screen hid but did not take away (a form not
+  // the player's while the others play on) gives the focus to the stage:
+  // the browser would soon drop it on the page's body, and the next turn
+  // would find the keyboard at the top of the page.
   async function keepFocus(fn) {
     const had = document.activeElement;
     const inMain = !!had && had !== main && main.contains(had);
     const onStage = inMain && stage.contains(had);
+    const lostBefore = !had || had === document.body || had === main;
+    ended = false;
+    stageHad = onStage;
     await fn();
+    const at = document.activeElement;
+    const hidden = !!at && at !== stage && stage.contains(at) && at.offsetParent === null;
+    const gone = inMain && !had.isConnected; // the Resign button, say, that ended it
+    if (ended && (lostBefore || onStage || hidden || gone)) {
+      const end = document.getElementById("game-over-h");
+      if (end) { end.focus(); return; }
+    }
+    if (hidden) { stage.focus({ preventScroll: true }); return; }
     if (!inMain || (document.activeElement && document.activeElement !== document.body)) return;
     // Taken out and put back, a control has lost the focus all the same.
     const again = main.contains(had) ? had : had.id && document.getElementById(had.id);
@@ -252,6 +274,7 @@ async function playScreen(main, id, mine) {
     // A table seen first when it is already over came without its moves:
     // ask once for them, for what the clock or a claim did at the end.
     if (!last && t.status === "finished" && !lastMove) pastMoves();
+    ended = !!last && last.table.status !== "finished" && t.status === "finished";
     last = u;
     const names = t.seats.map(s => s.name);
     const over = t.status === "finished";
@@ -327,6 +350,11 @@ async function playScreen(main, id, mine) {
       }
     } else {
       if (!board) { board = mod.play(ctx); fill(stage, board.el); if (!over) guideFirst(t.game, u.seat); }
+      // The setup sent last begins the game at once: the form that held
+      // the keyboard went with it, and the stage holds it for the game's
+      // screen, which takes it on to its move box when the turn is the
+      // player's.
+      if (stageHad && (!document.activeElement || document.activeElement === document.body)) stage.focus({ preventScroll: true });
       board.update(u.view);
     }
 
@@ -401,7 +429,7 @@ async function playScreen(main, id, mine) {
     }
     const won = (res.winners || []).includes(u.seat);
     const box = h("div", { class: "banner end" + (won ? " won" : ""), id: "game-over" },
-      h("h2", {}, "Game over: " + (why.result || resultText(t, u.seat, names))),
+      h("h2", { id: "game-over-h", tabindex: -1 }, "Game over: " + (why.result || resultText(t, u.seat, names))),
       why.reason ? h("p", { class: "reason", id: "end-reason" }, why.reason) : null);
     // What the result counts, in the game's words where it is not points
     // (a bare "Scores" would read, in Nymphabet's standard mode, as if the

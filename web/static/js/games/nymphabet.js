@@ -87,6 +87,10 @@ export function play(ctx) {
     input.setAttribute("aria-disabled", String(!mine));
     if (mine && !was && err.textContent.startsWith("Wait for your turn")) err.textContent = "";
     input.placeholder = mine ? (v.current ? `a word starting with ${v.current}` : "any word") : "wait for your turn";
+    // The turn come with the keyboard on the screen as a whole (the game
+    // just begun), the word goes straight in, as at each turn after.
+    const at = document.activeElement;
+    if (mine && !box.hidden && !ctx.replay && at && at !== document.body && at.contains(root)) input.focus({ preventScroll: true });
   }
   return { el: root, update };
 }

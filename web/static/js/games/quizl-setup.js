@@ -73,7 +73,16 @@ export function setup(ctx) {
     h("option", { value: "medium" }, "medium"), h("option", { value: "strong", selected: true }, "strong"));
   const note = h("p", { id: "q-note", role: "status", "aria-live": "polite" }, "Type your password in the box, then write it into a row or column.");
   const err = h("p", { class: "error", role: "alert" });
-  const busy = on => { for (const b of buttons.querySelectorAll("button")) b.disabled = on; };
+  // While the server fills the grid its buttons are disabled, so that a
+  // second press asks nothing twice; the browser then drops the focus of
+  // the one pressed on the page's body, and the keyboard gets it back
+  // once they are enabled again, rather than start over at the page's top.
+  let pressed = null;
+  const busy = on => {
+    if (on) pressed = buttons.contains(document.activeElement) ? document.activeElement : null;
+    for (const b of buttons.querySelectorAll("button")) b.disabled = on;
+    if (!on && pressed && pressed.isConnected && (!document.activeElement || document.activeElement === document.body)) pressed.focus({ preventScroll: true });
+  };
   const draw = () => { for (let r = 0; r < 5; r++) for (let c = 0; c < 5; c++) cells[r][c].value = letters[r][c]; check(); };
   const pw = () => pwInput.value.toUpperCase().replace(/[^A-Z]/g, "");
   const lineOf = p => p.length === 5 ? [...Array(10).keys()].find(l => lineSquares(l).map(([r, c]) => letters[r][c]).join("") === p) : undefined;

@@ -90,8 +90,8 @@ export function play(ctx) {
   const chosenText = h("span", { id: "q-chosen-text" });
   const chosenBar = h("div", { class: "row chosen", id: "q-chosen", hidden: true, "aria-live": "polite" },
     chosenText,
-    h("button", { type: "button", class: "primary", id: "q-confirm", onclick: () => selected && callIt(selected) }, "Call it"),
-    h("button", { type: "button", id: "q-unselect", onclick: () => choose(null) }, "Clear"));
+    h("button", { type: "button", class: "primary", id: "q-confirm", onclick: async () => { const was = selected; if (was) { await callIt(was); backTo(was); } } }, "Call it"),
+    h("button", { type: "button", id: "q-unselect", onclick: () => { const was = selected; choose(null); backTo(was); } }, "Clear"));
   const oneBox = h("input", { type: "checkbox", id: "q-oneclick", checked: oneClick(), onchange: e => {
     try { localStorage.setItem(oneClickKey, e.target.checked ? "1" : "0"); } catch { /* private mode: this page only */ }
     choose(null);
@@ -106,6 +106,16 @@ export function play(ctx) {
     selected = null;
     if (await send(pick.sq)) return;
     if (last) update(last);
+  }
+  // backTo gives the keyboard back to the square pick once the bar that
+  // called or cleared it has gone with the choice: hidden, the bar would
+  // drop the focus on the page's body. Focused so, the square is not
+  // chosen again.
+  function backTo(pick) {
+    const at = document.activeElement;
+    if (!pick || (at && at !== document.body && !chosenBar.contains(at) && !at.contains(root) && at.offsetParent !== null)) return;
+    const el = boards.querySelector(`[data-board="${pick.board}"] [data-sq="${pick.sq}"]`);
+    if (el) { pointer = true; el.focus(); pointer = false; }
   }
   // choose selects a square (or nothing) and redraws the grids.
   function choose(pick) {
@@ -148,6 +158,10 @@ export function play(ctx) {
     for (const el of [callInput, sayInput]) { el.readOnly = !mine; el.setAttribute("aria-disabled", String(!mine)); }
     for (const el of [...callForm.querySelectorAll("button"), ...sayForm.querySelectorAll("button")]) el.setAttribute("aria-disabled", String(!mine));
     if (mine && !was && err.textContent === notYet) err.textContent = "";
+    // The turn come with the keyboard on the screen as a whole (the grid
+    // just sent, the game just begun), the call is typed straight in.
+    const at = document.activeElement;
+    if (mine && !controls.hidden && !ctx.replay && at && at !== document.body && at.contains(root)) callInput.focus({ preventScroll: true });
     chosenBar.hidden = !selected;
     if (selected) {
       const b = others.find(x => String(x.seat) === selected.board);

@@ -376,6 +376,7 @@ export function play(ctx) {
     const focusBoard = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-board]");
     if (!myTurn && aim.length) { aim = []; typed.value = ""; say(""); }
     if (!typing && myTurn && document.activeElement !== typed) typed.value = aim.join(" ");
+    const firing = fireForm.contains(document.activeElement) && !fireForm.hidden;
     controls.hidden = me < 0 || v.finished || (v.players[me] && v.players[me].out);
     modeBtn.textContent = mode === "aim" ? "Mode: aiming (P for pencil marks)" : "Mode: pencil marks (hit? / miss?)";
     modeBtn.setAttribute("aria-pressed", String(mode === "pencil"));
@@ -461,6 +462,16 @@ export function play(ctx) {
       (v.outlines || []).length ? h("section", {}, h("h2", {}, "Outlines"), h("ul", {}, v.outlines.map(o => h("li", {}, `${v.players[o.by].name} outlined ${v.players[o.of].name}'s fleet: ${o.right ? "right" : "wrong"} (${o.fleet.join(" ")})`)))) : null);
     drawOutline(v);
     if (focus && focusBoard) refocus(focusBoard.dataset.board, focus);
+    // The salvo that sank the last ship leaves the outline as the only
+    // move: the keyboard that fired it goes on to the outline's first
+    // box, rather than stay in the form that went.
+    else if (firing && v.must_outline) { const first = outlineBox.querySelector("input"); if (first) first.focus({ preventScroll: true }); }
+    // The turn come with the keyboard on the screen as a whole (the fleet
+    // just sent, the game just begun), the salvo is typed straight in.
+    else if (myTurn && !controls.hidden && !ctx.replay && document.activeElement && document.activeElement !== document.body && document.activeElement.contains(root)) {
+      const to = v.must_outline ? outlineBox.querySelector("input") : typed;
+      if (to) to.focus({ preventScroll: true });
+    }
   }
   function refocus(board, sqn) {
     const el = boards.querySelector(`[data-board="${board}"] [data-sq="${sqn}"]`);
@@ -480,9 +491,12 @@ export function play(ctx) {
       inp.addEventListener("input", () => { outline[i] = inp.value.trim().toUpperCase(); keepOutline(); });
       return h("div", { class: "row" }, h("label", { for: inp.id }, `${n} (${len})${outlineShip === i ? " ◀" : ""}`), inp);
     });
+    // A form, so that Enter in any ship's box sends the outline, as Enter
+    // in the firing box fires.
     fill(outlineBox, h("h3", {}, "Outline the fleet"),
       h("p", { class: "help" }, "Type each ship's ends, or choose a ship and click its two ends on the tracking ocean."),
-      inputs, h("button", { type: "button", class: "primary", id: "s-ol-send", onclick: async () => { if (await send("outline " + outline.join(" "))) dropOutline(); } }, "Send the outline"));
+      h("form", { class: "stack", onsubmit: async e => { e.preventDefault(); if (await send("outline " + outline.join(" "))) dropOutline(); } },
+        inputs, h("button", { type: "submit", class: "primary", id: "s-ol-send" }, "Send the outline")));
   }
   return { el: root, update };
 }
