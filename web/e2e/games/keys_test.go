@@ -411,10 +411,46 @@ func TestResignByKeyboard(t *testing.T) {
 	ann.CreateTable("nymphabet", "A friend")
 	ben.Join(ann.InviteLink())
 	ann.WaitTurn(true)
+	// In a short window the banner is out of sight from the Resign
+	// button: the keyboard brings it into view.
+	ann.Do("a short window", chromedp.EmulateViewport(900, 420))
 	e2e.Eval[bool](ann, `(window.confirm = () => true, true)`)
 	ann.Do("resign", chromedp.Focus(chromedp.CSS("#resign")), chromedp.KeyEvent(kb.Enter))
 	ann.Wait("the end", `!!document.querySelector("#game-over")`)
 	if !e2e.Eval[bool](ann, `document.activeElement === document.querySelector("#game-over h2")`) {
 		t.Errorf("after resigning, Ann's keyboard is on %s, not the banner saying how the game ended", e2e.Eval[string](ann, `(a => a === document.body ? "the page's body" : a.outerHTML.slice(0, 80))(document.activeElement)`))
+	}
+	if !e2e.Eval[bool](ann, `(r => r.top > -1 && r.bottom < window.innerHeight + 1)(document.querySelector("#game-over h2").getBoundingClientRect())`) {
+		t.Errorf("after resigning by the keyboard, the banner saying how the game ended is out of sight")
+	}
+}
+
+// TestGameEndKeepsTheReadersPlace ends a game while Ann, who plays by the
+// mouse, reads lower down the page: the keyboard goes to the banner that
+// says how it ended, as for a keyboard player, but the page stays where
+// she was reading it rather than jumping up to the banner.
+func TestGameEndKeepsTheReadersPlace(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("nymphabet", "A friend")
+	ben.Join(ann.InviteLink())
+	ann.WaitTurn(true)
+	ann.Do("a short window", chromedp.EmulateViewport(900, 420))
+	y := e2e.Eval[float64](ann, `(window.scrollTo(0, document.documentElement.scrollHeight), window.scrollY)`)
+	if y <= 0 {
+		t.Fatalf("the table's page does not scroll in a 900 by 420 window")
+	}
+	ann.Do("a click beside the controls", chromedp.MouseClickXY(3, 400))
+	e2e.Eval[bool](ben, `(window.confirm = () => true, true)`)
+	ben.Click("#resign")
+	ann.Wait("the end", `!!document.querySelector("#game-over")`)
+	ann.Wait("the focus on the banner", `document.activeElement === document.querySelector("#game-over h2")`)
+	// The page may have grown shorter (the move's controls gone): it
+	// keeps her place as far as it still reaches.
+	if got, most := e2e.Eval[float64](ann, `window.scrollY`), e2e.Eval[float64](ann, `document.documentElement.scrollHeight - window.innerHeight`); got < min(y, most)-1 {
+		t.Errorf("as the game ended the page jumped from %.0f to %.0f pixels down (of %.0f)", y, got, most)
 	}
 }

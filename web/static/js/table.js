@@ -216,7 +216,14 @@ async function playScreen(main, id, mine) {
     const gone = inMain && !had.isConnected; // the Resign button, say, that ended it
     if (ended && (lostBefore || onStage || hidden || gone)) {
       const end = document.getElementById("game-over-h");
-      if (end) { end.focus(); return; }
+      // Brought into view only for the keyboard (the browser shows its
+      // focus then): a mouse player reading the boards lower down keeps
+      // their place.
+      if (end) {
+        end.focus({ preventScroll: true });
+        if (end.matches(":focus-visible")) end.scrollIntoView({ block: "nearest" });
+        return;
+      }
     }
     if (hidden) { stage.focus({ preventScroll: true }); return; }
     if (!inMain || (document.activeElement && document.activeElement !== document.body)) return;
