@@ -375,3 +375,48 @@ func TestBlockHidesChallengeMadeBefore(t *testing.T) {
 		t.Errorf("Ann's challenges once she unblocks Ben: %+v; want hers to him", l)
 	}
 }
+
+// TestBlockKeepsFromJoin: a block keeps two players from one table as it
+// keeps them from a challenge: Ben, whom Ann blocks, cannot take the open
+// seat at her table (he is not told why), nor she the one at his; Cat
+// takes either, and so does Ben once Ann unblocks him.
+func TestBlockKeepsFromJoin(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, ben, cat := signUp(t, base, "Ann"), signUp(t, base, "Ben"), signUp(t, base, "Cat")
+		if st, body := ann.do("POST", "/api/v1/blocks", `{"name": "Ben"}`, nil); st != 201 {
+			t.Fatalf("block: %d %s", st, body)
+		}
+		open := func(c *client) string {
+			t.Helper()
+			var s table.Seated
+			if st, body := c.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &s); st != 201 {
+				t.Fatalf("a table: %d %s", st, body)
+			}
+			return s.Table
+		}
+		annsTable, bensTable := open(ann), open(ben)
+		for _, c := range []struct {
+			who    *client
+			table  string
+			status int
+			want   string
+		}{
+			{ben, annsTable, 403, "Ann is not taking a game with you"},
+			{ann, bensTable, 409, "you have blocked Ben"},
+		} {
+			st, body := c.who.do("POST", "/api/v1/tables/"+c.table+"/join", `{}`, nil)
+			if st != c.status || !strings.Contains(body, c.want) || (c.status == 403 && strings.Contains(strings.ToLower(body), "block")) {
+				t.Errorf("join %s: %d %s; want %d saying %q", c.table, st, body, c.status, c.want)
+			}
+		}
+		// Nothing changed: the seats are still open.
+		expect(t, cat, "POST", "/api/v1/tables/"+bensTable+"/join", `{}`, 200, `"seat":1`)
+		if st, body := ann.do("DELETE", "/api/v1/blocks/Ben", nil, nil); st != 204 {
+			t.Fatalf("unblock: %d %s", st, body)
+		}
+		expect(t, ben, "POST", "/api/v1/tables/"+annsTable+"/join", `{}`, 200, `"seat":1`)
+	})
+}

@@ -212,6 +212,10 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		MayRematch: func(ctx context.Context, asker string, others []table.PairedSeat) error {
 			return s.rel.MayRematch(ctx, asker, others)
 		},
+		// And a join from seating two such players at one table.
+		MayJoin: func(ctx context.Context, joiner string, others []table.PairedSeat) error {
+			return s.rel.MayJoin(ctx, joiner, others)
+		},
 		// The accounts keep anyone from sitting down beside a player a
 		// moderator closed, through s.playersService, made once the
 		// tables are.

@@ -118,6 +118,9 @@ type Config struct {
 	// MayRematch, when set, may refuse to make a finished table's next
 	// game.
 	MayRematch MayRematch
+	// MayJoin, when set, may refuse a player a seat beside the players
+	// seated.
+	MayJoin MayJoin
 	// MayPlay, when set, may refuse to seat a player who joins, or a
 	// rematch, beside the players seated.
 	MayPlay MayPlay
