@@ -1,7 +1,10 @@
 package server
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -419,4 +422,94 @@ func TestBlockKeepsFromJoin(t *testing.T) {
 		}
 		expect(t, ben, "POST", "/api/v1/tables/"+annsTable+"/join", `{}`, 200, `"seat":1`)
 	})
+}
+
+// TestBlockHidesChatLines: Ann blocks Ben, and his lines reach her at no
+// table, her own or another's: where both watch Cat's game, she reads
+// the spectators' chat without his lines, in her chat pages, her view of
+// the table and the table's events as they come, while Dee, watching
+// too, reads them all. Once she unblocks him, she reads his lines again.
+func TestBlockHidesChatLines(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, ben, cat, dee := signUp(t, base, "Ann"), signUp(t, base, "Ben"), signUp(t, base, "Cat"), signUp(t, base, "Dee")
+		var cats table.Seated
+		if st, body := cat.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "computer:easy"]}`, &cats); st != 201 {
+			t.Fatalf("Cat's table: %d %s", st, body)
+		}
+		path := "/api/v1/tables/" + cats.Table
+		if st, body := ann.do("POST", "/api/v1/blocks", `{"name": "Ben"}`, nil); st != 201 {
+			t.Fatalf("block: %d %s", st, body)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, "GET", base+path+"/events", nil)
+		req.Header.Set("Authorization", "Bearer "+ann.token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		events := bufio.NewScanner(res.Body)
+		events.Buffer(nil, 1<<20)
+		nextChat := func() string {
+			t.Helper()
+			for events.Scan() {
+				var u struct{ Chat []table.ChatLine }
+				json.Unmarshal(events.Bytes(), &u)
+				if len(u.Chat) > 0 {
+					return chatTexts(u.Chat)
+				}
+			}
+			t.Fatalf("Ann's events ended: %v", events.Err())
+			return ""
+		}
+		for _, c := range []struct {
+			who  *client
+			text string
+		}{{ben, "boo Ann"}, {dee, "hi all"}} {
+			expect(t, c.who, "POST", path+"/chat", map[string]string{"channel": "spectators", "text": c.text}, 201, c.text)
+		}
+		if got := nextChat(); got != "spectators:Dee:hi all" {
+			t.Errorf("Ann's events: %q", got)
+		}
+		read := func(c *client) (page, view string) {
+			t.Helper()
+			var p, v struct{ Chat []table.ChatLine }
+			if st, body := c.do("GET", path+"/chat", nil, &p); st != 200 {
+				t.Fatalf("chat page: %d %s", st, body)
+			}
+			if st, body := c.do("GET", path, nil, &v); st != 200 {
+				t.Fatalf("view: %d %s", st, body)
+			}
+			return chatTexts(p.Chat), chatTexts(v.Chat)
+		}
+		all := "spectators:Ben:boo Ann | spectators:Dee:hi all"
+		for _, c := range []struct {
+			name string
+			who  *client
+			want string
+		}{{"Ann", ann, "spectators:Dee:hi all"}, {"Dee", dee, all}} {
+			if page, view := read(c.who); page != c.want || view != c.want {
+				t.Errorf("%s reads %q in the chat page and %q in the view; want %q", c.name, page, view, c.want)
+			}
+		}
+		if st, body := ann.do("DELETE", "/api/v1/blocks/Ben", nil, nil); st != 204 {
+			t.Fatalf("unblock: %d %s", st, body)
+		}
+		if page, view := read(ann); page != all || view != all {
+			t.Errorf("Ann, once she unblocked Ben, reads %q and %q; want %q", page, view, all)
+		}
+	})
+}
+
+// chatTexts says lines as "channel:name:text", joined by " | ".
+func chatTexts(lines []table.ChatLine) string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, l.Channel+":"+l.Name+":"+l.Text)
+	}
+	return strings.Join(out, " | ")
 }

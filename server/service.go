@@ -207,6 +207,10 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		MayChat: func(ctx context.Context, writer string, seated []string) error {
 			return s.rel.MayChat(ctx, writer, seated)
 		},
+		// Nor do the lines of a player one blocks reach them at any table.
+		Hidden: func(ctx context.Context, reader string) (map[string]bool, error) {
+			return s.rel.Hidden(ctx, reader)
+		},
 		// And they keep a rematch from seating two players one of whom
 		// blocks the other.
 		MayRematch: func(ctx context.Context, asker string, others []table.PairedSeat) error {

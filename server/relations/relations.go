@@ -1,11 +1,12 @@
 // Package relations is what one account keeps about another: whom it
 // follows (to hear when they come online or start a game) and whom it
 // blocks (to keep them away: no challenges, no pairing, no seat at its
-// tables, no words in their chats, no sight of its online status). Both are private to the
+// tables, no words in their chats nor any line read at another table, no
+// sight of its online status). Both are private to the
 // account that made them: nothing tells the player followed or blocked.
 // The social side (server/social) tells followers their news and keeps
 // blocked players away from challenges and the list of players online;
-// the root hands Blocked to the seeks, and MayChat, MayJoin and
+// the root hands Blocked to the seeks, and MayChat, Hidden, MayJoin and
 // MayRematch to the tables.
 package relations
 
@@ -261,6 +262,16 @@ func (s *Service) blocks(ctx context.Context, rs store.Relations, identity strin
 		out[b.To] = true
 	}
 	return out, nil
+}
+
+// Hidden returns the identities reader blocks, whose chat lines it does
+// not see at any table. A store without relations has none.
+func (s *Service) Hidden(ctx context.Context, reader string) (map[string]bool, error) {
+	rs, ok := s.st.(store.Relations)
+	if !ok || reader == "" {
+		return nil, nil
+	}
+	return s.blocks(ctx, rs, reader)
 }
 
 // BlockersOf returns the identities that block identity: those whose

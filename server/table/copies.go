@@ -210,6 +210,10 @@ func (s *Service) RemoteUpdate(ctx context.Context, p *auth.Principal, id string
 	if p != nil {
 		identity = p.Identity
 	}
+	hidden, err := s.hiddenFrom(ctx, p)
+	if err != nil {
+		return Update{}, 0, 0, err
+	}
 	t.mu.Lock()
 	defer t.unlock()
 	if err := t.closed(); err != nil {
@@ -229,7 +233,7 @@ func (s *Service) RemoteUpdate(ctx context.Context, p *auth.Principal, id string
 		from = 0 // the end opens every channel: see Watcher.poll
 	}
 	u, err := t.update(s.games, seat, since)
-	u.Chat, last = t.chatAfter(from, seat, identity)
+	u.Chat, last = t.chatAfter(from, seat, identity, hidden)
 	u.Muted = t.ch.MutedBy(identity)
 	return u, last, t.mark(), err
 }

@@ -26,6 +26,10 @@ func (s *Service) View(ctx context.Context, p *auth.Principal, id string) (_ Upd
 	if err := s.loadChat(ctx, t); err != nil {
 		return Update{}, err
 	}
+	hidden, err := s.hiddenFrom(ctx, p)
+	if err != nil {
+		return Update{}, err
+	}
 	t.mu.Lock()
 	defer t.unlock()
 	if err := t.closed(); err != nil {
@@ -39,7 +43,7 @@ func (s *Service) View(ctx context.Context, p *auth.Principal, id string) (_ Upd
 	if p != nil {
 		identity = p.Identity
 	}
-	u.Chat, _ = t.chatAfter(0, seat, identity)
+	u.Chat, _ = t.chatAfter(0, seat, identity, hidden)
 	u.Muted = t.ch.MutedBy(identity)
 	return u, err
 }
