@@ -734,3 +734,32 @@ func TestClosedAccountWritesNoChat(t *testing.T) {
 		expect(t, seat, "POST", "/api/v1/tables/"+sa.Table+"/moves", `{"move": "resign"}`, 200, "")
 	})
 }
+
+// TestClosedAccountStartsNoRematch: a closed account's seat token at a
+// finished game, kept as every seat's is, starts no game: its rematch is
+// refused as Ann's is, and Ann is offered none to sit down at.
+func TestClosedAccountStartsNoRematch(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, rob, mo := signUp(t, base, "Ann"), signUp(t, base, "Robin"), signUp(t, base, "Moe")
+		grant(t, sf.st, "Moe", true)
+		var sa, sr table.Seated
+		if st, body := ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &sa); st != 201 {
+			t.Fatalf("Ann's table: %d %s", st, body)
+		}
+		if st, body := rob.do("POST", "/api/v1/tables/"+sa.Table+"/join", `{}`, &sr); st != 200 {
+			t.Fatalf("Robin joins: %d %s", st, body)
+		}
+		seat := &client{t: t, base: base, token: sr.Token}
+		expect(t, seat, "POST", "/api/v1/tables/"+sa.Table+"/moves", `{"move": "resign"}`, 200, `"finished"`)
+		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "abuse"}`, 200, `"name":"Robin"`)
+		expect(t, seat, "POST", "/api/v1/tables/"+sa.Table+"/rematch", nil, 409, "Robin's account was closed by a moderator")
+		expect(t, ann, "POST", "/api/v1/tables/"+sa.Table+"/rematch", nil, 409, "Robin's account was closed by a moderator")
+		var after struct{ Table table.Info }
+		if st, body := ann.do("GET", "/api/v1/tables/"+sa.Table, nil, &after); st != 200 || after.Table.Rematch != "" {
+			t.Errorf("the finished table after the refused rematches: %d %s", st, body)
+		}
+	})
+}
