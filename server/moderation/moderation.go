@@ -336,18 +336,14 @@ func (s *Service) Report(ctx context.Context, p *auth.Principal, req ReportReque
 // wrote in the players' chat of a game under way. A name given with the
 // line must be its writer's.
 func (s *Service) reportedLine(ctx context.Context, p *auth.Principal, me store.Account, req ReportRequest) (store.Account, *chat.Line, error) {
-	page, err := s.tables.ChatSince(ctx, p, req.Table, req.Seq-1, 1)
+	line, err := s.tables.ChatLine(ctx, p, req.Table, req.Seq)
 	if err != nil {
 		return store.Account{}, nil, err
-	}
-	if len(page.Chat) == 0 || page.Chat[0].Seq != req.Seq {
-		return store.Account{}, nil, refuse.NotFound("table %s's chat has no line %d that you can read", req.Table, req.Seq)
 	}
 	w, m, err := s.tableLine(ctx, req.Table, req.Seq)
 	if err != nil {
 		return store.Account{}, nil, err
 	}
-	line := page.Chat[0]
 	switch {
 	case w.Identity == "":
 		return store.Account{}, nil, refuse.Bad("%s was written by the server, not a player: there is nobody to report", w.line)

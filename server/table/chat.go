@@ -229,7 +229,28 @@ const MaxChatPage = 500
 
 // ChatSince returns the messages of table id after since that p may see
 // (a spectator's when p is nil or holds no seat), at most limit of them.
-func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, since, limit int) (_ ChatPage, err error) {
+func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, since, limit int) (ChatPage, error) {
+	return s.chatSince(ctx, p, id, since, limit, true)
+}
+
+// ChatLine returns line seq of table id's chat when p may read it, and
+// otherwise a refusal: not found. The lines of the players p blocks are
+// among them, though p's pages leave them out: a player reports a line
+// of one they blocked.
+func (s *Service) ChatLine(ctx context.Context, p *auth.Principal, id string, seq int) (ChatLine, error) {
+	page, err := s.chatSince(ctx, p, id, seq-1, 1, false)
+	if err != nil {
+		return ChatLine{}, err
+	}
+	if len(page.Chat) == 0 || page.Chat[0].Seq != seq {
+		return ChatLine{}, refuse.NotFound("table %s's chat has no line %d that you can read", id, seq)
+	}
+	return page.Chat[0], nil
+}
+
+// chatSince is ChatSince, leaving out the lines of the players p blocks
+// when hide says so.
+func (s *Service) chatSince(ctx context.Context, p *auth.Principal, id string, since, limit int, hide bool) (_ ChatPage, err error) {
 	defer s.reading("the chat", &err)
 	t, err := s.read(ctx, p, id, false)
 	if err != nil {
@@ -242,9 +263,11 @@ func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, s
 	if p != nil {
 		identity = p.Identity
 	}
-	hidden, err := s.hiddenFrom(ctx, p)
-	if err != nil {
-		return ChatPage{}, err
+	var hidden map[string]bool
+	if hide {
+		if hidden, err = s.hiddenFrom(ctx, p); err != nil {
+			return ChatPage{}, err
+		}
 	}
 	t.mu.Lock()
 	seat := t.seatOf(p)
