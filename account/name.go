@@ -255,6 +255,15 @@ func joinPairs(s string) string {
 	return string(b)
 }
 
+// Latin returns the Latin letter that r, a lower-case letter of another
+// script (Cyrillic, Greek) or a Latin letter of another form, looks like,
+// and r itself when it looks like none: what reads names as their
+// skeletons reads other text alike (the chat's filter of words).
+func Latin(r rune) rune {
+	l, _ := lookalike(r)
+	return l
+}
+
 // lookalike returns the Latin letter that a lower-case letter of another
 // script (Cyrillic, Greek) or a Latin letter of another form looks like.
 func lookalike(r rune) (rune, bool) {

@@ -188,6 +188,45 @@ func TestClusterChatReachesRemoteSockets(t *testing.T) {
 	}
 }
 
+// TestClusterBlockHidesLinesOnRemoteSockets: Dan, watching a table node
+// a runs through a socket held by node c, blocks Cara: her line in the
+// spectators' chat, sent through b, does not reach his socket, while
+// Eve's, sent after it, does.
+func TestClusterBlockHidesLinesOnRemoteSockets(t *testing.T) {
+	t.Parallel()
+	nodes := startCluster(t, "a", "b", "c")
+	a, b, c := nodes[0], nodes[1], nodes[2]
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	id, _, _ := twoSeats(t, a, b)
+	account := func(name string) string {
+		t.Helper()
+		var s players.Session
+		if st, body := nodeCall(t, b, "POST", "/api/v1/accounts", "", map[string]any{"name": name, "password": testPassword}, &s); st >= 300 {
+			t.Fatalf("%s's account: %d %s", name, st, body)
+		}
+		return s.Token
+	}
+	cara, dan, eve := account("Cara"), account("Dan"), account("Eve")
+	if st, body := nodeCall(t, c, "POST", "/api/v1/blocks", dan, map[string]any{"name": "Cara"}, nil); st != 201 {
+		t.Fatalf("Dan blocks Cara: %d %s", st, body)
+	}
+	if metric(t, c, "parlour_cluster_owned_tables") != "0" {
+		t.Fatal("node c owns the table")
+	}
+	dans := dialSocket(t, ctx, c, "Dan", id, dan)
+	dans.await(`"type":"update"`)
+	for _, l := range []struct{ token, text string }{{cara, "boo Dan"}, {eve, "hello all"}} {
+		if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/chat", l.token, map[string]any{"channel": "spectators", "text": l.text}, nil); st >= 300 {
+			t.Fatalf("%q through b: %d %s", l.text, st, body)
+		}
+	}
+	dans.await(`"text":"hello all"`)
+	if got := dans.all(); strings.Contains(got, "boo Dan") {
+		t.Errorf("Dan's socket on c got the line of Cara, whom he blocks:\n%s", got)
+	}
+}
+
 // TestClusterSocketMovesOn: on a cluster, a later hello moves a socket
 // on to another table when the socket's node runs that table (or takes
 // it, as no node runs it yet). A table another node runs is refused with

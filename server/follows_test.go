@@ -1,7 +1,10 @@
 package server
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -374,4 +377,142 @@ func TestBlockHidesChallengeMadeBefore(t *testing.T) {
 	if l := listOf(t, ann); len(l.Out) != 1 || l.Out[0].ID != ch.ID {
 		t.Errorf("Ann's challenges once she unblocks Ben: %+v; want hers to him", l)
 	}
+}
+
+// TestBlockKeepsFromJoin: a block keeps two players from one table as it
+// keeps them from a challenge: Ben, whom Ann blocks, cannot take the open
+// seat at her table (he is not told why), nor she the one at his; Cat
+// takes either, and so does Ben once Ann unblocks him.
+func TestBlockKeepsFromJoin(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, ben, cat := signUp(t, base, "Ann"), signUp(t, base, "Ben"), signUp(t, base, "Cat")
+		if st, body := ann.do("POST", "/api/v1/blocks", `{"name": "Ben"}`, nil); st != 201 {
+			t.Fatalf("block: %d %s", st, body)
+		}
+		open := func(c *client) string {
+			t.Helper()
+			var s table.Seated
+			if st, body := c.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &s); st != 201 {
+				t.Fatalf("a table: %d %s", st, body)
+			}
+			return s.Table
+		}
+		annsTable, bensTable := open(ann), open(ben)
+		for _, c := range []struct {
+			who    *client
+			table  string
+			status int
+			want   string
+		}{
+			{ben, annsTable, 403, "Ann is not taking a game with you"},
+			{ann, bensTable, 409, "you have blocked Ben"},
+		} {
+			st, body := c.who.do("POST", "/api/v1/tables/"+c.table+"/join", `{}`, nil)
+			if st != c.status || !strings.Contains(body, c.want) || (c.status == 403 && strings.Contains(strings.ToLower(body), "block")) {
+				t.Errorf("join %s: %d %s; want %d saying %q", c.table, st, body, c.status, c.want)
+			}
+		}
+		// Nothing changed: the seats are still open.
+		expect(t, cat, "POST", "/api/v1/tables/"+bensTable+"/join", `{}`, 200, `"seat":1`)
+		if st, body := ann.do("DELETE", "/api/v1/blocks/Ben", nil, nil); st != 204 {
+			t.Fatalf("unblock: %d %s", st, body)
+		}
+		expect(t, ben, "POST", "/api/v1/tables/"+annsTable+"/join", `{}`, 200, `"seat":1`)
+	})
+}
+
+// TestBlockHidesChatLines: Ann blocks Ben, and his lines reach her at no
+// table, her own or another's: where both watch Cat's game, she reads
+// the spectators' chat without his lines, in her chat pages, her view of
+// the table and the table's events as they come, while Dee, watching
+// too, reads them all. She may still report his line; once she unblocks
+// him, she reads his lines again.
+func TestBlockHidesChatLines(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, ben, cat, dee := signUp(t, base, "Ann"), signUp(t, base, "Ben"), signUp(t, base, "Cat"), signUp(t, base, "Dee")
+		var cats table.Seated
+		if st, body := cat.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "computer:easy"]}`, &cats); st != 201 {
+			t.Fatalf("Cat's table: %d %s", st, body)
+		}
+		path := "/api/v1/tables/" + cats.Table
+		if st, body := ann.do("POST", "/api/v1/blocks", `{"name": "Ben"}`, nil); st != 201 {
+			t.Fatalf("block: %d %s", st, body)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, "GET", base+path+"/events", nil)
+		req.Header.Set("Authorization", "Bearer "+ann.token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		events := bufio.NewScanner(res.Body)
+		events.Buffer(nil, 1<<20)
+		nextChat := func() string {
+			t.Helper()
+			for events.Scan() {
+				var u struct{ Chat []table.ChatLine }
+				json.Unmarshal(events.Bytes(), &u)
+				if len(u.Chat) > 0 {
+					return chatTexts(u.Chat)
+				}
+			}
+			t.Fatalf("Ann's events ended: %v", events.Err())
+			return ""
+		}
+		for _, c := range []struct {
+			who  *client
+			text string
+		}{{ben, "boo Ann"}, {dee, "hi all"}} {
+			expect(t, c.who, "POST", path+"/chat", map[string]string{"channel": "spectators", "text": c.text}, 201, c.text)
+		}
+		if got := nextChat(); got != "spectators:Dee:hi all" {
+			t.Errorf("Ann's events: %q", got)
+		}
+		read := func(c *client) (page, view string) {
+			t.Helper()
+			var p, v struct{ Chat []table.ChatLine }
+			if st, body := c.do("GET", path+"/chat", nil, &p); st != 200 {
+				t.Fatalf("chat page: %d %s", st, body)
+			}
+			if st, body := c.do("GET", path, nil, &v); st != 200 {
+				t.Fatalf("view: %d %s", st, body)
+			}
+			return chatTexts(p.Chat), chatTexts(v.Chat)
+		}
+		all := "spectators:Ben:boo Ann | spectators:Dee:hi all"
+		for _, c := range []struct {
+			name string
+			who  *client
+			want string
+		}{{"Ann", ann, "spectators:Dee:hi all"}, {"Dee", dee, all}} {
+			if page, view := read(c.who); page != c.want || view != c.want {
+				t.Errorf("%s reads %q in the chat page and %q in the view; want %q", c.name, page, view, c.want)
+			}
+		}
+		// She may still report his line, which she read before.
+		expect(t, ann, "POST", "/api/v1/reports", map[string]any{"table": cats.Table, "seq": 1, "reason": "chat"}, 201, `"name":"Ben"`)
+		if st, body := ann.do("DELETE", "/api/v1/blocks/Ben", nil, nil); st != 204 {
+			t.Fatalf("unblock: %d %s", st, body)
+		}
+		if page, view := read(ann); page != all || view != all {
+			t.Errorf("Ann, once she unblocked Ben, reads %q and %q; want %q", page, view, all)
+		}
+	})
+}
+
+// chatTexts says lines as "channel:name:text", joined by " | ".
+func chatTexts(lines []table.ChatLine) string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, l.Channel+":"+l.Name+":"+l.Text)
+	}
+	return strings.Join(out, " | ")
 }

@@ -701,3 +701,65 @@ func TestReportEventChatLine(t *testing.T) {
 		expect(t, ida, "POST", roomPath, `{"text": "hello?"}`, 403, "a moderator muted your chat")
 	})
 }
+
+// TestClosedAccountWritesNoChat: a closed account's seats at games under
+// way keep their tokens, so that the games can end, but its player, kept
+// out by a moderator, writes no more in their chats; the opponent still
+// does.
+func TestClosedAccountWritesNoChat(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, rob, mo := signUp(t, base, "Ann"), signUp(t, base, "Robin"), signUp(t, base, "Moe")
+		grant(t, sf.st, "Moe", true)
+		var sa, sr table.Seated
+		if st, body := ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &sa); st != 201 {
+			t.Fatalf("Ann's table: %d %s", st, body)
+		}
+		if st, body := rob.do("POST", "/api/v1/tables/"+sa.Table+"/join", `{}`, &sr); st != 200 {
+			t.Fatalf("Robin joins: %d %s", st, body)
+		}
+		seat := &client{t: t, base: base, token: sr.Token}
+		chat := "/api/v1/tables/" + sa.Table + "/chat"
+		expect(t, seat, "POST", chat, `{"channel": "players", "text": "before"}`, 201, "before")
+		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "abuse"}`, 200, `"name":"Robin"`)
+		expect(t, seat, "POST", chat, `{"channel": "players", "text": "after"}`, 403, "a moderator closed your account")
+		expect(t, ann, "POST", chat, `{"channel": "players", "text": "bye"}`, 201, "bye")
+		var page table.ChatPage
+		if st, body := ann.do("GET", chat, nil, &page); st != 200 || len(page.Chat) != 2 || page.Chat[1].Text != "bye" {
+			t.Errorf("the chat: %d %s", st, body)
+		}
+		// The seat still resigns: the game ends.
+		expect(t, seat, "POST", "/api/v1/tables/"+sa.Table+"/moves", `{"move": "resign"}`, 200, "")
+	})
+}
+
+// TestClosedAccountStartsNoRematch: a closed account's seat token at a
+// finished game, kept as every seat's is, starts no game: its rematch is
+// refused as Ann's is, and Ann is offered none to sit down at.
+func TestClosedAccountStartsNoRematch(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, rob, mo := signUp(t, base, "Ann"), signUp(t, base, "Robin"), signUp(t, base, "Moe")
+		grant(t, sf.st, "Moe", true)
+		var sa, sr table.Seated
+		if st, body := ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &sa); st != 201 {
+			t.Fatalf("Ann's table: %d %s", st, body)
+		}
+		if st, body := rob.do("POST", "/api/v1/tables/"+sa.Table+"/join", `{}`, &sr); st != 200 {
+			t.Fatalf("Robin joins: %d %s", st, body)
+		}
+		seat := &client{t: t, base: base, token: sr.Token}
+		expect(t, seat, "POST", "/api/v1/tables/"+sa.Table+"/moves", `{"move": "resign"}`, 200, `"finished"`)
+		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "abuse"}`, 200, `"name":"Robin"`)
+		expect(t, seat, "POST", "/api/v1/tables/"+sa.Table+"/rematch", nil, 409, "Robin's account was closed by a moderator")
+		expect(t, ann, "POST", "/api/v1/tables/"+sa.Table+"/rematch", nil, 409, "Robin's account was closed by a moderator")
+		var after struct{ Table table.Info }
+		if st, body := ann.do("GET", "/api/v1/tables/"+sa.Table, nil, &after); st != 200 || after.Table.Rematch != "" {
+			t.Errorf("the finished table after the refused rematches: %d %s", st, body)
+		}
+	})
+}

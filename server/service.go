@@ -207,10 +207,18 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		MayChat: func(ctx context.Context, writer string, seated []string) error {
 			return s.rel.MayChat(ctx, writer, seated)
 		},
+		// Nor do the lines of a player one blocks reach them at any table.
+		Hidden: func(ctx context.Context, reader string) (map[string]bool, error) {
+			return s.rel.Hidden(ctx, reader)
+		},
 		// And they keep a rematch from seating two players one of whom
 		// blocks the other.
 		MayRematch: func(ctx context.Context, asker string, others []table.PairedSeat) error {
 			return s.rel.MayRematch(ctx, asker, others)
+		},
+		// And a join from seating two such players at one table.
+		MayJoin: func(ctx context.Context, joiner string, others []table.PairedSeat) error {
+			return s.rel.MayJoin(ctx, joiner, others)
 		},
 		// The accounts keep anyone from sitting down beside a player a
 		// moderator closed, through s.playersService, made once the

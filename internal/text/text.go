@@ -101,7 +101,9 @@ func Check(s string, rules Rules) (string, error) {
 		case unicode.Is(unicode.Bidi_Control, r):
 			return refuse(Direction, "may not hold direction controls, which reorder the text around them (%U)", r)
 		case unicode.Is(unicode.Variation_Selector, r):
-			if i == 0 || unicode.IsSpace(prev) || unicode.Is(unicode.Variation_Selector, prev) {
+			// After a joiner it selects nothing: the joiner's next
+			// character is to come.
+			if i == 0 || unicode.IsSpace(prev) || unicode.Is(unicode.Variation_Selector, prev) || prev == '\u200d' {
 				return refuse(Selector, "may not hold a variation selector that follows no character (%U)", r)
 			}
 		case rules.Joiners && r == '\u200d' && joins(s, i, prev):
@@ -131,8 +133,9 @@ func Check(s string, rules Rules) (string, error) {
 
 // joins reports whether the zero width joiner at byte i of s stands
 // between two characters: it neither starts nor ends s, nor touches a
-// space.
+// space or another joiner. (Joiners in a row join nothing, and would
+// make a text of a few characters as long as its writer liked.)
 func joins(s string, i int, prev rune) bool {
 	next, _ := utf8.DecodeRuneInString(s[i+len("\u200d"):])
-	return i > 0 && i+len("\u200d") < len(s) && !unicode.IsSpace(prev) && !unicode.IsSpace(next)
+	return i > 0 && i+len("\u200d") < len(s) && !unicode.IsSpace(prev) && !unicode.IsSpace(next) && prev != '\u200d' && next != '\u200d'
 }

@@ -32,6 +32,7 @@ func TestCheck(t *testing.T) {
 		{message, " \t\n ", ""},
 		{name, "A\u2764\uFE0F", "A\u2764\uFE0F"},
 		{message, "👩\u200d💻", "👩\u200d💻"},
+		{message, "👁\uFE0F\u200d🗨\uFE0F", "👁\uFE0F\u200d🗨\uFE0F"},
 		{name, strings.Repeat("e\u0301", 24), strings.Repeat("é", 24)},
 		{message, strings.Repeat("x", 200), strings.Repeat("x", 200)},
 		{name, "x\u0301\u0302\u0303\u0304", "x\u0301\u0302\u0303\u0304"},
@@ -62,6 +63,14 @@ func TestCheck(t *testing.T) {
 		{message, "\u200d", Invisible, "a message may not hold invisible characters (U+200D)"},
 		{message, "a \u200d b", Invisible, "a message may not hold invisible characters (U+200D)"},
 		{message, "a\u200d", Invisible, "a message may not hold invisible characters (U+200D)"},
+		// One joiner joins two characters: more of them, or selectors
+		// after one, join nothing and show as nothing, however many
+		// there are (a message of two characters could fill a request
+		// with them).
+		{message, "a\u200d\u200db", Invisible, "a message may not hold invisible characters (U+200D)"},
+		{message, "a" + strings.Repeat("\u200d", 10000) + "b", Invisible, "a message may not hold invisible characters (U+200D)"},
+		{message, "a\u200d\uFE0Fb", Selector, "a message may not hold a variation selector that follows no character (U+FE0F)"},
+		{message, strings.Repeat("a\uFE0F\u200d\uFE0F\u200d", 100) + "b", Selector, "a message may not hold a variation selector that follows no character (U+FE0F)"},
 		{name, "\u2800", Invisible, "a name may not hold invisible characters (U+2800)"},
 		{name, "\uE000", Unassigned, "a name may not hold private-use or unassigned characters (U+E000), which show differently everywhere"},
 		{message, "\uE000", Unassigned, "a message may not hold private-use or unassigned characters (U+E000)"},

@@ -139,18 +139,20 @@ func (c *Channels) MutedBy(identity string) []string {
 }
 
 // Shows reports whether m is shown to a reader who may read the channels
-// reads allows, as identity ("" for nobody in particular).
-func (c *Channels) Shows(m store.ChatMessage, reads func(channel string) bool, identity string) bool {
-	return reads(m.Channel) && (identity == "" || !c.Muted(identity, m.Channel))
+// reads allows, as identity ("" for nobody in particular), who does not
+// see the lines of the writers hidden holds (the players the reader
+// blocks; nil: none).
+func (c *Channels) Shows(m store.ChatMessage, reads func(channel string) bool, identity string, hidden map[string]bool) bool {
+	return reads(m.Channel) && (identity == "" || !c.Muted(identity, m.Channel)) && !hidden[m.Identity]
 }
 
 // After returns the lines after since, of those at hand, that a reader
-// who may read the channels reads allows sees as identity, and the
-// number of the last message.
-func (c *Channels) After(since int, reads func(channel string) bool, identity string) ([]Line, int) {
+// who may read the channels reads allows sees as identity, without the
+// writers hidden holds, and the number of the last message.
+func (c *Channels) After(since int, reads func(channel string) bool, identity string, hidden map[string]bool) ([]Line, int) {
 	var out []Line
 	for _, m := range c.recent {
-		if m.Seq > since && c.Shows(m, reads, identity) {
+		if m.Seq > since && c.Shows(m, reads, identity, hidden) {
 			out = append(out, c.Line(m))
 		}
 	}

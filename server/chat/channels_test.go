@@ -9,7 +9,8 @@ import (
 )
 
 // TestChannels: a reader sees the lines after a number of the channels
-// its holder lets it read, less those it muted; mutes come and go; the
+// its holder lets it read, less those it muted and those of writers it
+// blocks; mutes come and go; the
 // lines at hand are the latest Window, numbered on.
 func TestChannels(t *testing.T) {
 	t.Parallel()
@@ -35,28 +36,30 @@ func TestChannels(t *testing.T) {
 		since    int
 		reads    func(string) bool
 		identity string
+		hidden   map[string]bool
 		want     []int
 	}{
-		{"a player", 0, players, "ann", []int{1, 3}},
-		{"a player from 1", 1, players, "ann", []int{3}},
-		{"anybody once it is over", 0, everything, "", []int{1, 2, 3}},
-		{"nothing new", 3, everything, "", nil},
+		{"a player", 0, players, "ann", nil, []int{1, 3}},
+		{"a player from 1", 1, players, "ann", nil, []int{3}},
+		{"anybody once it is over", 0, everything, "", nil, []int{1, 2, 3}},
+		{"nothing new", 3, everything, "", nil, nil},
+		{"a reader who blocks bob", 0, everything, "dan", map[string]bool{"bob": true}, []int{1, 2}},
 	} {
-		got, last := c.After(k.since, k.reads, k.identity)
+		got, last := c.After(k.since, k.reads, k.identity, k.hidden)
 		if !slices.Equal(seqs(got), k.want) || last != 3 {
 			t.Errorf("%s: After = %v, last %d; want %v, last 3", k.name, seqs(got), last, k.want)
 		}
 	}
-	if got, _ := c.After(0, everything, ""); got[1].Player != "guest" || got[1].Name != "cy" || got[1].Channel != ChannelSpectators {
+	if got, _ := c.After(0, everything, "", nil); got[1].Player != "guest" || got[1].Name != "cy" || got[1].Channel != ChannelSpectators {
 		t.Errorf("a line as sent: %+v", got[1])
 	}
 	if now := c.SetMuted("dan", ChannelSpectators, true); !slices.Equal(now, []string{ChannelSpectators}) {
 		t.Errorf("muting: %v", now)
 	}
-	if got, _ := c.After(0, everything, "dan"); !slices.Equal(seqs(got), []int{1, 3}) {
+	if got, _ := c.After(0, everything, "dan", nil); !slices.Equal(seqs(got), []int{1, 3}) {
 		t.Errorf("a reader who muted the spectators sees %v", seqs(got))
 	}
-	if got, _ := c.After(0, everything, ""); len(got) != 3 {
+	if got, _ := c.After(0, everything, "", nil); len(got) != 3 {
 		t.Errorf("another's mute hid lines from a reader: %v", seqs(got))
 	}
 	if now := c.SetMuted("dan", ChannelSpectators, false); len(now) != 0 || c.Muted("dan", ChannelSpectators) || len(c.MutedBy("dan")) != 0 {

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"unicode"
 
+	"golang.org/x/text/unicode/norm"
+
+	"parlour/account"
 	"parlour/server/refuse"
 )
 
@@ -44,7 +47,7 @@ func ParseFilter(r io.Reader) (*Filter, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		w := strings.ToLower(line)
+		w := plain(line) // as the messages are read
 		if w == "" || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
 			return nil, fmt.Errorf("line %d: %q is not one word of letters", n, line)
 		}
@@ -87,7 +90,7 @@ func (f *Filter) Match(text string) bool {
 	if f == nil || len(f.words) == 0 {
 		return false
 	}
-	lower := strings.ToLower(text)
+	lower := plain(text)
 	// A word is read with its stand-ins as letters ("n1gger"), and also
 	// without the stand-ins at its ends that are punctuation too
 	// ("kike!").
@@ -97,6 +100,23 @@ func (f *Filter) Match(text string) bool {
 		}
 	}
 	return false
+}
+
+// plain returns text as the filter reads it: decomposed (NFKD, so that
+// full-width letters and ligatures become plain ones), in lower case,
+// without accents and without the zero width joiners and variation
+// selectors a message may hold (Clean keeps them for emoji), and with the
+// letters of other scripts that look like Latin ones made Latin. A word
+// of the list written so shows as that word, and is read as it.
+func plain(text string) string {
+	var b strings.Builder
+	for _, r := range norm.NFKD.String(text) {
+		if r == '\u200d' || unicode.In(r, unicode.Mn, unicode.Me, unicode.Variation_Selector) {
+			continue
+		}
+		b.WriteRune(account.Latin(unicode.ToLower(r)))
+	}
+	return b.String()
 }
 
 // holds reports whether word, folded, is one of f's words or its plural.

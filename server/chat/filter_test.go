@@ -38,6 +38,17 @@ func TestShippedFilter(t *testing.T) {
 		{"spick and span", false},
 		{"snigger", false},
 		{"Niggardly", false},
+		// What shows as a word of the list is read as it: with an
+		// invisible joiner or a variation selector inside, in
+		// full-width letters, with accents, in Cyrillic letters.
+		{"you ki\u200dke", true},
+		{"you kik\ufe0fe", true},
+		{"you ＫＩＫＥ", true},
+		{"you kíkè", true},
+		{"you ki\u0307ke", true},
+		{"you \u043aike", true},
+		{"\u2066you ki\u200dke", true},
+		{"café ☕\ufe0f 👩\u200d💻", false},
 		{"", false},
 	} {
 		if got := f.Match(c.text); got != c.want {
@@ -58,12 +69,18 @@ func TestShippedFilter(t *testing.T) {
 // refused with its number.
 func TestParseFilter(t *testing.T) {
 	t.Parallel()
-	f, err := ParseFilter(strings.NewReader("# house words\n\nPlonker\n  wally \n"))
+	f, err := ParseFilter(strings.NewReader("# house words\n\nPlonker\n  wally \nCrétin\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Len() != 2 || !f.Match("you PL0NKER") || !f.Match("Wally") || f.Match("kike") {
+	if f.Len() != 3 || !f.Match("you PL0NKER") || !f.Match("Wally") || f.Match("kike") {
 		t.Errorf("the operator's list: %d words, plonker %v, kike %v", f.Len(), f.Match("you PL0NKER"), f.Match("kike"))
+	}
+	// A word with accents is read without them, as messages are.
+	for _, m := range []string{"you cretin", "CRÉTIN!", "cre\u0301tin"} {
+		if !f.Match(m) {
+			t.Errorf("the operator's list let %q through", m)
+		}
 	}
 	for _, bad := range []string{"two words\n", "ok\nx-y\n", "#c\n42\n"} {
 		if _, err := ParseFilter(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "line") {

@@ -125,7 +125,9 @@ func (s *Service) moderation() (store.Moderation, error) {
 
 // ChatGate is the tables' question about a message (table.Config's
 // ChatGate): it refuses a writer a moderator muted, saying for how long,
-// and a message the filter catches.
+// a writer whose account a moderator closed (its seats' tokens still act
+// at its games under way, so that they can end, but its player is to
+// write no more), and a message the filter catches.
 func (s *Service) ChatGate(ctx context.Context, identity, text string) error {
 	if err := s.filter.Check(text); err != nil {
 		return err
@@ -133,6 +135,16 @@ func (s *Service) ChatGate(ctx context.Context, identity, text string) error {
 	ms, ok := s.st.(store.Moderation)
 	if !ok {
 		return nil
+	}
+	if ps, ok := s.st.(store.Players); ok {
+		a, err := ps.AccountOf(ctx, identity)
+		switch {
+		case errors.Is(err, store.ErrNotFound): // a guest
+		case err != nil:
+			return refuse.ReadFailed(s.log, "your account", err)
+		case a.Hash == players.ClosedHash:
+			return refuse.Forbidden("a moderator closed your account: you may still end your games, but not write in chat")
+		}
 	}
 	until, err := ms.ChatBan(ctx, identity)
 	if err != nil {
@@ -324,18 +336,14 @@ func (s *Service) Report(ctx context.Context, p *auth.Principal, req ReportReque
 // wrote in the players' chat of a game under way. A name given with the
 // line must be its writer's.
 func (s *Service) reportedLine(ctx context.Context, p *auth.Principal, me store.Account, req ReportRequest) (store.Account, *chat.Line, error) {
-	page, err := s.tables.ChatSince(ctx, p, req.Table, req.Seq-1, 1)
+	line, err := s.tables.ChatLine(ctx, p, req.Table, req.Seq)
 	if err != nil {
 		return store.Account{}, nil, err
-	}
-	if len(page.Chat) == 0 || page.Chat[0].Seq != req.Seq {
-		return store.Account{}, nil, refuse.NotFound("table %s's chat has no line %d that you can read", req.Table, req.Seq)
 	}
 	w, m, err := s.tableLine(ctx, req.Table, req.Seq)
 	if err != nil {
 		return store.Account{}, nil, err
 	}
-	line := page.Chat[0]
 	switch {
 	case w.Identity == "":
 		return store.Account{}, nil, refuse.Bad("%s was written by the server, not a player: there is nobody to report", w.line)

@@ -1,11 +1,13 @@
 // Package relations is what one account keeps about another: whom it
 // follows (to hear when they come online or start a game) and whom it
-// blocks (to keep them away: no challenges, no pairing, no words in its
-// tables' chats, no sight of its online status). Both are private to the
+// blocks (to keep them away: no challenges, no pairing, no seat at its
+// tables, no words in their chats nor any line read at another table, no
+// sight of its online status). Both are private to the
 // account that made them: nothing tells the player followed or blocked.
 // The social side (server/social) tells followers their news and keeps
 // blocked players away from challenges and the list of players online;
-// the root hands Blocked to the tables' chat and to the seeks.
+// the root hands Blocked to the seeks, and MayChat, Hidden, MayJoin and
+// MayRematch to the tables.
 package relations
 
 import (
@@ -262,6 +264,16 @@ func (s *Service) blocks(ctx context.Context, rs store.Relations, identity strin
 	return out, nil
 }
 
+// Hidden returns the identities reader blocks, whose chat lines it does
+// not see at any table. A store without relations has none.
+func (s *Service) Hidden(ctx context.Context, reader string) (map[string]bool, error) {
+	rs, ok := s.st.(store.Relations)
+	if !ok || reader == "" {
+		return nil, nil
+	}
+	return s.blocks(ctx, rs, reader)
+}
+
 // BlockersOf returns the identities that block identity: those whose
 // online status it may not see. A store without relations has none.
 func (s *Service) BlockersOf(ctx context.Context, identity string) (map[string]bool, error) {
@@ -338,16 +350,34 @@ func (s *Service) Blocked(ctx context.Context, a, b string) bool {
 // asker blocks one of them, or one of them blocks asker: the rematch
 // would seat them together, as a challenge would.
 func (s *Service) MayRematch(ctx context.Context, asker string, others []table.PairedSeat) error {
+	return s.apart(ctx, asker, others, "your rematch",
+		"you have blocked %s: unblock them before you ask for a rematch", "%s is not taking a rematch from you")
+}
+
+// MayJoin refuses joiner a seat at a table beside others when joiner
+// blocks one of them, or one of them blocks joiner: the join would seat
+// them together, as a challenge would. A guest blocks nobody, and
+// nobody blocks a guest.
+func (s *Service) MayJoin(ctx context.Context, joiner string, others []table.PairedSeat) error {
+	return s.apart(ctx, joiner, others, "your seat",
+		"you have blocked %s: unblock them before you sit down with them", "%s is not taking a game with you")
+}
+
+// apart refuses asker a game with others when a block stands between
+// asker and one of them: mine (a 409, the asker's own block, which they
+// may lift) or theirs (a 403) says so, with the other's name; what names
+// the asker's request in a failed read.
+func (s *Service) apart(ctx context.Context, asker string, others []table.PairedSeat, what, mine, theirs string) error {
 	for _, o := range others {
-		if mine, err := s.Blocks(ctx, asker, o.Identity); err != nil {
+		if blocks, err := s.Blocks(ctx, asker, o.Identity); err != nil {
 			return refuse.ReadFailed(s.log, "your blocks", err)
-		} else if mine {
-			return refuse.Conflict("you have blocked %s: unblock them before you ask for a rematch", o.Name)
+		} else if blocks {
+			return refuse.Conflict(mine, o.Name)
 		}
-		if theirs, err := s.Blocks(ctx, o.Identity, asker); err != nil {
-			return refuse.ReadFailed(s.log, "your rematch", err)
-		} else if theirs {
-			return refuse.Forbidden("%s is not taking a rematch from you", o.Name)
+		if blocked, err := s.Blocks(ctx, o.Identity, asker); err != nil {
+			return refuse.ReadFailed(s.log, what, err)
+		} else if blocked {
+			return refuse.Forbidden(theirs, o.Name)
 		}
 	}
 	return nil

@@ -77,10 +77,24 @@ func (t *table) reads(seat game.Seat) func(channel string) bool {
 }
 
 // chatAfter returns the lines after since that seat and identity may see,
-// from the ones at hand, and the number of the last message. t.mu must be
-// held.
-func (t *table) chatAfter(since int, seat game.Seat, identity string) ([]ChatLine, int) {
-	return t.ch.After(since, t.reads(seat), identity)
+// from the ones at hand, without those of the writers hidden holds
+// (hiddenFrom), and the number of the last message. t.mu must be held.
+func (t *table) chatAfter(since int, seat game.Seat, identity string, hidden map[string]bool) ([]ChatLine, int) {
+	return t.ch.After(since, t.reads(seat), identity, hidden)
+}
+
+// hiddenFrom returns the writers whose lines p does not see in any
+// table's chat (Config.Hidden: the players p blocks), read before the
+// table's lock is taken; nil for nobody in particular.
+func (s *Service) hiddenFrom(ctx context.Context, p *auth.Principal) (map[string]bool, error) {
+	if p == nil || s.cfg.Hidden == nil {
+		return nil, nil
+	}
+	h, err := s.cfg.Hidden(ctx, p.Identity)
+	if err != nil {
+		return nil, s.readFailed("your blocks", err)
+	}
+	return h, nil
 }
 
 // ChatRequest is the body of POST /api/v1/tables/{id}/chat.
@@ -215,7 +229,28 @@ const MaxChatPage = 500
 
 // ChatSince returns the messages of table id after since that p may see
 // (a spectator's when p is nil or holds no seat), at most limit of them.
-func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, since, limit int) (_ ChatPage, err error) {
+func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, since, limit int) (ChatPage, error) {
+	return s.chatSince(ctx, p, id, since, limit, true)
+}
+
+// ChatLine returns line seq of table id's chat when p may read it, and
+// otherwise a refusal: not found. The lines of the players p blocks are
+// among them, though p's pages leave them out: a player reports a line
+// of one they blocked.
+func (s *Service) ChatLine(ctx context.Context, p *auth.Principal, id string, seq int) (ChatLine, error) {
+	page, err := s.chatSince(ctx, p, id, seq-1, 1, false)
+	if err != nil {
+		return ChatLine{}, err
+	}
+	if len(page.Chat) == 0 || page.Chat[0].Seq != seq {
+		return ChatLine{}, refuse.NotFound("table %s's chat has no line %d that you can read", id, seq)
+	}
+	return page.Chat[0], nil
+}
+
+// chatSince is ChatSince, leaving out the lines of the players p blocks
+// when hide says so.
+func (s *Service) chatSince(ctx context.Context, p *auth.Principal, id string, since, limit int, hide bool) (_ ChatPage, err error) {
 	defer s.reading("the chat", &err)
 	t, err := s.read(ctx, p, id, false)
 	if err != nil {
@@ -228,6 +263,12 @@ func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, s
 	if p != nil {
 		identity = p.Identity
 	}
+	var hidden map[string]bool
+	if hide {
+		if hidden, err = s.hiddenFrom(ctx, p); err != nil {
+			return ChatPage{}, err
+		}
+	}
 	t.mu.Lock()
 	seat := t.seatOf(p)
 	t.touch(seat, s.now())
@@ -237,7 +278,7 @@ func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, s
 		page.Muted = []string{}
 	}
 	if oldest > 0 && since+1 >= oldest || last == 0 {
-		lines, _ := t.chatAfter(since, seat, identity)
+		lines, _ := t.chatAfter(since, seat, identity, hidden)
 		t.unlock()
 		page.Chat = append(page.Chat, lines...)
 	} else {
@@ -252,7 +293,7 @@ func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, s
 		t.mu.Lock()
 		reads := t.reads(seat)
 		for _, m := range ms {
-			if t.ch.Shows(m, reads, identity) {
+			if t.ch.Shows(m, reads, identity, hidden) {
 				page.Chat = append(page.Chat, t.ch.Line(m))
 			}
 		}

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"parlour/game"
@@ -210,6 +211,21 @@ func (s *Service) RemoteUpdate(ctx context.Context, p *auth.Principal, id string
 	if p != nil {
 		identity = p.Identity
 	}
+	// A remote watcher asks at every change of the table, most of them
+	// moves: the store is asked whom it blocks only when the table has
+	// lines it may be sent now, those after chat, or any before the
+	// watcher saw the end (which shows them all again). Lines written
+	// after this look wait for its next update.
+	t.mu.Lock()
+	seen := t.ch.Last()
+	lines := seen > chat || seen > 0 && !ended
+	t.unlock()
+	var hidden map[string]bool
+	if lines {
+		if hidden, err = s.hiddenFrom(ctx, p); err != nil {
+			return Update{}, 0, 0, err
+		}
+	}
 	t.mu.Lock()
 	defer t.unlock()
 	if err := t.closed(); err != nil {
@@ -229,9 +245,17 @@ func (s *Service) RemoteUpdate(ctx context.Context, p *auth.Principal, id string
 		from = 0 // the end opens every channel: see Watcher.poll
 	}
 	u, err := t.update(s.games, seat, since)
-	u.Chat, last = t.chatAfter(from, seat, identity)
+	u.Chat, last = t.chatAfter(from, seat, identity, hidden)
+	mark = t.mark()
+	if !lines && last > seen {
+		// Written since the look above, without the blocks read: they
+		// go with the next update, which the mark, short of them, asks
+		// for.
+		u.Chat = slices.DeleteFunc(u.Chat, func(l ChatLine) bool { return l.Seq > seen })
+		last, mark = seen, t.version()+seen
+	}
 	u.Muted = t.ch.MutedBy(identity)
-	return u, last, t.mark(), err
+	return u, last, mark, err
 }
 
 // Touch notes that p, following table id from another node, is still

@@ -35,6 +35,13 @@ type MayChat = chat.MayChat
 // players one of whom keeps the other away.
 type MayRematch func(ctx context.Context, asker string, others []PairedSeat) error
 
+// MayJoin decides whether joiner (an identity) may take an open seat at a
+// table beside others, the people seated there (computers are not among
+// them): nil lets them sit down, a refusal says why not. Blocks set it,
+// so that a join never seats two players one of whom keeps the other
+// away, as neither a challenge, a seek nor a rematch does.
+type MayJoin func(ctx context.Context, joiner string, others []PairedSeat) error
+
 // MayPlay decides whether a new game may seat people beside others, the
 // people already seated (at a table someone joins, at a rematch): a
 // refusal says why not. The accounts set it, so that nobody sits down

@@ -26,6 +26,10 @@ func (s *Service) View(ctx context.Context, p *auth.Principal, id string) (_ Upd
 	if err := s.loadChat(ctx, t); err != nil {
 		return Update{}, err
 	}
+	hidden, err := s.hiddenFrom(ctx, p)
+	if err != nil {
+		return Update{}, err
+	}
 	t.mu.Lock()
 	defer t.unlock()
 	if err := t.closed(); err != nil {
@@ -39,7 +43,7 @@ func (s *Service) View(ctx context.Context, p *auth.Principal, id string) (_ Upd
 	if p != nil {
 		identity = p.Identity
 	}
-	u.Chat, _ = t.chatAfter(0, seat, identity)
+	u.Chat, _ = t.chatAfter(0, seat, identity, hidden)
 	u.Muted = t.ch.MutedBy(identity)
 	return u, err
 }
@@ -186,11 +190,11 @@ func (s *Service) asNow(ctx context.Context, st seatMeta) (seatMeta, error) {
 }
 
 // mayRematch refuses p, at seat, the next game of t when the root's
-// MayPlay (an account a moderator closed) or MayRematch (a block between
-// its players) refuses it, or, at a rated
-// table, when two of its players have played as many rated games together
-// today as the cap allows (under, from ratedUnderWay): a rematch starts a
-// rated game as a join does. t.mu must be held.
+// MayPlay (an account a moderator closed, p's own included) or
+// MayRematch (a block between its players) refuses it, or, at a rated
+// table, when two of its players have played as many rated games
+// together today as the cap allows (under, from ratedUnderWay): a
+// rematch starts a rated game as a join does. t.mu must be held.
 func (s *Service) mayRematch(ctx context.Context, t *table, p *auth.Principal, seat game.Seat, under [][]string) error {
 	var others []PairedSeat
 	for i, st := range t.m.Seats {
@@ -199,7 +203,11 @@ func (s *Service) mayRematch(ctx context.Context, t *table, p *auth.Principal, s
 		}
 	}
 	if s.cfg.MayPlay != nil {
-		if err := s.cfg.MayPlay(ctx, others); err != nil {
+		// The asker too: a closed account's seat tokens stay, so that
+		// its games can end, not so that it starts new ones.
+		me := t.m.Seats[seat]
+		self := PairedSeat{Identity: p.Identity, Name: me.Name, Guest: me.Player == "guest"}
+		if err := s.cfg.MayPlay(ctx, append([]PairedSeat{self}, others...)); err != nil {
 			return err
 		}
 	}

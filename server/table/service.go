@@ -115,9 +115,16 @@ type Config struct {
 	Envelope Envelope
 	// MayChat, when set, may keep a writer out of a table's chat.
 	MayChat MayChat
+	// Hidden, when set, returns the writers whose lines reader does not
+	// see in any table's chat: blocks set it, so that a player blocked
+	// reaches the blocker at no table, the blocker's own or others'.
+	Hidden func(ctx context.Context, reader string) (map[string]bool, error)
 	// MayRematch, when set, may refuse to make a finished table's next
 	// game.
 	MayRematch MayRematch
+	// MayJoin, when set, may refuse a player a seat beside the players
+	// seated.
+	MayJoin MayJoin
 	// MayPlay, when set, may refuse to seat a player who joins, or a
 	// rematch, beside the players seated.
 	MayPlay MayPlay

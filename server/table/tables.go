@@ -389,6 +389,11 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req Jo
 			return Seated{}, err
 		}
 	}
+	if s.cfg.MayJoin != nil && len(others) > 0 {
+		if err := s.cfg.MayJoin(ctx, who.identity, others); err != nil {
+			return Seated{}, err
+		}
+	}
 	if rated && len(others) > 0 {
 		under := s.ratedUnderWay()
 		for _, o := range others {

@@ -25,9 +25,13 @@ type Watcher struct {
 	seat     game.Seat
 	identity string
 	chat     int
-	ended    bool // an update showed the end
-	sent     bool // an update was sent
-	here     int  // the table's attendance gen at the last update sent
+	// hidden holds the writers whose lines the watcher is not sent: the
+	// players it blocked when it began to watch (read once, not at each
+	// update; a block made meanwhile counts from the next watch).
+	hidden map[string]bool
+	ended  bool // an update showed the end
+	sent   bool // an update was sent
+	here   int  // the table's attendance gen at the last update sent
 	// tails is set when the client takes views' logs in tails (ViewTails);
 	// logSt, logSeat and logLen are then the state, seat and log length
 	// of the last view sent (logSt nil: none with a log).
@@ -52,6 +56,10 @@ func (s *Service) Watch(ctx context.Context, p *auth.Principal, id string, from 
 	if err := s.loadChat(ctx, t); err != nil {
 		return nil, err
 	}
+	hidden, err := s.hiddenFrom(ctx, p)
+	if err != nil {
+		return nil, err
+	}
 	t.mu.Lock()
 	defer t.unlock()
 	if v := t.version(); from > v {
@@ -59,7 +67,7 @@ func (s *Service) Watch(ctx context.Context, p *auth.Principal, id string, from 
 	}
 	t.watchers++
 	s.metrics.watchers.Add(1)
-	w := &Watcher{s: s, t: t, p: p, version: from, seat: t.seatOf(p), chat: -1}
+	w := &Watcher{s: s, t: t, p: p, version: from, seat: t.seatOf(p), chat: -1, hidden: hidden}
 	if p != nil {
 		w.identity = p.Identity
 	}
@@ -202,7 +210,7 @@ func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 		}
 		w.ended = true
 	}
-	chat, last := w.t.chatAfter(from, seat, w.identity)
+	chat, last := w.t.chatAfter(from, seat, w.identity, w.hidden)
 	// The first update comes at once, even when the watcher already
 	// has the version the table is at (it then lists no moves).
 	// A player who came or went changes no version, but the others

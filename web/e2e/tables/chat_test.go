@@ -2,6 +2,7 @@ package tables
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -156,4 +157,32 @@ func TestChatMuteKeepsTheFocus(t *testing.T) {
 			t.Errorf("after Enter on the mute button (pressed %s) the focus is on %s", want, e2e.Eval[string](ann, `document.activeElement.outerHTML.slice(0, 80)`))
 		}
 	}
+}
+
+// TestChatCountsAsTheServer: the box's count counts a message as the
+// server does, whose refusal it foretells: an accent counts with its
+// letter, but each sign of an emoji sequence counts (a 👩‍💻 is two), so
+// that a message of 101 of them reads 202/200, as the server's refusal
+// says, and not 101/200 with nothing amiss.
+func TestChatCountsAsTheServer(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("nymphabet", "The computer")
+	set := func(text string) string {
+		t.Helper()
+		return e2e.Eval[string](ann, `(() => { const el = document.querySelector("#chat-text"); el.value = `+strconv.Quote(text)+`; el.dispatchEvent(new Event("input")); const c = document.querySelector("#chat-count"); return c.textContent + " " + c.className; })()`)
+	}
+	for _, c := range []struct{ text, want string }{
+		{strings.Repeat("e\u0301", 150), "150/200 help"},
+		{strings.Repeat("👩\u200d💻", 100), "200/200 help"},
+		{strings.Repeat("👩\u200d💻", 101), "202/200 error"},
+	} {
+		if got := set(c.text); got != c.want {
+			t.Errorf("the count of %d bytes reads %q, want %q", len(c.text), got, c.want)
+		}
+	}
+	ann.Click("#chat-send")
+	ann.Wait("the server's refusal", `document.querySelector("#chat-error").textContent.includes("this one has 202")`)
 }

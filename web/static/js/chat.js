@@ -9,10 +9,15 @@ import { call, identityToken, signedIn } from "./api.js";
 const CAP = 200;
 const chName = { players: "Players", spectators: "Spectators" };
 
-// length counts what the server counts: user-perceived characters.
+// length counts what the server counts (server/chat, MaxLen): the
+// characters of the message as it is kept, an accent counted with its
+// letter, and the joiners and variation selectors of an emoji sequence
+// not at all, but each of its signs (a 👩‍💻 is two, as a flag is).
+const uncounted = /[\p{M}\u200d\p{Variation_Selector}]/u;
 function length(s) {
-  if (typeof Intl !== "undefined" && Intl.Segmenter) return [...new Intl.Segmenter().segment(s)].length;
-  return [...s].length;
+  let n = 0;
+  for (const c of s.normalize("NFC").trim()) if (!uncounted.test(c)) n++;
+  return n;
 }
 
 // Chat is a table's chat panel. take(u) takes in each update's chat lines

@@ -26,7 +26,7 @@ export function relationButtons(name) {
         onclick: () => toggle("follows", following, v => { following = v; msg.textContent = v ? `You follow ${name}: you see when they are online and hear when they start a game.` : `You no longer follow ${name}.`; }) },
         following ? "Unfollow" : "Follow"),
       h("button", { type: "button", id: "block-toggle", "aria-pressed": String(blocking),
-        onclick: () => toggle("blocks", blocking, v => { blocking = v; msg.textContent = v ? `You block ${name}: they cannot challenge you, be paired with you, write in your tables' chats or see when you are online. They are not told.` : `You no longer block ${name}.`; }) },
+        onclick: () => toggle("blocks", blocking, v => { blocking = v; msg.textContent = v ? `You block ${name}: they cannot challenge you, be paired with you, sit at your tables, reach you in any table's chat or see when you are online. They are not told.` : `You no longer block ${name}.`; }) },
         blocking ? "Unblock" : "Block"));
   };
   const toggle = async (kind, on, then) => {
