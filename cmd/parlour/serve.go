@@ -404,11 +404,24 @@ func (w storeAt) String() string {
 	return "PostgreSQL at " + redacted(w.postgres)
 }
 
-// redacted is a connection URL with its password masked.
+// redacted is a connection URL with its passwords masked: the user's,
+// and the password and sslpassword parameters, which PostgreSQL's URLs
+// take as well (keys compared as pgx reads them, unescaped, and in any
+// case).
 func redacted(conn string) string {
 	u, err := url.Parse(conn)
 	if err != nil {
 		return "(an unreadable URL)"
+	}
+	if u.RawQuery != "" {
+		params := strings.Split(u.RawQuery, "&")
+		for i, p := range params {
+			k, _, _ := strings.Cut(p, "=")
+			if key, err := url.QueryUnescape(k); err != nil || strings.EqualFold(key, "password") || strings.EqualFold(key, "sslpassword") {
+				params[i] = k + "=xxxxx"
+			}
+		}
+		u.RawQuery = strings.Join(params, "&")
 	}
 	return u.Redacted()
 }
@@ -431,7 +444,13 @@ func parseStore(s, data string) (storeAt, error) {
 		return storeAt{path: s}, nil
 	case scheme == "postgres" || scheme == "postgresql":
 		if _, err := url.Parse(s); err != nil {
-			return storeAt{}, fmt.Errorf("the PostgreSQL URL: %w", err)
+			// url.Error quotes the URL, password and all: say only
+			// what is wrong with it.
+			var uerr *url.Error
+			if errors.As(err, &uerr) {
+				err = uerr.Err
+			}
+			return storeAt{}, fmt.Errorf("the PostgreSQL URL is not a URL: %w", err)
 		}
 		return storeAt{postgres: s}, nil
 	}
