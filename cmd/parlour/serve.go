@@ -157,6 +157,33 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 2
 	}
 	cl := clusterOptions{nats: *natsURL, node: *node, lease: *lease}
+	// A limit of 0 or less would be taken for the default without a
+	// word, where an operator who wrote it meant "none" or "off".
+	for _, r := range []struct {
+		flag, what string
+		v          float64
+	}{
+		{"rate-conn", "requests a second one connection may make", *perConn},
+		{"rate-identity", "requests a second one identity may make", *perID},
+		{"rate-chat-addr", "chat messages a second one address may write", *chatAddr},
+		{"conns-per-addr", "connections one address may hold open", float64(*perAddr)},
+	} {
+		if !(r.v > 0) {
+			fmt.Fprintf(stderr, "parlour serve: --%s must be above 0, not %v: it is the %s (raise it rather than turn it off)\n", r.flag, r.v, r.what)
+			return 2
+		}
+	}
+	for _, p := range []struct {
+		flag string
+		v    int
+	}{{"procs", *maxProcs}, {"quiet-procs", *quietProcs}, {"one-cpu-procs", *oneProcs}} {
+		// Go makes as many processors as it is told, each with memory
+		// of its own: a mistyped 100000 took gigabytes and the machine.
+		if p.v > maxServeProcs {
+			fmt.Fprintf(stderr, "parlour serve: --%s must be at most %d, not %d (this machine has %d CPUs)\n", p.flag, maxServeProcs, p.v, runtime.NumCPU())
+			return 2
+		}
+	}
 	if *maxProcs < 0 {
 		fmt.Fprintf(stderr, "parlour serve: --procs must be 0 (the default) or more, not %d\n", *maxProcs)
 		return 2
@@ -710,6 +737,10 @@ func portOf(addr string) string {
 	}
 	return port
 }
+
+// maxServeProcs is the most processors --procs and its kin may ask
+// for: more than any machine Parlour runs on has.
+const maxServeProcs = 1024
 
 // minProcs is the fewest processors serve runs its goroutines on by
 // default. On a machine of one or two cores the store's writer, which
