@@ -173,6 +173,18 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return 2
 		}
 	}
+	for _, d := range []struct {
+		flag, what string
+		v          time.Duration
+	}{
+		{"ssh-idle", "how long an SSH session may go without a key pressed", *sshIdle},
+		{"ssh-grace", "how long an SSH connection has to sign in", *sshGrace},
+	} {
+		if d.v <= 0 {
+			fmt.Fprintf(stderr, "parlour serve: --%s must be above 0, not %v: it is %s\n", d.flag, d.v, d.what)
+			return 2
+		}
+	}
 	for _, p := range []struct {
 		flag string
 		v    int

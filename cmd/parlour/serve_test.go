@@ -141,6 +141,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--rate-chat-addr", "-1"},
 		{"serve", "--conns-per-addr", "0"},
 		{"serve", "--conns-per-addr", "-3"},
+		{"serve", "--ssh-idle", "0"},
+		{"serve", "--ssh-grace", "-1s"},
 		{"serve", "--procs", "100000"},
 		{"serve", "--quiet-procs", "100000"},
 		{"serve", "--one-cpu-procs", "100000"},
