@@ -648,6 +648,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	defer closeDB()
 	logMigrated(log, db)
 	warnNewer(log, db)
+	warnSQLiteLeft(log, data, where)
 	// Load the default lexicon now: a broken build shows at once, and the
 	// first table does not wait for it.
 	if _, err := lexicon.Load(lexicon.DefaultName); err != nil {
@@ -831,5 +832,20 @@ func warnNewer(log *slog.Logger, db store.Store) {
 	}
 	if newer := n.NewerMigrations(); len(newer) > 0 {
 		log.Warn("a newer parlour has migrated this database: this build does not know its migrations, and may not read all it stored", "migrations", strings.Join(newer, ", "))
+	}
+}
+
+// warnSQLiteLeft warns when a server on PostgreSQL finds an SQLite
+// database in its data directory: most likely the one it served before
+// it was moved, whose games, accounts and ratings PostgreSQL does not
+// hold (Parlour has no tool to move them), and which a server without
+// --store would serve again.
+func warnSQLiteLeft(log *slog.Logger, data string, w storeAt) {
+	if w.postgres == "" {
+		return
+	}
+	path := filepath.Join(data, "parlour.db")
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		log.Warn("the data directory holds an SQLite database this server does not serve: its games, accounts and ratings are not in PostgreSQL (nothing moves them there); serve it again without --store to reach them", "sqlite", path, "store", w.String())
 	}
 }

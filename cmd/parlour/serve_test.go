@@ -460,3 +460,36 @@ func TestServeLogLevelWords(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, errb.String(), want)
 	}
 }
+
+// TestWarnSQLiteLeft: a server started on PostgreSQL over a data
+// directory that still holds the SQLite database it served before warns
+// that what that database holds is not in PostgreSQL; a server on
+// SQLite, or on PostgreSQL with no database beside it, says nothing.
+func TestWarnSQLiteLeft(t *testing.T) {
+	t.Parallel()
+	withDB := t.TempDir()
+	if err := os.WriteFile(filepath.Join(withDB, "parlour.db"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pg := storeAt{postgres: "postgres://parlour:s3cret@db/parlour"}
+	for _, tc := range []struct {
+		name string
+		data string
+		w    storeAt
+		warn bool
+	}{
+		{"postgres over an sqlite database", withDB, pg, true},
+		{"postgres over an empty directory", t.TempDir(), pg, false},
+		{"sqlite", withDB, storeAt{path: filepath.Join(withDB, "parlour.db")}, false},
+	} {
+		var out strings.Builder
+		warnSQLiteLeft(slog.New(slog.NewTextHandler(&out, nil)), tc.data, tc.w)
+		said := out.String()
+		if tc.warn != strings.Contains(said, "level=WARN") || tc.warn && !strings.Contains(said, filepath.Join(withDB, "parlour.db")) {
+			t.Errorf("%s: said %q, want a warning naming the database: %v", tc.name, said, tc.warn)
+		}
+		if strings.Contains(said, "s3cret") {
+			t.Errorf("%s: said %q: the password", tc.name, said)
+		}
+	}
+}
