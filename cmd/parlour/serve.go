@@ -483,8 +483,13 @@ func parseStore(s, data string) (storeAt, error) {
 		return storeAt{path: s}, nil
 	case scheme == "postgres" || scheme == "postgresql":
 		if _, err := url.Parse(s); err != nil {
-			// url.Error quotes the URL, password and all: say only
-			// what is wrong with it.
+			// url.Error quotes the URL, password and all, and what
+			// is wrong may be the password's own characters (a /
+			// ends the host early: "invalid port \":pass\""): say
+			// what is wrong only of a URL without one.
+			if strings.Contains(s, "@") {
+				return storeAt{}, errors.New("the PostgreSQL URL does not parse: write it as postgres://USER@HOST:5432/DATABASE, with the password in PGPASSWORD or ~/.pgpass, or escape @, :, / and # in it as %40, %3A, %2F and %23")
+			}
 			var uerr *url.Error
 			if errors.As(err, &uerr) {
 				err = uerr.Err

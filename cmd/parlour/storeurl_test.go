@@ -21,8 +21,10 @@ func TestStoreURLHidesPassword(t *testing.T) {
 		{"postgresql://parlour@db/parlour?sslmode=verify-full&sslpassword=s3cret", "sslpassword=xxxxx"},
 		{"postgres://parlour@db/parlour?Password=s3cret", "Password=xxxxx"},
 		{"postgres://parlour@db/parlour?pass%77ord=s3cret", "=xxxxx"},
-		{"postgres://parlour:s3cret@db/par%zzlour", "invalid URL escape"},
-		{"postgres://parlour@db/par%zzlour?password=s3cret", "invalid URL escape"},
+		{"postgres://parlour:s3cret@db/par%zzlour", "does not parse"},
+		{"postgres://parlour@db/par%zzlour?password=s3cret", "does not parse"},
+		{"postgres://parlour:s3cret/x@db/parlour", "escape @, :, / and #"},
+		{"postgres://db:port/parlour", "invalid port"},
 	} {
 		w, err := parseStore(tc.url, t.TempDir())
 		shown := w.String()
