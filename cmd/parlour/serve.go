@@ -230,6 +230,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "parlour serve: --nats needs --store postgres://...: the nodes of a cluster share one PostgreSQL database")
 		return 2
 	}
+	if cl.nats != "" {
+		// Checked now: found at the connection, a mistyped address
+		// would stop the node only after it had migrated the database.
+		if err := natsbus.CheckURL(cl.nats); err != nil {
+			fmt.Fprintf(stderr, "parlour serve: --nats: %v\n", err)
+			return 2
+		}
+	}
 	if cl.nats == "" && cl.node != "" {
 		fmt.Fprintln(stderr, "parlour serve: --node names a node of a cluster: give --nats too")
 		return 2
