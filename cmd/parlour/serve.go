@@ -488,6 +488,12 @@ func parseStore(s, data string) (storeAt, error) {
 		if fi, err := os.Stat(s); err == nil && fi.IsDir() {
 			return storeAt{}, fmt.Errorf("%s is a directory: give the database file in it (%s), or the directory as --data", s, filepath.Join(s, "parlour.db"))
 		}
+		// serve makes the file, not the directories above it (a
+		// mistyped path would otherwise end in "locking the database:
+		// no such file or directory").
+		if dir := filepath.Dir(s); !isDir(dir) {
+			return storeAt{}, fmt.Errorf("the directory of %s, %s, does not exist: make it first, or give a path in an existing one", s, dir)
+		}
 		return storeAt{path: s}, nil
 	case scheme == "postgres" || scheme == "postgresql":
 		if _, err := url.Parse(s); err != nil {
@@ -507,6 +513,13 @@ func parseStore(s, data string) (storeAt, error) {
 		return storeAt{postgres: s}, nil
 	}
 	return storeAt{}, fmt.Errorf("%q is neither a postgres:// URL nor a file path", scheme+"://")
+}
+
+// isDir reports whether path is a directory (one that cannot be looked
+// at counts: the error that follows names it).
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err != nil && !errors.Is(err, os.ErrNotExist) || err == nil && fi.IsDir()
 }
 
 // readFilter reads the chat filter's words from the file at path.
