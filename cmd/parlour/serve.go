@@ -66,7 +66,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	data := fs.String("data", defaultDataDir(), "directory of the database and the SSH host key (created if missing)")
 	storeAt := fs.String("store", "", "where tables are kept: a postgres:// (or postgresql://) URL for PostgreSQL (docs/deploy.md), or the path of an SQLite database file; empty: parlour.db in --data")
 	syncMode := fs.String("sync", "FULL", "SQLite synchronous setting: FULL survives power loss, NORMAL only a crash")
-	commitEvery := fs.Duration("commit-interval", sqlite.DefaultCommitInterval, "least time between two commits of the SQLite store; moves that arrive meanwhile share the next (0: none)")
+	commitEvery := fs.Duration("commit-interval", sqlite.DefaultCommitInterval, "least time between two commits of the SQLite store; moves that arrive meanwhile share the next (0: none; at most 100ms)")
 	logFormat := fs.String("log", "text", "log format: text or json")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	perConn := fs.Float64("rate-conn", limit.Defaults().PerConn, "requests per second allowed on one connection")
@@ -206,6 +206,13 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if *quietProcs < 0 {
 		fmt.Fprintf(stderr, "parlour serve: --quiet-procs must be 0 (always --procs) or more, not %d\n", *quietProcs)
+		return 2
+	}
+	if *commitEvery > maxCommitInterval {
+		// Every write waits up to that long for its commit: a
+		// mistyped 1h (for 1ms) held every move, sign-in and new
+		// table for an hour.
+		fmt.Fprintf(stderr, "parlour serve: --commit-interval must be at most %v, not %v: every move waits up to that long to be stored\n", maxCommitInterval, *commitEvery)
 		return 2
 	}
 	if *openExpiry < 0 {
@@ -776,6 +783,10 @@ func portOf(addr string) string {
 	}
 	return port
 }
+
+// maxCommitInterval is the longest --commit-interval: already ten times
+// what a move's answer takes on a quiet server.
+const maxCommitInterval = 100 * time.Millisecond
 
 // maxServeProcs is the most processors --procs and its kin may ask
 // for: more than any machine Parlour runs on has.

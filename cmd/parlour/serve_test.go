@@ -120,6 +120,7 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--store", "postgres://db.example/parlour", "--nats", "nats://127.0.0.1:4222", "--node", "a b"},
 		{"serve", "--store", "postgres://db.example/parlour", "--nats", "nats://127.0.0.1:4222", "--lease", "100ms"},
 		{"serve", "--lease", "soon"},
+		{"serve", "--commit-interval", "1h"},
 		{"serve", "--store", filepath.Join(t.TempDir(), "missing", "parlour.db")},
 		{"serve", "--store", "postgres://127.0.0.1:1/parlour", "--nats", "nats://a b:4222"},
 		{"serve", "--store", "postgres://127.0.0.1:1/parlour", "--nats", "nats://127.0.0.1:4222,nats://user:pw@:4222"},
