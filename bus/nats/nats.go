@@ -209,6 +209,18 @@ func parseURL(s string) (*url.URL, error) {
 	return u, err
 }
 
+// CheckURL reports whether urls, a comma-separated list of NATS URLs
+// as Config.URL takes it, is well formed, without connecting: a node
+// checks its flags before it opens, let alone migrates, its database.
+// The error never shows a URL that holds credentials.
+func CheckURL(urls string) error {
+	if strings.TrimSpace(urls) == "" {
+		return errors.New("bus: the NATS address is empty: give one, like nats://127.0.0.1:4222")
+	}
+	_, err := hosts(urls)
+	return err
+}
+
 // hosts returns the host:port of every URL in a list of NATS URLs.
 func hosts(urls string) ([]string, error) {
 	var out []string

@@ -66,7 +66,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	data := fs.String("data", defaultDataDir(), "directory of the database and the SSH host key (created if missing)")
 	storeAt := fs.String("store", "", "where tables are kept: a postgres:// (or postgresql://) URL for PostgreSQL (docs/deploy.md), or the path of an SQLite database file; empty: parlour.db in --data")
 	syncMode := fs.String("sync", "FULL", "SQLite synchronous setting: FULL survives power loss, NORMAL only a crash")
-	commitEvery := fs.Duration("commit-interval", sqlite.DefaultCommitInterval, "least time between two commits of the SQLite store; moves that arrive meanwhile share the next (0: none)")
+	commitEvery := fs.Duration("commit-interval", sqlite.DefaultCommitInterval, "least time between two commits of the SQLite store; moves that arrive meanwhile share the next (0: none; at most 100ms)")
 	logFormat := fs.String("log", "text", "log format: text or json")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	perConn := fs.Float64("rate-conn", limit.Defaults().PerConn, "requests per second allowed on one connection")
@@ -157,6 +157,45 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 2
 	}
 	cl := clusterOptions{nats: *natsURL, node: *node, lease: *lease}
+	// A limit of 0 or less would be taken for the default without a
+	// word, where an operator who wrote it meant "none" or "off".
+	for _, r := range []struct {
+		flag, what string
+		v          float64
+	}{
+		{"rate-conn", "requests a second one connection may make", *perConn},
+		{"rate-identity", "requests a second one identity may make", *perID},
+		{"rate-chat-addr", "chat messages a second one address may write", *chatAddr},
+		{"conns-per-addr", "connections one address may hold open", float64(*perAddr)},
+	} {
+		if !(r.v > 0) {
+			fmt.Fprintf(stderr, "parlour serve: --%s must be above 0, not %v: it is the %s (raise it rather than turn it off)\n", r.flag, r.v, r.what)
+			return 2
+		}
+	}
+	for _, d := range []struct {
+		flag, what string
+		v          time.Duration
+	}{
+		{"ssh-idle", "how long an SSH session may go without a key pressed", *sshIdle},
+		{"ssh-grace", "how long an SSH connection has to sign in", *sshGrace},
+	} {
+		if d.v <= 0 {
+			fmt.Fprintf(stderr, "parlour serve: --%s must be above 0, not %v: it is %s\n", d.flag, d.v, d.what)
+			return 2
+		}
+	}
+	for _, p := range []struct {
+		flag string
+		v    int
+	}{{"procs", *maxProcs}, {"quiet-procs", *quietProcs}, {"one-cpu-procs", *oneProcs}} {
+		// Go makes as many processors as it is told, each with memory
+		// of its own: a mistyped 100000 took gigabytes and the machine.
+		if p.v > maxServeProcs {
+			fmt.Fprintf(stderr, "parlour serve: --%s must be at most %d, not %d (this machine has %d CPUs)\n", p.flag, maxServeProcs, p.v, runtime.NumCPU())
+			return 2
+		}
+	}
 	if *maxProcs < 0 {
 		fmt.Fprintf(stderr, "parlour serve: --procs must be 0 (the default) or more, not %d\n", *maxProcs)
 		return 2
@@ -167,6 +206,13 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if *quietProcs < 0 {
 		fmt.Fprintf(stderr, "parlour serve: --quiet-procs must be 0 (always --procs) or more, not %d\n", *quietProcs)
+		return 2
+	}
+	if *commitEvery > maxCommitInterval {
+		// Every write waits up to that long for its commit: a
+		// mistyped 1h (for 1ms) held every move, sign-in and new
+		// table for an hour.
+		fmt.Fprintf(stderr, "parlour serve: --commit-interval must be at most %v, not %v: every move waits up to that long to be stored\n", maxCommitInterval, *commitEvery)
 		return 2
 	}
 	if *openExpiry < 0 {
@@ -190,6 +236,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if cl.nats != "" && where.postgres == "" {
 		fmt.Fprintln(stderr, "parlour serve: --nats needs --store postgres://...: the nodes of a cluster share one PostgreSQL database")
 		return 2
+	}
+	if cl.nats != "" {
+		// Checked now: found at the connection, a mistyped address
+		// would stop the node only after it had migrated the database.
+		if err := natsbus.CheckURL(cl.nats); err != nil {
+			fmt.Fprintf(stderr, "parlour serve: --nats: %v\n", err)
+			return 2
+		}
 	}
 	if cl.nats == "" && cl.node != "" {
 		fmt.Fprintln(stderr, "parlour serve: --node names a node of a cluster: give --nats too")
@@ -404,11 +458,24 @@ func (w storeAt) String() string {
 	return "PostgreSQL at " + redacted(w.postgres)
 }
 
-// redacted is a connection URL with its password masked.
+// redacted is a connection URL with its passwords masked: the user's,
+// and the password and sslpassword parameters, which PostgreSQL's URLs
+// take as well (keys compared as pgx reads them, unescaped, and in any
+// case).
 func redacted(conn string) string {
 	u, err := url.Parse(conn)
 	if err != nil {
 		return "(an unreadable URL)"
+	}
+	if u.RawQuery != "" {
+		params := strings.Split(u.RawQuery, "&")
+		for i, p := range params {
+			k, _, _ := strings.Cut(p, "=")
+			if key, err := url.QueryUnescape(k); err != nil || strings.EqualFold(key, "password") || strings.EqualFold(key, "sslpassword") {
+				params[i] = k + "=xxxxx"
+			}
+		}
+		u.RawQuery = strings.Join(params, "&")
 	}
 	return u.Redacted()
 }
@@ -428,14 +495,38 @@ func parseStore(s, data string) (storeAt, error) {
 		if fi, err := os.Stat(s); err == nil && fi.IsDir() {
 			return storeAt{}, fmt.Errorf("%s is a directory: give the database file in it (%s), or the directory as --data", s, filepath.Join(s, "parlour.db"))
 		}
+		// serve makes the file, not the directories above it (a
+		// mistyped path would otherwise end in "locking the database:
+		// no such file or directory").
+		if dir := filepath.Dir(s); !isDir(dir) {
+			return storeAt{}, fmt.Errorf("the directory of %s, %s, does not exist: make it first, or give a path in an existing one", s, dir)
+		}
 		return storeAt{path: s}, nil
 	case scheme == "postgres" || scheme == "postgresql":
 		if _, err := url.Parse(s); err != nil {
-			return storeAt{}, fmt.Errorf("the PostgreSQL URL: %w", err)
+			// url.Error quotes the URL, password and all, and what
+			// is wrong may be the password's own characters (a /
+			// ends the host early: "invalid port \":pass\""): say
+			// what is wrong only of a URL without one.
+			if strings.Contains(s, "@") {
+				return storeAt{}, errors.New("the PostgreSQL URL does not parse: write it as postgres://USER@HOST:5432/DATABASE, with the password in PGPASSWORD or ~/.pgpass, or escape @, :, / and # in it as %40, %3A, %2F and %23")
+			}
+			var uerr *url.Error
+			if errors.As(err, &uerr) {
+				err = uerr.Err
+			}
+			return storeAt{}, fmt.Errorf("the PostgreSQL URL is not a URL: %w", err)
 		}
 		return storeAt{postgres: s}, nil
 	}
 	return storeAt{}, fmt.Errorf("%q is neither a postgres:// URL nor a file path", scheme+"://")
+}
+
+// isDir reports whether path is a directory (one that cannot be looked
+// at counts: the error that follows names it).
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err != nil && !errors.Is(err, os.ErrNotExist) || err == nil && fi.IsDir()
 }
 
 // readFilter reads the chat filter's words from the file at path.
@@ -590,6 +681,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	defer closeDB()
 	logMigrated(log, db)
 	warnNewer(log, db)
+	warnSQLiteLeft(log, data, where)
 	// Load the default lexicon now: a broken build shows at once, and the
 	// first table does not wait for it.
 	if _, err := lexicon.Load(lexicon.DefaultName); err != nil {
@@ -692,6 +784,14 @@ func portOf(addr string) string {
 	return port
 }
 
+// maxCommitInterval is the longest --commit-interval: already ten times
+// what a move's answer takes on a quiet server.
+const maxCommitInterval = 100 * time.Millisecond
+
+// maxServeProcs is the most processors --procs and its kin may ask
+// for: more than any machine Parlour runs on has.
+const maxServeProcs = 1024
+
 // minProcs is the fewest processors serve runs its goroutines on by
 // default. On a machine of one or two cores the store's writer, which
 // every move waits for, queues behind the requests' work whenever it
@@ -769,5 +869,20 @@ func warnNewer(log *slog.Logger, db store.Store) {
 	}
 	if newer := n.NewerMigrations(); len(newer) > 0 {
 		log.Warn("a newer parlour has migrated this database: this build does not know its migrations, and may not read all it stored", "migrations", strings.Join(newer, ", "))
+	}
+}
+
+// warnSQLiteLeft warns when a server on PostgreSQL finds an SQLite
+// database in its data directory: most likely the one it served before
+// it was moved, whose games, accounts and ratings PostgreSQL does not
+// hold (Parlour has no tool to move them), and which a server without
+// --store would serve again.
+func warnSQLiteLeft(log *slog.Logger, data string, w storeAt) {
+	if w.postgres == "" {
+		return
+	}
+	path := filepath.Join(data, "parlour.db")
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		log.Warn("the data directory holds an SQLite database this server does not serve: its games, accounts and ratings are not in PostgreSQL (nothing moves them there); serve it again without --store to reach them", "sqlite", path, "store", w.String())
 	}
 }

@@ -120,6 +120,10 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--store", "postgres://db.example/parlour", "--nats", "nats://127.0.0.1:4222", "--node", "a b"},
 		{"serve", "--store", "postgres://db.example/parlour", "--nats", "nats://127.0.0.1:4222", "--lease", "100ms"},
 		{"serve", "--lease", "soon"},
+		{"serve", "--commit-interval", "1h"},
+		{"serve", "--store", filepath.Join(t.TempDir(), "missing", "parlour.db")},
+		{"serve", "--store", "postgres://127.0.0.1:1/parlour", "--nats", "nats://a b:4222"},
+		{"serve", "--store", "postgres://127.0.0.1:1/parlour", "--nats", "nats://127.0.0.1:4222,nats://user:pw@:4222"},
 		{"serve", "--procs", "-1"},
 		{"serve", "--procs", "many"},
 		{"serve", "--one-cpu-procs", "-1"},
@@ -134,6 +138,18 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--trusted-proxy", "10.0.0.0/33"},
 		{"serve", "--trusted-proxy", "proxy.example"},
 		{"serve", "--trusted-proxy", ""},
+		{"serve", "--rate-conn", "0"},
+		{"serve", "--rate-conn", "-1"},
+		{"serve", "--rate-conn", "NaN"},
+		{"serve", "--rate-identity", "0"},
+		{"serve", "--rate-chat-addr", "-1"},
+		{"serve", "--conns-per-addr", "0"},
+		{"serve", "--conns-per-addr", "-3"},
+		{"serve", "--ssh-idle", "0"},
+		{"serve", "--ssh-grace", "-1s"},
+		{"serve", "--procs", "100000"},
+		{"serve", "--quiet-procs", "100000"},
+		{"serve", "--one-cpu-procs", "100000"},
 		{"serve", "--streams", "0"},
 		{"serve", "--streams", "many"},
 		{"serve", "--data", ""},
@@ -446,5 +462,38 @@ func TestServeLogLevelWords(t *testing.T) {
 	code := run(context.Background(), []string{"serve", "--log-level", "loud"}, strings.NewReader(""), &out, &errb)
 	if want := "parlour serve: --log-level must be debug, info, warn or error, not \"loud\"\n"; code != 2 || errb.String() != want {
 		t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, errb.String(), want)
+	}
+}
+
+// TestWarnSQLiteLeft: a server started on PostgreSQL over a data
+// directory that still holds the SQLite database it served before warns
+// that what that database holds is not in PostgreSQL; a server on
+// SQLite, or on PostgreSQL with no database beside it, says nothing.
+func TestWarnSQLiteLeft(t *testing.T) {
+	t.Parallel()
+	withDB := t.TempDir()
+	if err := os.WriteFile(filepath.Join(withDB, "parlour.db"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pg := storeAt{postgres: "postgres://parlour:s3cret@db/parlour"}
+	for _, tc := range []struct {
+		name string
+		data string
+		w    storeAt
+		warn bool
+	}{
+		{"postgres over an sqlite database", withDB, pg, true},
+		{"postgres over an empty directory", t.TempDir(), pg, false},
+		{"sqlite", withDB, storeAt{path: filepath.Join(withDB, "parlour.db")}, false},
+	} {
+		var out strings.Builder
+		warnSQLiteLeft(slog.New(slog.NewTextHandler(&out, nil)), tc.data, tc.w)
+		said := out.String()
+		if tc.warn != strings.Contains(said, "level=WARN") || tc.warn && !strings.Contains(said, filepath.Join(withDB, "parlour.db")) {
+			t.Errorf("%s: said %q, want a warning naming the database: %v", tc.name, said, tc.warn)
+		}
+		if strings.Contains(said, "s3cret") {
+			t.Errorf("%s: said %q: the password", tc.name, said)
+		}
 	}
 }

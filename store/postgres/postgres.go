@@ -129,16 +129,33 @@ type Stats struct {
 	Writes  int64 // moves they held
 }
 
+// poolConfig reads the connection string url: the pool holds
+// opt.MaxConns connections, else as many as the string's pool_max_conns
+// says (an operator sharing PostgreSQL's max_connections among nodes),
+// else 16.
+func poolConfig(url string, opt Options) (*pgxpool.Config, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: the connection string: %w", err)
+	}
+	switch {
+	case opt.MaxConns > 0:
+		cfg.MaxConns = opt.MaxConns
+	case !strings.Contains(url, "pool_max_conns"):
+		cfg.MaxConns = 16
+	}
+	return cfg, nil
+}
+
 // Open connects to the database at url (a postgres:// URL or a
 // key=value connection string), applies the migrations it lacks, and
 // starts the appenders. It fails, naming PostgreSQL and the reason, when
 // the server cannot be reached.
 func Open(ctx context.Context, url string, opt Options) (*Store, error) {
-	cfg, err := pgxpool.ParseConfig(url)
+	cfg, err := poolConfig(url, opt)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: the connection string: %w", err)
+		return nil, err
 	}
-	cfg.MaxConns = cmp.Or(opt.MaxConns, 16)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)

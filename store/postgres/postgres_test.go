@@ -590,3 +590,29 @@ func TestMigrated(t *testing.T) {
 		t.Errorf("a database this build migrated: migrated %v, want none", got)
 	}
 }
+
+// TestPoolSize: the pool holds 16 connections unless the connection
+// string's pool_max_conns says otherwise (nodes sharing PostgreSQL's
+// max_connections), and Options.MaxConns outranks both.
+func TestPoolSize(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		url  string
+		opt  Options
+		want int32
+	}{
+		{"postgres://parlour@db/parlour", Options{}, 16},
+		{"postgres://parlour@db/parlour?pool_max_conns=6", Options{}, 6},
+		{"postgres://parlour@db/parlour?sslmode=disable&pool_max_conns=40", Options{}, 40},
+		{"host=db dbname=parlour pool_max_conns=8", Options{}, 8},
+		{"postgres://parlour@db/parlour?pool_max_conns=6", Options{MaxConns: 3}, 3},
+	} {
+		cfg, err := poolConfig(tc.url, tc.opt)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.url, err)
+		}
+		if cfg.MaxConns != tc.want {
+			t.Errorf("%s, %+v: %d connections, want %d", tc.url, tc.opt, cfg.MaxConns, tc.want)
+		}
+	}
+}

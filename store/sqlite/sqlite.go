@@ -179,6 +179,19 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	} else if !errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("sqlite: creating %s: %w", path, err)
 	} else if f, err := os.OpenFile(abs, os.O_RDWR, 0); err == nil {
+		// Builds before that made the database readable by everyone:
+		// an upgraded one stops being so, with its -wal and -shm files
+		// (SQLite makes them again with the database's mode). The
+		// group's access is the operator's to give. A file this user
+		// may write but does not own cannot be changed: it is served
+		// as before rather than refused.
+		if fi, err := f.Stat(); err == nil && fi.Mode().Perm()&0o007 != 0 {
+			for _, p := range []string{abs, abs + "-wal", abs + "-shm"} {
+				if fi, err := os.Stat(p); err == nil {
+					os.Chmod(p, fi.Mode().Perm()&^0o007)
+				}
+			}
+		}
 		f.Close()
 	} else if errors.Is(err, fs.ErrPermission) {
 		// SQLite would open it read-only without a word, and the

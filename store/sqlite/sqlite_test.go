@@ -51,6 +51,38 @@ func TestNewDatabaseIsPrivate(t *testing.T) {
 	}
 }
 
+// TestUpgradedDatabaseIsNotWorldReadable: a database an older build made
+// readable by everyone, with its write-ahead log as a killed server left
+// it, is readable by nobody else once opened; the group keeps what the
+// operator gave it.
+func TestUpgradedDatabaseIsNotWorldReadable(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "parlour.db")
+	if err := open(t, path).Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+"-wal", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path+"-wal", 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, path)
+	defer s.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := fi.Mode().Perm(); m != 0o640 {
+			t.Errorf("%s: mode %v, want -rw-r-----", filepath.Base(p), m)
+		}
+	}
+}
+
 func BenchmarkAppendMove(b *testing.B) {
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(b.TempDir(), "p.db"), Options{Synchronous: os.Getenv("SYNC")})

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStoreURLHidesPassword checks that a PostgreSQL password given in
+// --store, in the user part or as a parameter (libpq's password= and
+// sslpassword=, which PostgreSQL's URLs accept), never reaches what the
+// server prints or logs about the store: its name, nor the error for a
+// URL that does not parse.
+func TestStoreURLHidesPassword(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		url  string
+		want string // what the name or the error shows
+	}{
+		{"postgres://parlour:s3cret@db:5432/parlour?sslmode=disable", "postgres://parlour:xxxxx@db:5432/parlour?sslmode=disable"},
+		{"postgres://parlour@db/parlour?password=s3cret&sslmode=disable", "postgres://parlour@db/parlour?password=xxxxx&sslmode=disable"},
+		{"postgresql://parlour@db/parlour?sslmode=verify-full&sslpassword=s3cret", "sslpassword=xxxxx"},
+		{"postgres://parlour@db/parlour?Password=s3cret", "Password=xxxxx"},
+		{"postgres://parlour@db/parlour?pass%77ord=s3cret", "=xxxxx"},
+		{"postgres://parlour:s3cret@db/par%zzlour", "does not parse"},
+		{"postgres://parlour@db/par%zzlour?password=s3cret", "does not parse"},
+		{"postgres://parlour:s3cret/x@db/parlour", "escape @, :, / and #"},
+		{"postgres://db:port/parlour", "invalid port"},
+	} {
+		w, err := parseStore(tc.url, t.TempDir())
+		shown := w.String()
+		if err != nil {
+			shown = err.Error()
+		}
+		if strings.Contains(shown, "s3cret") {
+			t.Errorf("--store %s shows %q: the password", tc.url, shown)
+		}
+		if !strings.Contains(shown, tc.want) {
+			t.Errorf("--store %s shows %q, want it to hold %q", tc.url, shown, tc.want)
+		}
+	}
+}
