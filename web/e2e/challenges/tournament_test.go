@@ -700,3 +700,50 @@ func TestTournamentCancel(t *testing.T) {
 	// Ben's page, following the event, says so too.
 	ben.Wait("the event cancelled for Ben", `!!document.querySelector("#t-cancelled") && !document.querySelector("#t-join")`)
 }
+
+// TestTournamentSwissWithdrawAndBack: a player who withdraws from a
+// Swiss under way may come back, as the server allows: the page offers
+// them to join again (and not to a stranger, whose line says the field
+// is fixed), and joining again puts them back in.
+func TestTournamentSwissWithdrawAndBack(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	cy := e2e.NewPlayer(t, b, "Cy", base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+	cy.SignUp("Cyd", "a third fine phrase")
+	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "swiss", name: "Short Swiss", game: "nymphabet", clock: 60, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	page := "/tournaments/" + id
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Open(page)
+		p.Wait("the join button", `!!document.querySelector("#t-join")`)
+		p.Click("#t-join")
+		p.Wait("in", `!!document.querySelector("#t-in")`)
+	}
+	ann.Wait("both in", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
+	ann.Click("#t-start")
+	ben.Wait("the table of round 1", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+
+	ben.Open(page)
+	ben.Wait("the withdraw button", `!!document.querySelector("#t-leave")`)
+	ben.Click("#t-leave")
+	ben.Wait("the offer to come back", `!!document.querySelector("#t-join")`)
+	if got := ben.Text("#t-join"); got != "Join again" {
+		t.Errorf("the withdrawn player's button reads %q", got)
+	}
+	ben.Click("#t-join")
+	ben.Wait("back in", `!!document.querySelector("#t-in")`)
+	if got := ben.Text("#t-error"); got != "" {
+		t.Errorf("joining again: the page says %q", got)
+	}
+
+	cy.Open(page)
+	cy.Wait("the event's page", `!!document.querySelector("#t-actions span")`)
+	if e2e.Eval[bool](cy, `!!document.querySelector("#t-join")`) {
+		t.Errorf("a stranger is offered to join a Swiss under way")
+	}
+}

@@ -29,6 +29,10 @@ const LIST_POLL = 5000;
 // the two that play best with more than two players.
 const multiSeat = ["quizl", "wordfight"];
 
+// NO_SHOWS is how many games a Swiss player may miss before the event
+// withdraws them for good (the server's ForfeitsToWithdraw).
+const NO_SHOWS = 2;
+
 
 const same = (a, b) => String(a || "").toLowerCase() === String(b || "").toLowerCase();
 
@@ -418,7 +422,11 @@ export async function event(main, id) {
   };
 
   const drawActions = () => {
-    const key = [e.status, inIt(), e.password, isCreator(), signedIn()].join();
+    // A Swiss under way takes back only its own field: a player who
+    // withdrew may come back, unless it withdrew them for no-shows.
+    const mine = (e.standings || []).find(s => s.you);
+    const back = e.kind === "swiss" && e.status === "started" && !!mine && !!mine.left;
+    const key = [e.status, inIt(), e.password, isCreator(), signedIn(), back, back && mine.forfeits].join();
     if (key === actionsKey) return;
     actionsKey = key;
     err.textContent = "";
@@ -428,11 +436,13 @@ export async function event(main, id) {
     if (inIt()) {
       buttons.push(h("span", { id: "t-in" }, e.status === "created" ? "You are in: the event pairs you when it starts." : "You are in."),
         h("button", { type: "button", id: "t-leave", onclick: leave }, e.kind === "swiss" && e.status === "started" ? "Withdraw" : "Leave"));
-    } else if (!(e.kind === "swiss" && e.status === "started")) {
+    } else if (back && (mine.forfeits || 0) >= NO_SHOWS) {
+      buttons.push(h("span", { class: "muted", id: "t-withdrawn" }, `You were withdrawn after ${plural(mine.forfeits, "game")} you did not show up for, and play no more of this Swiss.`));
+    } else if (back || !(e.kind === "swiss" && e.status === "started")) {
       const pw = e.password ? h("input", { id: "t-join-password", type: "password", autocomplete: "off", "aria-label": "The event's password", placeholder: "password" }) : null;
       buttons.push(h("form", { class: "row", id: "t-join-form", onsubmit: ev => { ev.preventDefault(); join(pw); } },
         pw ? h("label", { for: "t-join-password" }, "Password") : null, pw,
-        h("button", { type: "submit", class: "primary", id: "t-join" }, "Join")));
+        h("button", { type: "submit", class: "primary", id: "t-join" }, back ? "Join again" : "Join")));
     } else {
       buttons.push(h("span", { class: "muted" }, "This Swiss has started: it plays with the field it started with."));
     }
