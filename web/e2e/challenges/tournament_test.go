@@ -747,3 +747,56 @@ func TestTournamentSwissWithdrawAndBack(t *testing.T) {
 		t.Errorf("a stranger is offered to join a Swiss under way")
 	}
 }
+
+// TestTournamentSwissRoundWait: in a Swiss round of two tables, a player
+// whose game ended first, back on the event's page while the other table
+// plays on, is told that their game of the round is over and the next
+// round waits for the others; not that they sit the round out with a bye.
+func TestTournamentSwissRoundWait(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	names := []string{"Ann", "Ben", "Cyd", "Dee"}
+	var ps []*e2e.Player
+	for i, n := range names {
+		p := e2e.NewPlayer(t, b, n, base)
+		p.SignUp(n, fmt.Sprintf("a fine phrase number %d", i))
+		ps = append(ps, p)
+	}
+	id := e2e.Eval[string](ps[0], `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "swiss", name: "Even Swiss", game: "nymphabet", clock: 60, rounds: 2 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	page := "/tournaments/" + id
+	for _, p := range ps {
+		p.Open(page)
+		p.Wait("the join button", `!!document.querySelector("#t-join")`)
+		p.Click("#t-join")
+		p.Wait("in", `!!document.querySelector("#t-in")`)
+	}
+	ps[0].Wait("all four in", `document.querySelectorAll("#t-standings tbody tr").length === 4`)
+	ps[0].Click("#t-start")
+	at := map[string][]*e2e.Player{}
+	for _, p := range ps {
+		p.Wait("the table of round 1", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+		path := e2e.Eval[string](p, `location.pathname`)
+		at[path] = append(at[path], p)
+	}
+	if len(at) != 2 {
+		t.Fatalf("round 1 seated the four at %d tables", len(at))
+	}
+	var first []*e2e.Player
+	for _, two := range at {
+		first = two
+		break
+	}
+	playToResign(t, first[0], first[1])
+	loser := first[1]
+	loser.Open(page)
+	loser.Wait("the round's other game under way", `document.querySelectorAll("#t-playing li").length === 1 && document.querySelector("#t-when").textContent === "Round 1 of 2."`)
+	loser.Wait("word of the round", `!!document.querySelector("#t-round-done")`)
+	if got := loser.Text("#t-round-done"); got != "Your game of round 1 is over: round 2 begins when every game of this one has ended." {
+		t.Errorf("the player whose game ended is told %q", got)
+	}
+	if e2e.Eval[bool](loser, `!!document.querySelector("#t-bye")`) {
+		t.Errorf("the player whose game ended is told they have a bye: %q", loser.Text("#t-bye"))
+	}
+}

@@ -577,21 +577,33 @@ export async function event(main, id) {
   };
 
   // drawYours shows the player's game under way, or, in a Swiss round
-  // under way without them, their bye (an odd field's). It draws from the
-  // event as it stands, so that a round's number that comes after its
-  // tables still shows.
+  // under way without them, either that their game of it is over (the
+  // next round waits for the others') or their bye (an odd field's). It
+  // draws from the event as it stands, so that a round's number that
+  // comes after its tables still shows.
   let yoursKey = "";
   const drawYours = () => {
     const t = myTable;
-    const bye = !t && inIt() && e.kind === "swiss" && e.status === "started" && e.round > 0 && (e.playing || []).length > 0;
+    const waiting = !t && inIt() && e.kind === "swiss" && e.status === "started" && e.round > 0 && (e.playing || []).length > 0;
+    // The player's name as the event's games name them: the line the
+    // server marks as the reader's.
+    const me = ((e.standings || []).find(s => s.you) || {}).name || signedIn();
+    const mine = waiting ? (e.games || []).filter(g => g.round === e.round && g.players.some(p => same(p, me))) : [];
+    // A game of theirs still under way, its table not yet among theirs
+    // as last asked, is neither.
+    const played = mine.length > 0 && mine.every(g => g.ended);
+    const bye = waiting && !mine.length;
+    const next = e.round < e.rounds ? `round ${e.round + 1} begins` : "the event ends";
     const against = t ? ((e.playing || []).find(g => g.table === t.id) || { players: [] }).players.filter((_, i) => i !== t.seat) : [];
-    const key = JSON.stringify([t && t.id, against, bye && e.round]);
+    const key = JSON.stringify([t && t.id, against, bye && e.round, played && e.round]);
     if (key === yoursKey) return;
     yoursKey = key;
     if (t) {
       fill(yours, h("div", { class: "banner your-game" },
         h("p", {}, h("strong", {}, "Your game is ready"), against.length ? `: against ${against.join(", ")}.` : "."),
         h("a", { class: "button primary", id: "t-go", href: "/t/" + encodeURIComponent(t.id) }, "Go to your table")));
+    } else if (played) {
+      fill(yours, h("p", { id: "t-round-done", class: "banner" }, `Your game of round ${e.round} is over: ${next} when every game of this one has ended.`));
     } else if (bye) {
       fill(yours, h("p", { id: "t-bye", class: "banner" }, `You sit out round ${e.round}: a bye, which scores as a win.`));
     } else {
