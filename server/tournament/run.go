@@ -556,18 +556,21 @@ func (s *Service) seatRound(ctx context.Context, ev *event) {
 			return g.Round == last.Number && samePlayers(g.Players, tb)
 		})
 		if !made {
-			s.unplayed(ctx, ev, tb, last.Number)
+			s.unplayed(ctx, ev, tb, last.Number, slices.IndexFunc(r.Tables, func(x []string) bool { return samePlayers(x, tb) }))
 		}
 	}
 	s.roundOver(ctx, ev)
 }
 
-// unplayed stores a table of round that could not be made as shared
-// points. ev.mu must be held.
-func (s *Service) unplayed(ctx context.Context, ev *event, players []string, round int) {
+// unplayed stores table i of round's pairing, which could not be made,
+// as shared points. Its name in the event's games says which table of
+// the round it was, and names none of its players: the API shows it to
+// anybody, and keeps the players' identities to itself. ev.mu must be
+// held.
+func (s *Service) unplayed(ctx context.Context, ev *event, players []string, round, i int) {
 	now := s.now()
 	scores := make([]int, len(players))
-	g := store.TournamentGame{Table: fmt.Sprintf("unplayed-%d-%s", round, players[0]), Round: round, Players: players,
+	g := store.TournamentGame{Table: fmt.Sprintf("unplayed-%d-%d", round, i+1), Round: round, Players: players,
 		Points: pairing.TablePoints(scores), Started: now, Ended: now}
 	var es []store.Entrant
 	for i, id := range players {
