@@ -214,15 +214,19 @@ func (s *Service) finish(ctx context.Context, ev *event) {
 
 // podium returns the winners of event t, whose entrants rank in order
 // ranking: its first Podium places among those who played. A Swiss
-// player withdrawn at the end (who left, or forfeited twice) is not
-// among them, and those below move up: they did not play the event out,
-// and their points are those of fewer rounds than the others'; their
-// results stay in the standings, marked. Leaving an arena is a pause
-// that keeps a player's points, and their place.
+// player withdrawn at the end (who left before they were paired in every
+// round, or forfeited twice) is not among them, and those below move up:
+// they did not play the event out, and their points are those of fewer
+// rounds than the others'; their results stay in the standings, marked.
+// One who left once their games were all played keeps their place: the
+// page still offered them to withdraw while the last round's other games
+// went on. Leaving an arena is a pause that keeps a player's points, and
+// their place.
 func podium(t store.Tournament, ranking []string) []string {
 	may := map[string]bool{}
 	for _, e := range t.Entrants {
-		may[e.Identity] = (e.Games > 0 || e.Byes > 0) && !(t.Kind == Swiss && e.Left)
+		withdrawn := t.Kind == Swiss && e.Left && (e.Games+e.Byes < t.Round || e.Forfeits >= ForfeitsToWithdraw)
+		may[e.Identity] = (e.Games > 0 || e.Byes > 0) && !withdrawn
 	}
 	var out []string
 	for _, id := range ranking {

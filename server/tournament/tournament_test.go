@@ -127,8 +127,10 @@ func TestAgo(t *testing.T) {
 func TestPodium(t *testing.T) {
 	t.Parallel()
 	ranking := []string{"ann", "bob", "cat", "dan", "eve"}
-	entrants := func(kind string, left ...string) store.Tournament {
-		ev := store.Tournament{Kind: kind}
+	// Each played three games of rounds rounds but Eve, who joined and
+	// never played; those in left left.
+	entrants := func(kind string, rounds int, left ...string) store.Tournament {
+		ev := store.Tournament{Kind: kind, Round: rounds}
 		for _, id := range ranking {
 			e := store.Entrant{Identity: id, Games: 3, Left: slices.Contains(left, id)}
 			if id == "eve" {
@@ -138,16 +140,25 @@ func TestPodium(t *testing.T) {
 		}
 		return ev
 	}
+	// Ann forfeited two of the three, and was withdrawn.
+	forfeited := entrants(Swiss, 3, "ann")
+	forfeited.Entrants[0].Forfeits = ForfeitsToWithdraw
+	// Bob sat round four out with a bye, then left.
+	bye := entrants(Swiss, 4, "bob")
+	bye.Entrants[1].Byes = 1
 	for _, c := range []struct {
 		name string
 		t    store.Tournament
 		want []string
 	}{
-		{"a Swiss played out", entrants(Swiss), []string{"ann", "bob", "cat"}},
-		{"a Swiss, third withdrawn", entrants(Swiss, "cat"), []string{"ann", "bob", "dan"}},
-		{"a Swiss, first withdrawn", entrants(Swiss, "ann"), []string{"bob", "cat", "dan"}},
-		{"a Swiss, too few left to fill it", entrants(Swiss, "ann", "bob"), []string{"cat", "dan"}},
-		{"an arena, third left", entrants(Arena, "cat"), []string{"ann", "bob", "cat"}},
+		{"a Swiss played out", entrants(Swiss, 3), []string{"ann", "bob", "cat"}},
+		{"a Swiss, third withdrawn", entrants(Swiss, 4, "cat"), []string{"ann", "bob", "dan"}},
+		{"a Swiss, first withdrawn", entrants(Swiss, 4, "ann"), []string{"bob", "cat", "dan"}},
+		{"a Swiss, too few left to fill it", entrants(Swiss, 4, "ann", "bob"), []string{"cat", "dan"}},
+		{"a Swiss, first left with every game played", entrants(Swiss, 3, "ann"), []string{"ann", "bob", "cat"}},
+		{"a Swiss, second left after a last round's bye", bye, []string{"ann", "bob", "cat"}},
+		{"a Swiss, first withdrawn for forfeits", forfeited, []string{"bob", "cat", "dan"}},
+		{"an arena, third left", entrants(Arena, 0, "cat"), []string{"ann", "bob", "cat"}},
 	} {
 		if got := podium(c.t, ranking); !slices.Equal(got, c.want) {
 			t.Errorf("%s: winners %q, want %q", c.name, got, c.want)
