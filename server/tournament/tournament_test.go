@@ -1,11 +1,13 @@
 package tournament
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
 	"time"
 
 	"parlour/game"
+	"parlour/pairing"
 	"parlour/store"
 )
 
@@ -236,6 +238,50 @@ func TestViewDoubleForfeit(t *testing.T) {
 	for _, st := range e.Standings {
 		if got := [3]int{st.Wins, st.Draws, st.Losses}; got != want[st.Name] {
 			t.Errorf("%s: wins, draws, losses %v, want %v", st.Name, got, want[st.Name])
+		}
+	}
+}
+
+// TestViewRoundBye: the standings mark the players who sit out the
+// round under way with a bye, and nobody else: not one whose game of the
+// round is over, nor one who came back after the round was paired, nor
+// anybody once the event is over.
+func TestViewRoundBye(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC)
+	round := func(n int, tables [][]string, byes ...string) store.TournamentRound {
+		b, err := json.Marshal(pairing.Round{Tables: tables, Byes: byes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return store.TournamentRound{Number: n, Pairing: b, Started: at}
+	}
+	tr := store.Tournament{ID: "e", Kind: Swiss, Name: "Swiss", Seats: 2, Status: store.TournamentStarted, Round: 2, Rounds: 3,
+		Entrants: []store.Entrant{
+			{Identity: "a", Name: "Ann", Games: 2, Points: 2},
+			{Identity: "b", Name: "Bob", Games: 2, Points: 2},
+			{Identity: "c", Name: "Cat", Games: 1, Points: 4, Byes: 1},
+			{Identity: "d", Name: "Dan", Games: 1, Byes: 1}, // sat out round 1, left, came back
+		},
+		Pairings: []store.TournamentRound{round(1, [][]string{{"a", "b"}, {"c", "d"}}), round(2, [][]string{{"a", "b"}}, "c")},
+		Games: []store.TournamentGame{
+			{Table: "t1", Round: 1, Players: []string{"a", "b"}, Points: []int{2, 0}, Started: at, Ended: at.Add(time.Minute)},
+			{Table: "t2", Round: 1, Players: []string{"c", "d"}, Points: []int{2, 0}, Started: at, Ended: at.Add(time.Minute)},
+			{Table: "t3", Round: 2, Players: []string{"a", "b"}, Points: []int{0, 2}, Started: at.Add(2 * time.Minute), Ended: at.Add(3 * time.Minute)},
+		}}
+	for _, c := range []struct {
+		status store.TournamentStatus
+		want   map[string]bool
+	}{
+		{store.TournamentStarted, map[string]bool{"Cat": true}},
+		{store.TournamentFinished, map[string]bool{}},
+	} {
+		tr.Status = c.status
+		e := (&Service{}).view(tr, nil, 0, true)
+		for _, st := range e.Standings {
+			if st.Bye != c.want[st.Name] {
+				t.Errorf("%s, %s: bye %v, want %v", c.status, st.Name, st.Bye, c.want[st.Name])
+			}
 		}
 	}
 }

@@ -799,4 +799,35 @@ func TestTournamentSwissRoundWait(t *testing.T) {
 	if e2e.Eval[bool](loser, `!!document.querySelector("#t-bye")`) {
 		t.Errorf("the player whose game ended is told they have a bye: %q", loser.Text("#t-bye"))
 	}
+
+	// The loser withdraws; round 2 pairs the other three, one with a
+	// bye. Back in the event after that, the loser waits for round 3
+	// and has no bye, which the player who has one is told.
+	loser.Click("#t-leave")
+	loser.Wait("out", `!!document.querySelector("#t-join")`)
+	var rest []*e2e.Player
+	for _, two := range at {
+		if two[0] != first[0] {
+			rest = two
+		}
+	}
+	playToResign(t, rest[0], rest[1])
+	loser.Wait("round 2 under way", `document.querySelector("#t-when").textContent === "Round 2 of 2." && document.querySelectorAll("#t-playing li").length === 1`)
+	loser.Click("#t-join")
+	loser.Wait("back in", `!!document.querySelector("#t-in")`)
+	if e2e.Eval[bool](loser, `!!document.querySelector("#t-bye, #t-round-done")`) {
+		t.Errorf("the player back after round 2 was paired is told %q", loser.Text("#t-your-game"))
+	}
+	var byes int
+	for _, p := range []*e2e.Player{first[0], rest[0], rest[1]} {
+		p.Open(page)
+		p.Wait("the event's page", `(document.querySelector("#t-when") || {}).textContent === "Round 2 of 2." && !!document.querySelector("#t-in")`)
+		p.Wait("their game or their bye", `!!document.querySelector("#t-go, #t-bye")`)
+		if e2e.Eval[bool](p, `!!document.querySelector("#t-bye")`) {
+			byes++
+		}
+	}
+	if byes != 1 {
+		t.Errorf("%d players of round 2 are told of a bye, want 1", byes)
+	}
 }

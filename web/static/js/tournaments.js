@@ -585,14 +585,16 @@ export async function event(main, id) {
   const drawYours = () => {
     const t = myTable;
     const waiting = !t && inIt() && e.kind === "swiss" && e.status === "started" && e.round > 0 && (e.playing || []).length > 0;
-    // The player's name as the event's games name them: the line the
-    // server marks as the reader's.
-    const me = ((e.standings || []).find(s => s.you) || {}).name || signedIn();
+    // The player's line, as the server marks the reader's, and their
+    // name as the event's games name them.
+    const line = (e.standings || []).find(s => s.you) || {};
+    const me = line.name || signedIn();
     const mine = waiting ? (e.games || []).filter(g => g.round === e.round && g.players.some(p => same(p, me))) : [];
     // A game of theirs still under way, its table not yet among theirs
-    // as last asked, is neither.
+    // as last asked, is neither; nor is a round paired before they came
+    // back to the event.
     const played = mine.length > 0 && mine.every(g => g.ended);
-    const bye = waiting && !mine.length;
+    const bye = waiting && !!line.bye;
     const next = e.round < e.rounds ? `round ${e.round + 1} begins` : "the event ends";
     const against = t ? ((e.playing || []).find(g => g.table === t.id) || { players: [] }).players.filter((_, i) => i !== t.seat) : [];
     const key = JSON.stringify([t && t.id, against, bye && e.round, played && e.round]);
