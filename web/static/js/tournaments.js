@@ -424,9 +424,9 @@ export async function event(main, id) {
   const drawActions = () => {
     // A Swiss under way takes back only its own field: a player who
     // withdrew may come back, unless it withdrew them for no-shows.
-    const mine = (e.standings || []).find(s => s.you);
-    const back = e.kind === "swiss" && e.status === "started" && !!mine && !!mine.left;
-    const key = [e.status, inIt(), e.password, isCreator(), signedIn(), back, back && mine.forfeits].join();
+    const myLine = (e.standings || []).find(s => s.you);
+    const back = e.kind === "swiss" && e.status === "started" && !!myLine && !!myLine.left;
+    const key = [e.status, inIt(), e.password, isCreator(), signedIn(), back, back && myLine.forfeits].join();
     if (key === actionsKey) return;
     actionsKey = key;
     err.textContent = "";
@@ -436,8 +436,8 @@ export async function event(main, id) {
     if (inIt()) {
       buttons.push(h("span", { id: "t-in" }, e.status === "created" ? "You are in: the event pairs you when it starts." : "You are in."),
         h("button", { type: "button", id: "t-leave", onclick: leave }, e.kind === "swiss" && e.status === "started" ? "Withdraw" : "Leave"));
-    } else if (back && (mine.forfeits || 0) >= NO_SHOWS) {
-      buttons.push(h("span", { class: "muted", id: "t-withdrawn" }, `You were withdrawn after ${plural(mine.forfeits, "game")} you did not show up for, and play no more of this Swiss.`));
+    } else if (back && (myLine.forfeits || 0) >= NO_SHOWS) {
+      buttons.push(h("span", { class: "muted", id: "t-withdrawn" }, `You were withdrawn after ${plural(myLine.forfeits, "game")} you did not show up for, and play no more of this Swiss.`));
     } else if (back || !(e.kind === "swiss" && e.status === "started")) {
       const pw = e.password ? h("input", { id: "t-join-password", type: "password", autocomplete: "off", "aria-label": "The event's password", placeholder: "password" }) : null;
       buttons.push(h("form", { class: "row", id: "t-join-form", onsubmit: ev => { ev.preventDefault(); join(pw); } },
@@ -589,11 +589,11 @@ export async function event(main, id) {
     // name as the event's games name them.
     const line = (e.standings || []).find(s => s.you) || {};
     const me = line.name || signedIn();
-    const mine = waiting ? (e.games || []).filter(g => g.round === e.round && g.players.some(p => same(p, me))) : [];
+    const ofRound = waiting ? (e.games || []).filter(g => g.round === e.round && g.players.some(p => same(p, me))) : [];
     // A game of theirs still under way, its table not yet among theirs
     // as last asked, is neither; nor is a round paired before they came
     // back to the event.
-    const played = mine.length > 0 && mine.every(g => g.ended);
+    const played = ofRound.length > 0 && ofRound.every(g => g.ended);
     const bye = waiting && !!line.bye;
     const next = e.round < e.rounds ? `round ${e.round + 1} begins` : "the event ends";
     const against = t ? ((e.playing || []).find(g => g.table === t.id) || { players: [] }).players.filter((_, i) => i !== t.seat) : [];
