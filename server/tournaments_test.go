@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -1130,4 +1131,32 @@ func TestTournamentSwissFieldFixed(t *testing.T) {
 	// Ann, in the field, leaves and comes back.
 	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments/"+ev.ID+"/leave", nil, 200, "")
 	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, 200, "")
+}
+
+// TestTournamentDailyCapAtOnce: a player's events of the day are capped
+// however they are sent: ten made at once make five, and the rest are
+// refused with 429.
+func TestTournamentDailyCapAtOnce(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann")
+	body := `{"kind": "arena", "game": "nymphabet", "clock": ` + fastClock + `, "minutes": 30}`
+	const n = 2 * tournament.MaxCreatedADay
+	codes := make([]int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { codes[i], _ = f.players["Ann"].do("POST", "/api/v1/tournaments", body, nil) })
+	}
+	wg.Wait()
+	made, refused := 0, 0
+	for _, c := range codes {
+		switch c {
+		case 201:
+			made++
+		case 429:
+			refused++
+		}
+	}
+	if made != tournament.MaxCreatedADay || refused != n-made {
+		t.Errorf("%d events sent at once: %d made, %d refused (%v); want %d made, the rest refused", n, made, refused, codes, tournament.MaxCreatedADay)
+	}
 }

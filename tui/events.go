@@ -906,8 +906,15 @@ func (e *eventScreen) view() string {
 	state += " · " + plural(ev.Players, "player", "players")
 	if me := e.mine(); me != nil {
 		state += " · " + good("you are in it")
-		if me.Playing != "" {
+		switch {
+		case me.Playing != "":
 			state += " (playing)"
+		case ev.Kind != "swiss" || ev.Status != "started" || len(ev.Playing) == 0:
+		case me.Bye:
+			// No table opens for a bye: say why.
+			state += " (a bye this round: it scores as a win)"
+		case me.Games+me.Byes >= ev.Round:
+			state += " (your game of this round is over)"
 		}
 	}
 	b.WriteString(fitLine(state, e.w) + "\n")

@@ -815,3 +815,36 @@ func TestEventSameNameGuest(t *testing.T) {
 		t.Errorf("the other Ann's read of the event marks no line hers: %+v, %v", got.Standings, err)
 	}
 }
+
+// TestEventRoundState: in a Swiss round under way, the event's screen
+// tells a player without a table why: a bye, or their game of the round
+// over while others play on; a player back after the round was paired
+// is told neither.
+func TestEventRoundState(t *testing.T) {
+	t.Parallel()
+	c, err := client.New("http://parlour.example", "Ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := &shared{w: 100, h: 24, c: c, idToken: "ann", games: []client.Game{{Name: "nymphabet", Title: "Nymphabet"}}}
+	for _, c := range []struct {
+		name string
+		me   client.Standing
+		want string
+	}{
+		{"playing", client.Standing{Games: 1, Playing: "t2"}, "you are in it (playing)"},
+		{"a bye", client.Standing{Games: 1, Byes: 1, Bye: true}, "you are in it (a bye this round: it scores as a win)"},
+		{"game over", client.Standing{Games: 2}, "you are in it (your game of this round is over)"},
+		{"back after the pairing", client.Standing{Games: 1}, "you are in it\n"},
+	} {
+		me := c.me
+		me.Rank, me.Name, me.You = 1, "Ann", true
+		ev := &client.Tournament{Kind: "swiss", Name: "Club Swiss", Game: "nymphabet", Rounds: 3, Round: 2, ClockText: "1+0", Status: "started",
+			Starts: time.Now().Add(-time.Hour), Standings: []client.Standing{me, {Rank: 2, Name: "Ben", Playing: "t1"}, {Rank: 3, Name: "Cat", Playing: "t1"}},
+			Playing: []client.TournamentGame{{Table: "t1", Players: []string{"Ben", "Cat"}}}}
+		e := &eventScreen{shared: sh, ev: ev, opened: map[string]bool{}}
+		if got := ansi.Strip(e.view()); !strings.Contains(got, c.want) {
+			t.Errorf("%s: the screen does not say %q:\n%s", c.name, c.want, got)
+		}
+	}
+}

@@ -209,8 +209,12 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, id string, req 
 		t.PasswordHash = account.Hash(req.Password)
 	}
 	// The day's cap comes last: a body with a mistake is told its
-	// mistake, which it must mend whenever it is sent, not to wait.
+	// mistake, which it must mend whenever it is sent, not to wait. The
+	// count and the write are one step, so that events sent at once
+	// are not all counted before any is stored.
 	if p != nil {
+		s.creating.Lock()
+		defer s.creating.Unlock()
 		n, err := s.st.TournamentsCreated(ctx, p.Identity, now.Add(-24*time.Hour))
 		if err != nil {
 			return Event{}, refuse.ReadFailed(s.log, "your events", err)

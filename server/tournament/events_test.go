@@ -21,6 +21,9 @@ type events struct {
 	clock  *tabletest.Clock
 	tables *table.Service
 	ts     *tournament.Service
+	// obs hands the tables' ends to ts, or to the service that takes
+	// its place (a restart).
+	obs *observer
 }
 
 // newEvents builds events; tune, when set, changes the event service's
@@ -35,6 +38,7 @@ func newEvents(t *testing.T, tune func(*tournament.Config)) *events {
 	t.Cleanup(func() { st.Close() })
 	e := &events{st: st, clock: tabletest.NewClock(time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC))}
 	obs := &observer{}
+	e.obs = obs
 	if e.tables, err = table.New(ctx, table.Config{Store: st, Games: servertest.Registry(), Lexicon: servertest.Lexicon, Clock: e.clock, Observers: []table.Observer{obs}}); err != nil {
 		t.Fatal(err)
 	}

@@ -214,15 +214,19 @@ func (s *Service) finish(ctx context.Context, ev *event) {
 
 // podium returns the winners of event t, whose entrants rank in order
 // ranking: its first Podium places among those who played. A Swiss
-// player withdrawn at the end (who left, or forfeited twice) is not
-// among them, and those below move up: they did not play the event out,
-// and their points are those of fewer rounds than the others'; their
-// results stay in the standings, marked. Leaving an arena is a pause
-// that keeps a player's points, and their place.
+// player withdrawn at the end (who left before they were paired in every
+// round, or forfeited twice) is not among them, and those below move up:
+// they did not play the event out, and their points are those of fewer
+// rounds than the others'; their results stay in the standings, marked.
+// One who left once their games were all played keeps their place: the
+// page still offered them to withdraw while the last round's other games
+// went on. Leaving an arena is a pause that keeps a player's points, and
+// their place.
 func podium(t store.Tournament, ranking []string) []string {
 	may := map[string]bool{}
 	for _, e := range t.Entrants {
-		may[e.Identity] = (e.Games > 0 || e.Byes > 0) && !(t.Kind == Swiss && e.Left)
+		withdrawn := t.Kind == Swiss && e.Left && (e.Games+e.Byes < t.Round || e.Forfeits >= ForfeitsToWithdraw)
+		may[e.Identity] = (e.Games > 0 || e.Byes > 0) && !withdrawn
 	}
 	var out []string
 	for _, id := range ranking {
@@ -365,6 +369,12 @@ func (s *Service) seat(ctx context.Context, ev *event, groups [][]string, round 
 		// rated games together) wait for the next look.
 		ev.lookAt = s.now().Add(ArenaLook)
 	}
+	s.keep(ctx, ev, games, round)
+}
+
+// keep stores games, made for ev's round, as the event's, and tells
+// their players where they play. ev.mu must be held.
+func (s *Service) keep(ctx context.Context, ev *event, games []store.TournamentGame, round int) {
 	if len(games) == 0 {
 		return
 	}
@@ -508,13 +518,15 @@ func (s *Service) nextRound(ctx context.Context, ev *event) {
 	}
 	ev.bump()
 	s.log.Info("round paired", "event", ev.t.ID, "round", n, "tables", len(r.Tables), "byes", len(r.Byes))
-	s.seatRound(ctx, ev)
+	s.seatRound(ctx, ev, false)
 }
 
 // seatRound makes the tables of ev's current round that are not made yet
 // (all of them, or those a restart interrupted), as its stored pairing
-// says. ev.mu must be held; it lets go of it while tables are made.
-func (s *Service) seatRound(ctx context.Context, ev *event) {
+// says; resumed (after a restart) it first looks for the tables made
+// before it that were not stored as the event's. ev.mu must be held; it
+// lets go of it while tables are made.
+func (s *Service) seatRound(ctx context.Context, ev *event, resumed bool) {
 	if ev.rounding || len(ev.t.Pairings) == 0 {
 		return
 	}
@@ -525,13 +537,33 @@ func (s *Service) seatRound(ctx context.Context, ev *event) {
 		return
 	}
 	var todo [][]string
+	var found []store.TournamentGame
 	for _, tb := range r.Tables {
 		made := slices.ContainsFunc(ev.t.Games, func(g store.TournamentGame) bool {
 			return g.Round == last.Number && samePlayers(g.Players, tb)
 		})
-		if !made {
-			todo = append(todo, tb)
+		if made {
+			continue
 		}
+		if resumed {
+			if g, ok := s.madeBefore(ev, tb, last.Number); ok {
+				found = append(found, g)
+				continue
+			}
+		}
+		todo = append(todo, tb)
+	}
+	if len(found) > 0 {
+		// Made before a restart that came before they were stored: the
+		// round goes on at them, rather than seat their players twice.
+		s.mu.Lock()
+		for _, g := range found {
+			for _, id := range g.Players {
+				s.playing[id] = ev.t.ID
+			}
+		}
+		s.mu.Unlock()
+		s.keep(ctx, ev, found, last.Number)
 	}
 	if len(todo) == 0 {
 		s.roundOver(ctx, ev)
@@ -556,18 +588,54 @@ func (s *Service) seatRound(ctx context.Context, ev *event) {
 			return g.Round == last.Number && samePlayers(g.Players, tb)
 		})
 		if !made {
-			s.unplayed(ctx, ev, tb, last.Number)
+			s.unplayed(ctx, ev, tb, last.Number, slices.IndexFunc(r.Tables, func(x []string) bool { return samePlayers(x, tb) }))
 		}
 	}
 	s.roundOver(ctx, ev)
 }
 
-// unplayed stores a table of round that could not be made as shared
-// points. ev.mu must be held.
-func (s *Service) unplayed(ctx context.Context, ev *event, players []string, round int) {
+// madeBefore finds the live table of ev's round where its pairing seats
+// players, made but not stored as one of ev's games (the server stopped
+// in between), and returns it as the game it is. ev.mu must be held.
+func (s *Service) madeBefore(ev *event, players []string, round int) (store.TournamentGame, bool) {
+	ofRound := func(st table.SeatedTable) bool {
+		return st.Event != nil && st.Event.ID == ev.t.ID && st.Event.Round == round && st.Status != store.Cancelled
+	}
+	var at table.SeatedTable
+	for _, st := range s.tables.SeatedAt(players[0]) {
+		if ofRound(st) {
+			at = st
+			break
+		}
+	}
+	if at.ID == "" || len(at.Seats) != len(players) {
+		return store.TournamentGame{}, false
+	}
+	order := make([]string, len(players))
+	for _, id := range players {
+		tables := s.tables.SeatedAt(id)
+		i := slices.IndexFunc(tables, func(st table.SeatedTable) bool { return st.ID == at.ID })
+		if i < 0 {
+			return store.TournamentGame{}, false
+		}
+		seat := tables[i].Seat
+		if seat < 0 || seat >= len(order) || order[seat] != "" {
+			return store.TournamentGame{}, false
+		}
+		order[seat] = id
+	}
+	return store.TournamentGame{Table: at.ID, Round: round, Players: order, Started: at.Created.UTC().Truncate(time.Microsecond)}, true
+}
+
+// unplayed stores table i of round's pairing, which could not be made,
+// as shared points. Its name in the event's games says which table of
+// the round it was, and names none of its players: the API shows it to
+// anybody, and keeps the players' identities to itself. ev.mu must be
+// held.
+func (s *Service) unplayed(ctx context.Context, ev *event, players []string, round, i int) {
 	now := s.now()
 	scores := make([]int, len(players))
-	g := store.TournamentGame{Table: fmt.Sprintf("unplayed-%d-%s", round, players[0]), Round: round, Players: players,
+	g := store.TournamentGame{Table: fmt.Sprintf("unplayed-%d-%d", round, i+1), Round: round, Players: players,
 		Points: pairing.TablePoints(scores), Started: now, Ended: now}
 	var es []store.Entrant
 	for i, id := range players {
@@ -915,7 +983,7 @@ func (s *Service) resume(ev *event) {
 	}
 	if ev.t.Status == store.TournamentStarted {
 		if ev.t.Kind == Swiss {
-			s.seatRound(ctx, ev)
+			s.seatRound(ctx, ev, true)
 		} else {
 			ev.lookAt = s.now()
 		}

@@ -164,6 +164,9 @@ type Service struct {
 	closed  bool
 	// adopting makes one event taken up from the store at a time.
 	adopting sync.Mutex
+	// creating makes players' events one at a time, from the count of
+	// their day's events to the event stored, so that the cap holds.
+	creating sync.Mutex
 
 	ctx    context.Context
 	cancel context.CancelFunc

@@ -1,11 +1,13 @@
 package tournament
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
 	"time"
 
 	"parlour/game"
+	"parlour/pairing"
 	"parlour/store"
 )
 
@@ -127,8 +129,10 @@ func TestAgo(t *testing.T) {
 func TestPodium(t *testing.T) {
 	t.Parallel()
 	ranking := []string{"ann", "bob", "cat", "dan", "eve"}
-	entrants := func(kind string, left ...string) store.Tournament {
-		ev := store.Tournament{Kind: kind}
+	// Each played three games of rounds rounds but Eve, who joined and
+	// never played; those in left left.
+	entrants := func(kind string, rounds int, left ...string) store.Tournament {
+		ev := store.Tournament{Kind: kind, Round: rounds}
 		for _, id := range ranking {
 			e := store.Entrant{Identity: id, Games: 3, Left: slices.Contains(left, id)}
 			if id == "eve" {
@@ -138,16 +142,25 @@ func TestPodium(t *testing.T) {
 		}
 		return ev
 	}
+	// Ann forfeited two of the three, and was withdrawn.
+	forfeited := entrants(Swiss, 3, "ann")
+	forfeited.Entrants[0].Forfeits = ForfeitsToWithdraw
+	// Bob sat round four out with a bye, then left.
+	bye := entrants(Swiss, 4, "bob")
+	bye.Entrants[1].Byes = 1
 	for _, c := range []struct {
 		name string
 		t    store.Tournament
 		want []string
 	}{
-		{"a Swiss played out", entrants(Swiss), []string{"ann", "bob", "cat"}},
-		{"a Swiss, third withdrawn", entrants(Swiss, "cat"), []string{"ann", "bob", "dan"}},
-		{"a Swiss, first withdrawn", entrants(Swiss, "ann"), []string{"bob", "cat", "dan"}},
-		{"a Swiss, too few left to fill it", entrants(Swiss, "ann", "bob"), []string{"cat", "dan"}},
-		{"an arena, third left", entrants(Arena, "cat"), []string{"ann", "bob", "cat"}},
+		{"a Swiss played out", entrants(Swiss, 3), []string{"ann", "bob", "cat"}},
+		{"a Swiss, third withdrawn", entrants(Swiss, 4, "cat"), []string{"ann", "bob", "dan"}},
+		{"a Swiss, first withdrawn", entrants(Swiss, 4, "ann"), []string{"bob", "cat", "dan"}},
+		{"a Swiss, too few left to fill it", entrants(Swiss, 4, "ann", "bob"), []string{"cat", "dan"}},
+		{"a Swiss, first left with every game played", entrants(Swiss, 3, "ann"), []string{"ann", "bob", "cat"}},
+		{"a Swiss, second left after a last round's bye", bye, []string{"ann", "bob", "cat"}},
+		{"a Swiss, first withdrawn for forfeits", forfeited, []string{"bob", "cat", "dan"}},
+		{"an arena, third left", entrants(Arena, 0, "cat"), []string{"ann", "bob", "cat"}},
 	} {
 		if got := podium(c.t, ranking); !slices.Equal(got, c.want) {
 			t.Errorf("%s: winners %q, want %q", c.name, got, c.want)
@@ -225,6 +238,50 @@ func TestViewDoubleForfeit(t *testing.T) {
 	for _, st := range e.Standings {
 		if got := [3]int{st.Wins, st.Draws, st.Losses}; got != want[st.Name] {
 			t.Errorf("%s: wins, draws, losses %v, want %v", st.Name, got, want[st.Name])
+		}
+	}
+}
+
+// TestViewRoundBye: the standings mark the players who sit out the
+// round under way with a bye, and nobody else: not one whose game of the
+// round is over, nor one who came back after the round was paired, nor
+// anybody once the event is over.
+func TestViewRoundBye(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC)
+	round := func(n int, tables [][]string, byes ...string) store.TournamentRound {
+		b, err := json.Marshal(pairing.Round{Tables: tables, Byes: byes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return store.TournamentRound{Number: n, Pairing: b, Started: at}
+	}
+	tr := store.Tournament{ID: "e", Kind: Swiss, Name: "Swiss", Seats: 2, Status: store.TournamentStarted, Round: 2, Rounds: 3,
+		Entrants: []store.Entrant{
+			{Identity: "a", Name: "Ann", Games: 2, Points: 2},
+			{Identity: "b", Name: "Bob", Games: 2, Points: 2},
+			{Identity: "c", Name: "Cat", Games: 1, Points: 4, Byes: 1},
+			{Identity: "d", Name: "Dan", Games: 1, Byes: 1}, // sat out round 1, left, came back
+		},
+		Pairings: []store.TournamentRound{round(1, [][]string{{"a", "b"}, {"c", "d"}}), round(2, [][]string{{"a", "b"}}, "c")},
+		Games: []store.TournamentGame{
+			{Table: "t1", Round: 1, Players: []string{"a", "b"}, Points: []int{2, 0}, Started: at, Ended: at.Add(time.Minute)},
+			{Table: "t2", Round: 1, Players: []string{"c", "d"}, Points: []int{2, 0}, Started: at, Ended: at.Add(time.Minute)},
+			{Table: "t3", Round: 2, Players: []string{"a", "b"}, Points: []int{0, 2}, Started: at.Add(2 * time.Minute), Ended: at.Add(3 * time.Minute)},
+		}}
+	for _, c := range []struct {
+		status store.TournamentStatus
+		want   map[string]bool
+	}{
+		{store.TournamentStarted, map[string]bool{"Cat": true}},
+		{store.TournamentFinished, map[string]bool{}},
+	} {
+		tr.Status = c.status
+		e := (&Service{}).view(tr, nil, 0, true)
+		for _, st := range e.Standings {
+			if st.Bye != c.want[st.Name] {
+				t.Errorf("%s, %s: bye %v, want %v", c.status, st.Name, st.Bye, c.want[st.Name])
+			}
 		}
 	}
 }

@@ -92,6 +92,11 @@ type Standing struct {
 	Left bool `json:"left,omitempty"`
 	// Playing is the table where they play now.
 	Playing string `json:"playing,omitempty"`
+	// Bye is set while a Swiss player sits out its round under way with
+	// a bye: a player left waiting for the round's end is told apart
+	// from one whose game of it is over, or one who came back after it
+	// was paired.
+	Bye bool `json:"bye,omitempty"`
 	// You marks the reader's own line, to a reader who sent their token
 	// or session: a guest's name is not theirs alone, so a client cannot
 	// find its player's line by the name.
@@ -307,15 +312,34 @@ func (s *Service) view(t store.Tournament, g game.Game, version int, whole bool)
 		}
 		e.Games = append(e.Games, info)
 	}
+	byes := roundByes(t)
 	bh := pairing.Buchholz(games, totals)
 	sb := pairing.SonnebornBerger(games, totals)
 	for i, id := range pairing.Rank(field, games) {
 		en := byID[id]
 		e.Standings = append(e.Standings, Standing{Rank: i + 1, Name: names[id], Score: en.Points, Games: en.Games,
 			Wins: wins[id], Draws: draws[id], Losses: losses[id], Rating: en.Rating, Streak: t.Kind == Arena && en.Streak >= 2,
-			Byes: en.Byes, Forfeits: en.Forfeits, Buchholz: bh[id], SonnebornBerger: sb[id], Left: en.Left, Playing: playing[id]})
+			Byes: en.Byes, Forfeits: en.Forfeits, Buchholz: bh[id], SonnebornBerger: sb[id], Left: en.Left, Playing: playing[id], Bye: byes[id]})
 	}
 	return e
+}
+
+// roundByes returns the players who sit out the round of Swiss t under
+// way with a bye: none once it is over.
+func roundByes(t store.Tournament) map[string]bool {
+	out := map[string]bool{}
+	if t.Kind != Swiss || t.Status != store.TournamentStarted || len(t.Pairings) == 0 {
+		return out
+	}
+	last := t.Pairings[len(t.Pairings)-1]
+	var r pairing.Round
+	if last.Number != t.Round || json.Unmarshal(last.Pairing, &r) != nil {
+		return out
+	}
+	for _, id := range r.Byes {
+		out[id] = true
+	}
+	return out
 }
 
 // entrantNames names each entrant by identity as the event shows them,

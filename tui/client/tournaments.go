@@ -62,6 +62,10 @@ type Standing struct {
 	Left bool `json:"left,omitempty"`
 	// Playing is the table where they play now.
 	Playing string `json:"playing,omitempty"`
+	// Byes are the Swiss rounds they sat out; Bye is set while they sit
+	// out the round under way.
+	Byes int  `json:"byes,omitempty"`
+	Bye  bool `json:"bye,omitempty"`
 	// You marks the asker's own line (a guest's name is not unique).
 	You bool `json:"you,omitempty"`
 }

@@ -700,3 +700,134 @@ func TestTournamentCancel(t *testing.T) {
 	// Ben's page, following the event, says so too.
 	ben.Wait("the event cancelled for Ben", `!!document.querySelector("#t-cancelled") && !document.querySelector("#t-join")`)
 }
+
+// TestTournamentSwissWithdrawAndBack: a player who withdraws from a
+// Swiss under way may come back, as the server allows: the page offers
+// them to join again (and not to a stranger, whose line says the field
+// is fixed), and joining again puts them back in.
+func TestTournamentSwissWithdrawAndBack(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	cy := e2e.NewPlayer(t, b, "Cy", base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+	cy.SignUp("Cyd", "a third fine phrase")
+	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "swiss", name: "Short Swiss", game: "nymphabet", clock: 60, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	page := "/tournaments/" + id
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Open(page)
+		p.Wait("the join button", `!!document.querySelector("#t-join")`)
+		p.Click("#t-join")
+		p.Wait("in", `!!document.querySelector("#t-in")`)
+	}
+	ann.Wait("both in", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
+	ann.Click("#t-start")
+	ben.Wait("the table of round 1", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+
+	ben.Open(page)
+	ben.Wait("the withdraw button", `!!document.querySelector("#t-leave")`)
+	ben.Click("#t-leave")
+	ben.Wait("the offer to come back", `!!document.querySelector("#t-join")`)
+	if got := ben.Text("#t-join"); got != "Join again" {
+		t.Errorf("the withdrawn player's button reads %q", got)
+	}
+	ben.Click("#t-join")
+	ben.Wait("back in", `!!document.querySelector("#t-in")`)
+	if got := ben.Text("#t-error"); got != "" {
+		t.Errorf("joining again: the page says %q", got)
+	}
+
+	cy.Open(page)
+	cy.Wait("the event's page", `!!document.querySelector("#t-actions span")`)
+	if e2e.Eval[bool](cy, `!!document.querySelector("#t-join")`) {
+		t.Errorf("a stranger is offered to join a Swiss under way")
+	}
+}
+
+// TestTournamentSwissRoundWait: in a Swiss round of two tables, a player
+// whose game ended first, back on the event's page while the other table
+// plays on, is told that their game of the round is over and the next
+// round waits for the others; not that they sit the round out with a bye.
+func TestTournamentSwissRoundWait(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	names := []string{"Ann", "Ben", "Cyd", "Dee"}
+	var ps []*e2e.Player
+	for i, n := range names {
+		p := e2e.NewPlayer(t, b, n, base)
+		p.SignUp(n, fmt.Sprintf("a fine phrase number %d", i))
+		ps = append(ps, p)
+	}
+	id := e2e.Eval[string](ps[0], `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "swiss", name: "Even Swiss", game: "nymphabet", clock: 60, rounds: 2 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	page := "/tournaments/" + id
+	for _, p := range ps {
+		p.Open(page)
+		p.Wait("the join button", `!!document.querySelector("#t-join")`)
+		p.Click("#t-join")
+		p.Wait("in", `!!document.querySelector("#t-in")`)
+	}
+	ps[0].Wait("all four in", `document.querySelectorAll("#t-standings tbody tr").length === 4`)
+	ps[0].Click("#t-start")
+	at := map[string][]*e2e.Player{}
+	for _, p := range ps {
+		p.Wait("the table of round 1", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+		path := e2e.Eval[string](p, `location.pathname`)
+		at[path] = append(at[path], p)
+	}
+	if len(at) != 2 {
+		t.Fatalf("round 1 seated the four at %d tables", len(at))
+	}
+	var first []*e2e.Player
+	for _, two := range at {
+		first = two
+		break
+	}
+	playToResign(t, first[0], first[1])
+	loser := first[1]
+	loser.Open(page)
+	loser.Wait("the round's other game under way", `document.querySelectorAll("#t-playing li").length === 1 && document.querySelector("#t-when").textContent === "Round 1 of 2."`)
+	loser.Wait("word of the round", `!!document.querySelector("#t-round-done")`)
+	if got := loser.Text("#t-round-done"); got != "Your game of round 1 is over: round 2 begins when every game of this one has ended." {
+		t.Errorf("the player whose game ended is told %q", got)
+	}
+	if e2e.Eval[bool](loser, `!!document.querySelector("#t-bye")`) {
+		t.Errorf("the player whose game ended is told they have a bye: %q", loser.Text("#t-bye"))
+	}
+
+	// The loser withdraws; round 2 pairs the other three, one with a
+	// bye. Back in the event after that, the loser waits for round 3
+	// and has no bye, which the player who has one is told.
+	loser.Click("#t-leave")
+	loser.Wait("out", `!!document.querySelector("#t-join")`)
+	var rest []*e2e.Player
+	for _, two := range at {
+		if two[0] != first[0] {
+			rest = two
+		}
+	}
+	playToResign(t, rest[0], rest[1])
+	loser.Wait("round 2 under way", `document.querySelector("#t-when").textContent === "Round 2 of 2." && document.querySelectorAll("#t-playing li").length === 1`)
+	loser.Click("#t-join")
+	loser.Wait("back in", `!!document.querySelector("#t-in")`)
+	if e2e.Eval[bool](loser, `!!document.querySelector("#t-bye, #t-round-done")`) {
+		t.Errorf("the player back after round 2 was paired is told %q", loser.Text("#t-your-game"))
+	}
+	var byes int
+	for _, p := range []*e2e.Player{first[0], rest[0], rest[1]} {
+		p.Open(page)
+		p.Wait("the event's page", `(document.querySelector("#t-when") || {}).textContent === "Round 2 of 2." && !!document.querySelector("#t-in")`)
+		p.Wait("their game or their bye", `!!document.querySelector("#t-go, #t-bye")`)
+		if e2e.Eval[bool](p, `!!document.querySelector("#t-bye")`) {
+			byes++
+		}
+	}
+	if byes != 1 {
+		t.Errorf("%d players of round 2 are told of a bye, want 1", byes)
+	}
+}

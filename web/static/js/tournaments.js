@@ -29,6 +29,10 @@ const LIST_POLL = 5000;
 // the two that play best with more than two players.
 const multiSeat = ["quizl", "wordfight"];
 
+// NO_SHOWS is how many games a Swiss player may miss before the event
+// withdraws them for good (the server's ForfeitsToWithdraw).
+const NO_SHOWS = 2;
+
 
 const same = (a, b) => String(a || "").toLowerCase() === String(b || "").toLowerCase();
 
@@ -418,7 +422,11 @@ export async function event(main, id) {
   };
 
   const drawActions = () => {
-    const key = [e.status, inIt(), e.password, isCreator(), signedIn()].join();
+    // A Swiss under way takes back only its own field: a player who
+    // withdrew may come back, unless it withdrew them for no-shows.
+    const myLine = (e.standings || []).find(s => s.you);
+    const back = e.kind === "swiss" && e.status === "started" && !!myLine && !!myLine.left;
+    const key = [e.status, inIt(), e.password, isCreator(), signedIn(), back, back && myLine.forfeits].join();
     if (key === actionsKey) return;
     actionsKey = key;
     err.textContent = "";
@@ -428,11 +436,13 @@ export async function event(main, id) {
     if (inIt()) {
       buttons.push(h("span", { id: "t-in" }, e.status === "created" ? "You are in: the event pairs you when it starts." : "You are in."),
         h("button", { type: "button", id: "t-leave", onclick: leave }, e.kind === "swiss" && e.status === "started" ? "Withdraw" : "Leave"));
-    } else if (!(e.kind === "swiss" && e.status === "started")) {
+    } else if (back && (myLine.forfeits || 0) >= NO_SHOWS) {
+      buttons.push(h("span", { class: "muted", id: "t-withdrawn" }, `You were withdrawn after ${plural(myLine.forfeits, "game")} you did not show up for, and play no more of this Swiss.`));
+    } else if (back || !(e.kind === "swiss" && e.status === "started")) {
       const pw = e.password ? h("input", { id: "t-join-password", type: "password", autocomplete: "off", "aria-label": "The event's password", placeholder: "password" }) : null;
       buttons.push(h("form", { class: "row", id: "t-join-form", onsubmit: ev => { ev.preventDefault(); join(pw); } },
         pw ? h("label", { for: "t-join-password" }, "Password") : null, pw,
-        h("button", { type: "submit", class: "primary", id: "t-join" }, "Join")));
+        h("button", { type: "submit", class: "primary", id: "t-join" }, back ? "Join again" : "Join")));
     } else {
       buttons.push(h("span", { class: "muted" }, "This Swiss has started: it plays with the field it started with."));
     }
@@ -567,21 +577,35 @@ export async function event(main, id) {
   };
 
   // drawYours shows the player's game under way, or, in a Swiss round
-  // under way without them, their bye (an odd field's). It draws from the
-  // event as it stands, so that a round's number that comes after its
-  // tables still shows.
+  // under way without them, either that their game of it is over (the
+  // next round waits for the others') or their bye (an odd field's). It
+  // draws from the event as it stands, so that a round's number that
+  // comes after its tables still shows.
   let yoursKey = "";
   const drawYours = () => {
     const t = myTable;
-    const bye = !t && inIt() && e.kind === "swiss" && e.status === "started" && e.round > 0 && (e.playing || []).length > 0;
+    const waiting = !t && inIt() && e.kind === "swiss" && e.status === "started" && e.round > 0 && (e.playing || []).length > 0;
+    // The player's line, as the server marks the reader's, and their
+    // name as the event's games name them.
+    const line = (e.standings || []).find(s => s.you) || {};
+    const me = line.name || signedIn();
+    const ofRound = waiting ? (e.games || []).filter(g => g.round === e.round && g.players.some(p => same(p, me))) : [];
+    // A game of theirs still under way, its table not yet among theirs
+    // as last asked, is neither; nor is a round paired before they came
+    // back to the event.
+    const played = ofRound.length > 0 && ofRound.every(g => g.ended);
+    const bye = waiting && !!line.bye;
+    const next = e.round < e.rounds ? `round ${e.round + 1} begins` : "the event ends";
     const against = t ? ((e.playing || []).find(g => g.table === t.id) || { players: [] }).players.filter((_, i) => i !== t.seat) : [];
-    const key = JSON.stringify([t && t.id, against, bye && e.round]);
+    const key = JSON.stringify([t && t.id, against, bye && e.round, played && e.round]);
     if (key === yoursKey) return;
     yoursKey = key;
     if (t) {
       fill(yours, h("div", { class: "banner your-game" },
         h("p", {}, h("strong", {}, "Your game is ready"), against.length ? `: against ${against.join(", ")}.` : "."),
         h("a", { class: "button primary", id: "t-go", href: "/t/" + encodeURIComponent(t.id) }, "Go to your table")));
+    } else if (played) {
+      fill(yours, h("p", { id: "t-round-done", class: "banner" }, `Your game of round ${e.round} is over: ${next} when every game of this one has ended.`));
     } else if (bye) {
       fill(yours, h("p", { id: "t-bye", class: "banner" }, `You sit out round ${e.round}: a bye, which scores as a win.`));
     } else {
