@@ -138,3 +138,34 @@ func TestQuickSeekRefusedShowsIt(t *testing.T) {
 	}
 	hal.Wait("the seek's end in its tab", `(`+seeker+`.document.querySelector(".banner.seek") || {textContent: ""}).textContent.includes("ended")`)
 }
+
+// TestQuickSeekPairsInItsTab: Ann seeks a quick Salvo game from a second
+// tab, which stays open; when Gus pairs with it, that tab takes her to
+// the table, and her first page, which showed the seek too, offers the
+// table by a link rather than taking her there a second time.
+func TestQuickSeekPairsInItsTab(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	gus := e2e.NewPlayer(t, b, "Gus", base)
+	ann.SignUp("Ann", "correct horse battery")
+	ann.Open("/")
+	ann.Wait("the quick buttons", `!!document.querySelector(".quick-seek[data-game=salvo][data-rated=false]")`)
+	seeker := openTab(t, ann, "/")
+	ann.Wait("the quick buttons in the new tab", `!!`+seeker+`.document.querySelector(".quick-seek[data-game=salvo][data-rated=false]")`)
+	e2e.Eval[bool](ann, `(`+seeker+`.document.querySelector(".quick-seek[data-game=salvo][data-rated=false]").click(), true)`)
+	ann.Wait("the seek's banner in its tab", `!!`+seeker+`.document.querySelector(".banner.seek .seek-cancel")`)
+	ann.Wait("the seek on the first page", `!!document.querySelector(".banner.seek .seek-cancel")`)
+
+	gus.Open("/")
+	gus.Wait("the quick buttons", `!!document.querySelector(".quick-seek[data-game=salvo][data-rated=false]")`)
+	gus.Click(".quick-seek[data-game=salvo][data-rated=false]")
+	gus.Wait("Gus's table", `location.pathname.startsWith("/t/")`)
+	table := e2e.Eval[string](gus, `location.pathname`)
+	ann.Wait("the seeking tab at the table", seeker+`.location.pathname === `+strconv.Quote(table))
+	ann.Wait("the link to the table on the first page", `!!document.querySelector('.banner.seek .seek-go[href=`+strconv.Quote(table)+`]')`)
+	if got := e2e.Eval[string](ann, `location.pathname`); got != "/" {
+		t.Errorf("the first page went to %s as well", got)
+	}
+}
