@@ -169,3 +169,26 @@ func TestQuickSeekPairsInItsTab(t *testing.T) {
 		t.Errorf("the first page went to %s as well", got)
 	}
 }
+
+// TestQuickSeekSignOut: Ann's first page shows the seek her second tab
+// made; when she signs out there, the page puts it away, no longer hers
+// to ask about, rather than keep asking with no session.
+func TestQuickSeekSignOut(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.SignUp("Ann", "correct horse battery")
+	ann.Open("/account")
+	ann.Wait("the account screen", `!!document.querySelector("#signout")`)
+	seeker := openTab(t, ann, "/")
+	ann.Wait("the quick buttons in the new tab", `!!`+seeker+`.document.querySelector(".quick-seek[data-game=salvo][data-rated=false]")`)
+	e2e.Eval[bool](ann, `(`+seeker+`.document.querySelector(".quick-seek[data-game=salvo][data-rated=false]").click(), true)`)
+	ann.Wait("the seek's banner in its tab", `!!`+seeker+`.document.querySelector(".banner.seek .seek-cancel")`)
+	ann.Wait("the seek on the first page", `!!document.querySelector(".banner.seek .seek-cancel")`)
+	ann.Click("#signout")
+	ann.Wait("the seek put away", `!document.querySelector("#signout") && document.querySelectorAll(".banner.seek").length === 0`)
+	if got := e2e.Eval[string](ann, `localStorage.getItem("parlour.identity") || ""`); got != "" {
+		t.Errorf("the signed-out page made a guest identity to ask about the seek: %s", got)
+	}
+}

@@ -148,6 +148,12 @@ export function streamLine(ev) {
   poll(w);
 }
 
+// forget puts away the seeks shown that other pages made: the player
+// signed out, and they are no longer this page's to ask about.
+export function forget() {
+  for (const w of [...shown.values()]) if (!w.own) end(w).remove();
+}
+
 // opened remembers the seat of a table a seek made and goes there.
 function opened(t, game, now) {
   rememberSeat(t.table, { seat: t.seat, token: t.token || null, game });

@@ -14,7 +14,7 @@ import { rulesInWords, clockWords } from "./rulestext.js";
 import { go } from "./nav.js";
 import { challengeNotice } from "./notify.js";
 import { news } from "./follows.js";
-import { started, streamLine, others } from "./seek.js";
+import { started, streamLine, others, forget } from "./seek.js";
 
 const same = (a, b) => String(a || "").toLowerCase() === String(b || "").toLowerCase();
 
@@ -82,6 +82,7 @@ export function stop() {
   shown.clear();
   waitingOn.clear();
   mine.clear();
+  forget();
 }
 
 // box is the region above the screen that holds the banners.
