@@ -6,7 +6,7 @@ import { call, myName, setMyName, rememberSeat, recent, identityToken, signedIn 
 import { games, gameInfo, title } from "./catalog.js";
 import { go } from "./nav.js";
 import { optionControl, readOptions, clockControl, clockPresets } from "./options.js";
-import { quickButtons, mySeek } from "./seek.js";
+import { quickButtons, isMine } from "./seek.js";
 import { lexiconSelect } from "./lexicons.js";
 import { whenWords } from "./when.js";
 
@@ -28,7 +28,7 @@ export async function home(main) {
       const [o, sk] = await Promise.all([call("GET", "/online"), call("GET", "/seeks")]);
       // The player's own seek is nobody for them to play.
       const me = signedIn().toLowerCase();
-      const n = (sk.seeks || []).filter(s => s.id !== mySeek() && !(me && s.player.toLowerCase() === me)).length;
+      const n = (sk.seeks || []).filter(s => !isMine(s.id) && !(me && s.player.toLowerCase() === me)).length;
       // Nobody counted means nobody else: a visitor with no seat nor
       // account yet is not counted itself.
       fill(news, o.count ? `${plural(o.count, "player")} online` : "Nobody else is online just now", n ? ` · ${n} looking for a game` : "", " · ", h("a", { href: "/lobby" }, "the lobby"));

@@ -4,7 +4,7 @@ import { h, clear, append, fill, guestName, redraw } from "./dom.js";
 import { call, signedIn } from "./api.js";
 import { games } from "./catalog.js";
 import { rulesInWords } from "./rulestext.js";
-import { acceptButton, mySeek, terms } from "./seek.js";
+import { acceptButton, isMine, terms } from "./seek.js";
 import { watchList } from "./watch.js";
 
 export async function lobby(main) {
@@ -34,7 +34,7 @@ export async function lobby(main) {
         // a stranger "at your level" may be new and far from it.
         h("strong", {}, s.player), s.rating ? [` (${s.rating}`, s.provisional ? [h("abbr", { class: "muted", title: "provisional: not yet sure", "aria-hidden": "true" }, "?"), h("span", { class: "sr" }, ", provisional")] : null, ")"] : "", ` wants ${terms(s)}`,
         s.rating_range ? ` against players rated ${s.rating_range.min} to ${s.rating_range.max}` : "", ". ",
-        s.id === mySeek() || me && s.player.toLowerCase() === me ? h("span", { class: "muted" }, "Your seek") : acceptButton(s, seekErr)))));
+        isMine(s.id) || me && s.player.toLowerCase() === me ? h("span", { class: "muted" }, "Your seek") : acceptButton(s, seekErr)))));
     }, c => c.dataset.seek || "");
   };
   let shown = "";

@@ -14,7 +14,7 @@ import { rulesInWords, clockWords } from "./rulestext.js";
 import { go } from "./nav.js";
 import { challengeNotice } from "./notify.js";
 import { news } from "./follows.js";
-import { started } from "./seek.js";
+import { started, streamLine, others, forget } from "./seek.js";
 
 const same = (a, b) => String(a || "").toLowerCase() === String(b || "").toLowerCase();
 
@@ -61,8 +61,10 @@ export function start(name) {
   }).catch(() => { /* no lock to be had: nothing to lead */ });
 }
 
-// openChallenges shows the open challenges, read once.
+// openChallenges shows the open challenges, and the player's seeks
+// waiting (seek.js), read once.
 async function openChallenges(signal) {
+  others(me);
   try {
     const l = await call("GET", "/challenges");
     if (signal.aborted) return;
@@ -80,6 +82,7 @@ export function stop() {
   shown.clear();
   waitingOn.clear();
   mine.clear();
+  forget();
 }
 
 // box is the region above the screen that holds the banners.
@@ -229,6 +232,11 @@ function act(ev) {
       go("/t/" + t.id);
       break;
     }
+    case "seek":
+    case "seekGone":
+      // The player's seeks, made from this page or another (seek.js).
+      streamLine(ev);
+      break;
     case "tournamentGame":
       tournamentGame(ev.tournament || {});
       break;
