@@ -86,15 +86,20 @@ func (t *table) chatAfter(since int, seat game.Seat, identity string, hidden map
 // hiddenFrom returns the writers whose lines p does not see in any
 // table's chat (Config.Hidden: the players p blocks), read before the
 // table's lock is taken; nil for nobody in particular.
-func (s *Service) hiddenFrom(ctx context.Context, p *auth.Principal) (map[string]bool, error) {
+//
+// Blocks that cannot be read hide nobody, and the reason is logged: a
+// live table is read from memory while the store is away, and its game
+// and chat must not go dark with it for want of a filter.
+func (s *Service) hiddenFrom(ctx context.Context, p *auth.Principal) map[string]bool {
 	if p == nil || s.cfg.Hidden == nil {
-		return nil, nil
+		return nil
 	}
 	h, err := s.cfg.Hidden(ctx, p.Identity)
 	if err != nil {
-		return nil, s.readFailed("your blocks", err)
+		s.log.Warn("reading whom a reader blocks; their lines are shown", "identity", p.Identity, "err", err)
+		return nil
 	}
-	return h, nil
+	return h
 }
 
 // ChatRequest is the body of POST /api/v1/tables/{id}/chat.
@@ -265,9 +270,7 @@ func (s *Service) chatSince(ctx context.Context, p *auth.Principal, id string, s
 	}
 	var hidden map[string]bool
 	if hide {
-		if hidden, err = s.hiddenFrom(ctx, p); err != nil {
-			return ChatPage{}, err
-		}
+		hidden = s.hiddenFrom(ctx, p)
 	}
 	t.mu.Lock()
 	seat := t.seatOf(p)

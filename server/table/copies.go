@@ -222,9 +222,7 @@ func (s *Service) RemoteUpdate(ctx context.Context, p *auth.Principal, id string
 	t.unlock()
 	var hidden map[string]bool
 	if lines {
-		if hidden, err = s.hiddenFrom(ctx, p); err != nil {
-			return Update{}, 0, 0, err
-		}
+		hidden = s.hiddenFrom(ctx, p)
 	}
 	t.mu.Lock()
 	defer t.unlock()

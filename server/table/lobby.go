@@ -26,10 +26,7 @@ func (s *Service) View(ctx context.Context, p *auth.Principal, id string) (_ Upd
 	if err := s.loadChat(ctx, t); err != nil {
 		return Update{}, err
 	}
-	hidden, err := s.hiddenFrom(ctx, p)
-	if err != nil {
-		return Update{}, err
-	}
+	hidden := s.hiddenFrom(ctx, p)
 	t.mu.Lock()
 	defer t.unlock()
 	if err := t.closed(); err != nil {

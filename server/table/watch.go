@@ -56,10 +56,7 @@ func (s *Service) Watch(ctx context.Context, p *auth.Principal, id string, from 
 	if err := s.loadChat(ctx, t); err != nil {
 		return nil, err
 	}
-	hidden, err := s.hiddenFrom(ctx, p)
-	if err != nil {
-		return nil, err
-	}
+	hidden := s.hiddenFrom(ctx, p)
 	t.mu.Lock()
 	defer t.unlock()
 	if v := t.version(); from > v {
