@@ -3,7 +3,7 @@
 // the placement note is its verdict (POST /api/v1/tools/check-setup) and
 // the random fleet is its own (POST /api/v1/tools/random-setup).
 
-import { h, gridNav, gridRows, plural, fill, append, updateText } from "../dom.js";
+import { h, gridNav, gridMemory, gridRows, plural, fill, append, updateText } from "../dom.js";
 import { checkSetup, randomSetup } from "../api.js";
 
 const COLS = "ABCDEFGHIJ";
@@ -311,6 +311,9 @@ export function play(ctx) {
   const err = h("p", { class: "error", role: "alert" });
   const boards = h("div", { class: "boards" });
   const info = h("div");
+  // Each ocean's Tab stop stays on the square last focused there across
+  // redraws.
+  const keepStops = gridMemory(boards);
   const typed = h("input", { id: "s-fire", autocomplete: "off", spellcheck: "false", placeholder: "A1 C3 E5 G7 I9", size: 18 });
   const shotsNote = h("p", { id: "s-shots", "aria-live": "polite" });
   // aimNote says why a click or a typed square was refused.
@@ -461,6 +464,7 @@ export function play(ctx) {
     fill(info, h("section", { "aria-labelledby": "s-rep-h" }, h("h2", { id: "s-rep-h" }, "Salvo reports"), rows.length ? h("ol", { class: "moves", id: "s-reports", reversed: true, tabindex: 0, "aria-labelledby": "s-rep-h" }, rows) : h("p", { class: "muted" }, "No salvo yet.")),
       (v.outlines || []).length ? h("section", {}, h("h2", {}, "Outlines"), h("ul", {}, v.outlines.map(o => h("li", {}, `${v.players[o.by].name} outlined ${v.players[o.of].name}'s fleet: ${o.right ? "right" : "wrong"} (${o.fleet.join(" ")})`)))) : null);
     drawOutline(v);
+    keepStops();
     if (focus && focusBoard) refocus(focusBoard.dataset.board, focus);
     // The salvo that sank the last ship leaves the outline as the only
     // move: the keyboard that fired it goes on to the outline's first
