@@ -1,6 +1,8 @@
 package games
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -56,5 +58,78 @@ func TestGridKeepsItsTabStop(t *testing.T) {
 				t.Errorf("Shift+Tab back into Ben's grid goes to %s", e2e.Eval[string](ann, focusedNow))
 			}
 		})
+	}
+}
+
+// salvoToOutline plays a game of Salvo between Ann and Ben, both fleets
+// hidden by the computer, until Ann has sunk every ship of Ben's and is
+// to outline his fleet, Ben firing into the water meanwhile; it returns
+// Ben's fleet.
+func salvoToOutline(t *testing.T, ann, ben *e2e.Player) []string {
+	t.Helper()
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("fleet placement", `!!document.querySelector("#s-random")`)
+		p.ClickText("#main button", "Let the computer hide my fleet")
+	}
+	annFleet, benFleet := ann.SalvoFleet(), ben.SalvoFleet()
+	own := map[string]bool{}
+	for _, s := range annFleet {
+		for _, q := range shipSquares(s) {
+			own[q] = true
+		}
+	}
+	var water, targets []string
+	for r := 1; r <= 10; r++ {
+		for c := 'A'; c <= 'J'; c++ {
+			if q := fmt.Sprintf("%c%d", c, r); !own[q] {
+				water = append(water, q)
+			}
+		}
+	}
+	for _, s := range benFleet {
+		targets = append(targets, shipSquares(s)...)
+	}
+	for i, n := range []int{5, 4, 3, 2, 1, 1} {
+		ann.WaitTurn(true)
+		ann.TypeIn("#s-fire", strings.Join(targets[:n], " "))
+		ann.Click("#s-fire-btn")
+		targets = targets[n:]
+		if i == 5 {
+			break
+		}
+		ben.WaitTurn(true)
+		ben.TypeIn("#s-fire", strings.Join(water[:5], " "))
+		water = water[5:]
+		ben.Click("#s-fire-btn")
+	}
+	ann.Wait("the outline", `!document.querySelector("#s-outline").hidden && !!document.querySelector("#s-ol-0")`)
+	return benFleet
+}
+
+// TestSalvoOutlineKeepsTheCaret edits the middle of a ship's box in
+// Salvo's outline when a chat line from the other player comes: the box
+// stays the one she is typing in, with the caret where it was, rather
+// than being drawn anew with the caret at its end.
+func TestSalvoOutlineKeepsTheCaret(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("salvo", "A friend")
+	ben.Join(ann.InviteLink())
+	salvoToOutline(t, ann, ben)
+	ann.Do("type a ship and go back into it", chromedp.Focus(chromedp.CSS("#s-ol-0")), chromedp.KeyEvent("B2-B6"),
+		chromedp.KeyEvent(kb.Home), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+	e2e.Eval[bool](ann, `(window.__box = document.activeElement, true)`)
+	ben.TypeIn("#chat-text", "take your time")
+	ben.Click("#chat-send")
+	ann.Wait("Ben's chat line", `document.querySelector("#chat-log").textContent.includes("take your time")`)
+	if !e2e.Eval[bool](ann, `document.activeElement === window.__box`) {
+		t.Errorf("after the chat line Ann's keyboard is on %s, not the box she was typing in", e2e.Eval[string](ann, focusedNow))
+	}
+	ann.Do("type in the middle", chromedp.KeyEvent("x"))
+	if got := e2e.Eval[string](ann, `document.querySelector("#s-ol-0").value`); got != "B2x-B6" {
+		t.Errorf("typed after the chat line, the ship's box reads %q, not B2x-B6", got)
 	}
 }

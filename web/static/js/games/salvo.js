@@ -487,20 +487,42 @@ export function play(ctx) {
     keepOutline();
     update(view);
   }
+  // The outline's boxes are made once for the fleet outlined and then
+  // only brought up to date: drawn anew on every update of the table (the
+  // other player's chat line, say), the box being typed in would lose its
+  // caret and selection. A box the player is in keeps what they typed.
+  let outlineInputs = null, outlineLabels = null, outlineDrawn = -1;
   function drawOutline(v) {
     outlineBox.hidden = !v.must_outline;
     if (!v.must_outline) return;
-    const inputs = SHIPS.map(([n, len], i) => {
-      const inp = h("input", { id: "s-ol-" + i, value: outline[i], size: 8, autocomplete: "off", placeholder: len === 5 ? "B2-B6" : "", onfocus: () => { outlineShip = i; outlineStart = null; } });
-      inp.addEventListener("input", () => { outline[i] = inp.value.trim().toUpperCase(); keepOutline(); });
-      return h("div", { class: "row" }, h("label", { for: inp.id }, `${n} (${len})${outlineShip === i ? " ◀" : ""}`), inp);
+    if (outlineDrawn !== outlineOf || !outlineInputs) {
+      outlineDrawn = outlineOf;
+      outlineLabels = [];
+      outlineInputs = SHIPS.map(([, len], i) => {
+        const inp = h("input", { id: "s-ol-" + i, size: 8, autocomplete: "off", placeholder: len === 5 ? "B2-B6" : "", onfocus: () => { outlineShip = i; outlineStart = null; markOutlineShip(); } });
+        inp.addEventListener("input", () => { outline[i] = inp.value.trim().toUpperCase(); keepOutline(); });
+        return inp;
+      });
+      const rows = outlineInputs.map((inp, i) => {
+        const label = h("label", { for: inp.id });
+        outlineLabels.push(label);
+        return h("div", { class: "row" }, label, inp);
+      });
+      // A form, so that Enter in any ship's box sends the outline, as Enter
+      // in the firing box fires.
+      fill(outlineBox, h("h3", {}, "Outline the fleet"),
+        h("p", { class: "help" }, "Type each ship's ends, or choose a ship and click its two ends on the tracking ocean."),
+        h("form", { class: "stack", onsubmit: async e => { e.preventDefault(); if (await send("outline " + outline.join(" "))) dropOutline(); } },
+          rows, h("button", { type: "submit", class: "primary", id: "s-ol-send" }, "Send the outline")));
+    }
+    outlineInputs.forEach((inp, i) => {
+      if (inp !== document.activeElement && inp.value.trim().toUpperCase() !== outline[i]) inp.value = outline[i];
     });
-    // A form, so that Enter in any ship's box sends the outline, as Enter
-    // in the firing box fires.
-    fill(outlineBox, h("h3", {}, "Outline the fleet"),
-      h("p", { class: "help" }, "Type each ship's ends, or choose a ship and click its two ends on the tracking ocean."),
-      h("form", { class: "stack", onsubmit: async e => { e.preventDefault(); if (await send("outline " + outline.join(" "))) dropOutline(); } },
-        inputs, h("button", { type: "submit", class: "primary", id: "s-ol-send" }, "Send the outline")));
+    markOutlineShip();
+  }
+  // markOutlineShip points at the ship the ocean's clicks outline.
+  function markOutlineShip() {
+    if (outlineLabels) SHIPS.forEach(([n, len], i) => updateText(outlineLabels[i], `${n} (${len})${outlineShip === i ? " ◀" : ""}`));
   }
   return { el: root, update };
 }
