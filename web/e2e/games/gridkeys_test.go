@@ -133,3 +133,39 @@ func TestSalvoOutlineKeepsTheCaret(t *testing.T) {
 		t.Errorf("typed after the chat line, the ship's box reads %q, not B2x-B6", got)
 	}
 }
+
+// TestSalvoFiringBoxWaits fires a salvo by typing it, then types another
+// before the other player has fired: as in Quizl and Nymphabet, the box
+// waits read-only between turns, the keyboard still in it, and a salvo
+// fired meanwhile is refused with the reason and sends nothing.
+func TestSalvoFiringBoxWaits(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("salvo", "A friend")
+	ben.Join(ann.InviteLink())
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("fleet placement", `!!document.querySelector("#s-random")`)
+		p.ClickText("#main button", "Let the computer hide my fleet")
+	}
+	ann.WaitTurn(true)
+	ann.Do("fire a salvo", chromedp.Focus(chromedp.CSS("#s-fire")), chromedp.KeyEvent("a1 a2 a3 a4 a5"), chromedp.KeyEvent(kb.Enter))
+	ann.WaitTurn(false)
+	ann.Wait("the salvo fired", `document.querySelectorAll("#moves li").length === 1`)
+	if got := e2e.Eval[string](ann, `document.activeElement.id`); got != "s-fire" {
+		t.Fatalf("after the salvo Ann's keyboard is on %s, not the firing box", e2e.Eval[string](ann, focusedNow))
+	}
+	if !e2e.Eval[bool](ann, `document.querySelector("#s-fire").readOnly`) {
+		t.Errorf("while Ben is to fire, Ann's firing box can be typed in")
+	}
+	ann.Do("fire out of turn", chromedp.KeyEvent("b1 b2"), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the refusal", `document.querySelector("#s-controls .error").textContent.includes("Wait for your turn")`)
+	if got := e2e.Eval[string](ann, `document.querySelector("#s-fire").value`); got != "" {
+		t.Errorf("typed out of turn, the firing box reads %q", got)
+	}
+	if n := e2e.Eval[int](ann, `document.querySelectorAll("#moves li").length`); n != 1 {
+		t.Errorf("a salvo fired out of turn made a move: %d moves listed", n)
+	}
+}

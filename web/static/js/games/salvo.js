@@ -345,9 +345,12 @@ export function play(ctx) {
   // Leaving the box writes back the salvo as marked, so that the box never
   // keeps a square the ocean does not show.
   typed.addEventListener("change", () => { if (typed.value.trim()) typed.value = aim.join(" "); });
+  const notYet = "Wait for your turn to fire.";
   const modeBtn = h("button", { type: "button", id: "s-mode", "aria-pressed": "false" });
   const fireForm = h("form", { class: "row", onsubmit: async e => {
     e.preventDefault();
+    const v = view;
+    if (v && !(v.seat >= 0 && v.to_move.includes(v.seat) && !v.finished)) { err.textContent = notYet; return; }
     const list = typed.value.trim() ? typed.value.trim().split(/[\s,]+/) : aim;
     if (!list.length) { err.textContent = "Choose squares to fire at."; return; }
     if (await send("fire " + list.join(" "))) { aim = []; typed.value = ""; say(""); }
@@ -380,6 +383,15 @@ export function play(ctx) {
     if (!myTurn && aim.length) { aim = []; typed.value = ""; say(""); }
     if (!typing && myTurn && document.activeElement !== typed) typed.value = aim.join(" ");
     const firing = fireForm.contains(document.activeElement) && !fireForm.hidden;
+    // Between turns the firing box is read-only and its button marked,
+    // not disabled, as Quizl's and Nymphabet's are: a disabled box would
+    // drop the keyboard's focus, and a player who fires by typing would
+    // have to find the box again on every turn. Fired meanwhile, a salvo
+    // is refused with the reason and sends nothing.
+    typed.readOnly = !myTurn;
+    typed.setAttribute("aria-disabled", String(!myTurn));
+    fireForm.querySelector("button").setAttribute("aria-disabled", String(!myTurn));
+    if (myTurn && err.textContent === notYet) err.textContent = "";
     controls.hidden = me < 0 || v.finished || (v.players[me] && v.players[me].out);
     modeBtn.textContent = mode === "aim" ? "Mode: aiming (P for pencil marks)" : "Mode: pencil marks (hit? / miss?)";
     modeBtn.setAttribute("aria-pressed", String(mode === "pencil"));
