@@ -169,3 +169,31 @@ func TestSalvoFiringBoxWaits(t *testing.T) {
 		t.Errorf("a salvo fired out of turn made a move: %d moves listed", n)
 	}
 }
+
+// TestSalvoFireFromTheOcean aims a salvo on the ocean by the keyboard,
+// Enter taking each square into it, and fires it with F without leaving
+// the ocean, as Quizl calls a chosen square with Enter: F before every
+// shot is chosen says how many are still to choose and fires nothing.
+func TestSalvoFireFromTheOcean(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("salvo", "The computer")
+	ann.Wait("fleet placement", `!!document.querySelector("#s-random")`)
+	ann.ClickText("#main button", "Let the computer hide my fleet")
+	ann.WaitTurn(true)
+	ann.Wait("the ocean", `!!document.querySelector('[data-board="1"] [data-sq="A1"]')`)
+	ann.Do("aim four squares", chromedp.Focus(chromedp.CSS(`[data-board="1"] [data-sq="A1"]`)),
+		chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.ArrowRight),
+		chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent("f"))
+	ann.Wait("the salvo not complete", `document.querySelector("#s-aim-note").textContent.includes("1 more square")`)
+	if n := e2e.Eval[int](ann, `document.querySelectorAll("#moves li").length`); n != 0 {
+		t.Fatalf("F with four of five shots chosen made %d moves", n)
+	}
+	ann.Do("aim the fifth and fire", chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent("f"))
+	ann.Wait("the salvo fired", `document.querySelector("#moves").textContent.includes("salvo 1: A1 B1 C1 D1 E1")`)
+	if got := e2e.Eval[string](ann, `document.activeElement.dataset.sq || ""`); got != "E1" {
+		t.Errorf("after firing from the ocean the keyboard is on %s, not its square", e2e.Eval[string](ann, focusedNow))
+	}
+}

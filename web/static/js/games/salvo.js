@@ -346,6 +346,7 @@ export function play(ctx) {
   // keeps a square the ocean does not show.
   typed.addEventListener("change", () => { if (typed.value.trim()) typed.value = aim.join(" "); });
   const notYet = "Wait for your turn to fire.";
+  const keysHelp = h("p", { class: "help", id: "s-keys" }, "By the keyboard: the arrow keys move about the ocean, Enter takes a square into the salvo or out of it, F fires the salvo, P switches to pencil marks.");
   const modeBtn = h("button", { type: "button", id: "s-mode", "aria-pressed": "false" });
   const fireForm = h("form", { class: "row", onsubmit: async e => {
     e.preventDefault();
@@ -356,7 +357,7 @@ export function play(ctx) {
     if (await send("fire " + list.join(" "))) { aim = []; typed.value = ""; say(""); }
   } }, h("label", { for: "s-fire" }, "Fire at"), typed, h("button", { type: "submit", class: "primary", id: "s-fire-btn" }, "Fire"));
   const outlineBox = h("div", { class: "stack", id: "s-outline" });
-  const controls = h("div", { class: "card stack", id: "s-controls" }, shotsNote, h("div", { class: "row" }, modeBtn), fireForm, aimNote, outlineBox, err);
+  const controls = h("div", { class: "card stack", id: "s-controls" }, shotsNote, h("div", { class: "row" }, modeBtn), fireForm, aimNote, keysHelp, outlineBox, err);
   const root = h("div", { class: "salvo" }, h("div", { class: "layout-inner" }, controls, boards, info));
   let view = null;
   async function send(mv) {
@@ -396,6 +397,7 @@ export function play(ctx) {
     modeBtn.textContent = mode === "aim" ? "Mode: aiming (P for pencil marks)" : "Mode: pencil marks (hit? / miss?)";
     modeBtn.setAttribute("aria-pressed", String(mode === "pencil"));
     fireForm.hidden = v.must_outline;
+    keysHelp.hidden = v.must_outline;
     if (v.must_outline) outlineFor(v.target);
     updateText(shotsNote, v.must_outline ? `Every ship of ${v.players[v.target].name} is sunk: outline the fleet to win.`
       : myTurn ? `Your salvo: ${plural(v.shots, "shot")} at ${v.players[v.target].name}. Chosen: ${aim.length ? aim.join(" ") : "none"}.` : `Shots in your next salvo: ${v.shots}`);
@@ -446,7 +448,11 @@ export function play(ctx) {
           text: n ? String(n) : (ship !== undefined ? SHIPS[ship][0][0].toUpperCase() : ""), cls: cls + (v.finished && hitsOn.has(sqn) ? " bad" : ""), label,
           onclick: live ? click : null,
           pressed: canAim && !n ? aimed : undefined,
-          onkey: live ? e => { if (e.key === "p" || e.key === "P") { e.preventDefault(); mode = mode === "aim" ? "pencil" : "aim"; update(view); refocus(t, sqn); } } : null,
+          onkey: live ? e => {
+            if (e.ctrlKey || e.metaKey || e.altKey) return;
+            if (e.key === "p" || e.key === "P") { e.preventDefault(); mode = mode === "aim" ? "pencil" : "aim"; update(view); refocus(t, sqn); }
+            else if (e.key === "f" || e.key === "F") { e.preventDefault(); fireFromOcean(); }
+          } : null,
         };
       });
       const tally = tr ? h("table", { class: "tally", "aria-label": `Hits on ${v.players[t].name}'s fleet by class` },
@@ -488,6 +494,22 @@ export function play(ctx) {
       const to = v.must_outline ? outlineBox.querySelector("input") : typed;
       if (to) to.focus({ preventScroll: true });
     }
+  }
+  // fireFromOcean fires the salvo chosen on the ocean (the F key on any
+  // of its squares), as Enter does in the firing box: the keyboard that
+  // chose the squares need not leave the ocean to fire them. A salvo not
+  // complete yet says how many squares are still to choose.
+  function fireFromOcean() {
+    const v = view;
+    if (!v) return;
+    if (v.must_outline) { say("Every ship is sunk: outline the fleet rather than fire."); return; }
+    if (!(v.seat >= 0 && v.to_move.includes(v.seat) && !v.finished)) { err.textContent = notYet; return; }
+    const tr = v.tracking.find(x => x.target === v.target);
+    const left = 100 - (tr ? tr.ocean.flat().filter(Boolean).length : 0);
+    const need = Math.min(v.shots, left) - aim.length;
+    if (need > 0) { say(`Choose ${plural(need, "more square")} before firing: your salvo has ${plural(v.shots, "shot")}.`); return; }
+    typed.value = aim.join(" ");
+    fireForm.requestSubmit();
   }
   function refocus(board, sqn) {
     const el = boards.querySelector(`[data-board="${board}"] [data-sq="${sqn}"]`);
