@@ -197,3 +197,24 @@ func TestSalvoFireFromTheOcean(t *testing.T) {
 		t.Errorf("after firing from the ocean the keyboard is on %s, not its square", e2e.Eval[string](ann, focusedNow))
 	}
 }
+
+// TestSalvoPlacementKeepsItsTabStop places a ship by the keyboard and
+// then chooses the next ship, which draws the ocean anew: the ocean's Tab
+// stop stays on the square the ship was placed from, so that Shift+Tab
+// back from "Use this fleet" finds the player where they were.
+func TestSalvoPlacementKeepsItsTabStop(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("salvo", "The computer")
+	ann.Wait("the ocean", `!!document.querySelector('#main [data-sq="B5"]')`)
+	ann.Do("place the battleship", chromedp.Focus(chromedp.CSS(`#main [data-sq="B5"]`)), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the referee's answer", `document.querySelector("#s-place-note").textContent.includes("keep the placement rule")`)
+	ann.Do("choose the next ship", chromedp.Focus(chromedp.CSS(`#main [role=radio][aria-checked=true]`)), chromedp.KeyEvent(kb.ArrowRight))
+	ann.Wait("the destroyer chosen", `document.querySelectorAll("#main [role=radio]")[2].getAttribute("aria-checked") === "true"`)
+	ann.Do("back into the ocean", chromedp.Focus(chromedp.CSS("#s-submit")), chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)))
+	if got := e2e.Eval[string](ann, `document.activeElement.dataset.sq || ""`); got != "B5" {
+		t.Errorf("Shift+Tab back into the ocean goes to %s, not B5 where the ship was placed", e2e.Eval[string](ann, focusedNow))
+	}
+}

@@ -110,7 +110,7 @@ export function gridNav(cells, start) {
 }
 
 // gridMemory keeps the roving Tab stop of the grids in container, each
-// in an element with a data-board, on the square last focused there
+// in an element with a data-board (container itself, for one grid), on the square last focused there
 // (squares carry a data-sq) across redraws. A game's screen draws its
 // grids anew on every update of the table, the other player's move or a
 // chat line, and gridNav would put each stop back on the first square:
@@ -126,7 +126,7 @@ export function gridMemory(container) {
   });
   return () => {
     for (const [board, sq] of last) {
-      const b = [...container.querySelectorAll("[data-board]")].find(x => x.dataset.board === board);
+      const b = [container, ...container.querySelectorAll("[data-board]")].find(x => x.dataset && x.dataset.board === board);
       const cells = b ? [...b.querySelectorAll("[data-sq]")] : [];
       const el = cells.find(x => x.dataset.sq === sq);
       if (!el) continue;

@@ -68,7 +68,10 @@ export function setup(ctx) {
   let asked = "", verdict = null, timer = 0;
   const err = h("p", { class: "error", role: "alert" });
   const note = h("div", { role: "status", "aria-live": "polite", id: "s-place-note", class: "place-note" });
-  const box = h("div");
+  // The ocean is drawn anew at every change and at the referee's answer
+  // to it: its Tab stop stays on the square last focused.
+  const box = h("div", { "data-board": "fleet" });
+  const keepStop = gridMemory(box);
   const shipSel = h("div", { class: "row", role: "radiogroup", "aria-label": "Ship to place" });
   const dirBtn = h("button", { type: "button", id: "s-rotate", onclick: () => { dir = (dir + 1) % (diagonal ? 4 : 2); draw(); } });
   const place = (r, c) => {
@@ -139,6 +142,7 @@ export function setup(ctx) {
       place(a[0], a[1]);
     });
     fill(box, g);
+    keepStop();
     keepDraft();
     askReferee();
     showVerdict();
