@@ -109,6 +109,33 @@ export function gridNav(cells, start) {
   }));
 }
 
+// gridMemory keeps the roving Tab stop of the grids in container, each
+// in an element with a data-board (container itself, for one grid), on the square last focused there
+// (squares carry a data-sq) across redraws. A game's screen draws its
+// grids anew on every update of the table, the other player's move or a
+// chat line, and gridNav would put each stop back on the first square:
+// the player coming back to the grid with Tab would start from its
+// corner rather than from where they were. The answer restores the
+// stops; call it after each redraw.
+export function gridMemory(container) {
+  const last = new Map();
+  container.addEventListener("focusin", e => {
+    const cell = e.target.closest && e.target.closest("[data-sq]");
+    const board = cell && cell.closest("[data-board]");
+    if (board && container.contains(board)) last.set(board.dataset.board, cell.dataset.sq);
+  });
+  return () => {
+    for (const [board, sq] of last) {
+      const b = [container, ...container.querySelectorAll("[data-board]")].find(x => x.dataset && x.dataset.board === board);
+      const cells = b ? [...b.querySelectorAll("[data-sq]")] : [];
+      const el = cells.find(x => x.dataset.sq === sq);
+      if (!el) continue;
+      for (const c of cells) c.tabIndex = -1;
+      el.tabIndex = 0;
+    }
+  };
+}
+
 // download saves text as a file.
 export function download(name, text, type) {
   const url = URL.createObjectURL(new Blob([text], { type: type || "application/json" }));

@@ -29,7 +29,7 @@ const steps = {
   ],
   salvo: [
     { at: ".salvo .boards > :first-child", text: "This is the ocean you aim at: ten by ten, columns A to J, rows 1 to 10. Your opponent's five ships are hidden in it." },
-    { at: "#s-fire, #s-controls", text: "Click squares to aim a salvo, then fire; the squares you picked show in the box. You start with five shots and lose one for each enemy ship you sink (a table may choose the other rule: one lost for each of your own ships sunk). You always keep at least one." },
+    { at: "#s-fire, #s-controls", text: "Click squares to aim a salvo, then fire; the squares you picked show in the box. By the keyboard, Enter on a square takes it into the salvo and F fires it. You start with five shots and lose one for each enemy ship you sink (a table may choose the other rule: one lost for each of your own ships sunk). You always keep at least one." },
     { at: "#s-reports, #moves", text: "The report says how many shots hit each kind of ship, never which shot hit. A report of one hit in the destroyer after a three-shot salvo means one of those three squares holds it: mark it and narrow it down with later salvos." },
     { at: "#players", text: "When every ship of a fleet is sunk, its hunter outlines where each ship lay; a wrong outline loses. The first to outline a fleet right wins." },
   ],

@@ -2,7 +2,7 @@
 // View), and the grid editor from quizl-setup.js. The referee is the
 // server: this file only draws what the view holds and sends moves.
 
-import { h, gridNav, fill, append, gridRows, plural, updateText } from "../dom.js";
+import { h, gridNav, gridMemory, fill, append, gridRows, plural, updateText } from "../dom.js";
 import { sq, lineSquares } from "./quizl-setup.js";
 
 export { setup, shapeProblem } from "./quizl-setup.js";
@@ -128,6 +128,9 @@ export function play(ctx) {
     if (oneBox.checked || selected && selected.board === board && selected.sq === square) { callIt({ board, sq: square }); return; }
     choose({ board, sq: square });
   }
+  // Each grid's Tab stop stays on the square last focused there (the
+  // one chosen, when chosen by the keyboard or a click) across redraws.
+  const keepStops = gridMemory(boards);
   boards.addEventListener("pointerdown", () => { pointer = true; setTimeout(() => { pointer = false; }, 0); });
   boards.addEventListener("keydown", e => { if (e.key === "Escape" && selected) { e.preventDefault(); choose(null); } });
 
@@ -212,6 +215,7 @@ export function play(ctx) {
           ? `Called by ${them}: ${plural(against.size, "square")}, ${onPw} of ${you ? "your" : `${me}'s`} password's 5.`
           : you ? "The other side has called none of your squares yet." : `${them} ${v.players.length > 2 ? "have" : "has"} called none of ${me}'s squares yet.`)));
     }
+    keepStops();
     if (focusSq && fb) {
       const el = boards.querySelector(`[data-board="${fb}"] [data-sq="${focusSq}"]`);
       if (el) { pointer = true; el.focus(); pointer = false; }

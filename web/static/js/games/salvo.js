@@ -3,7 +3,7 @@
 // the placement note is its verdict (POST /api/v1/tools/check-setup) and
 // the random fleet is its own (POST /api/v1/tools/random-setup).
 
-import { h, gridNav, gridRows, plural, fill, append, updateText } from "../dom.js";
+import { h, gridNav, gridMemory, gridRows, plural, fill, append, updateText } from "../dom.js";
 import { checkSetup, randomSetup } from "../api.js";
 
 const COLS = "ABCDEFGHIJ";
@@ -68,7 +68,10 @@ export function setup(ctx) {
   let asked = "", verdict = null, timer = 0;
   const err = h("p", { class: "error", role: "alert" });
   const note = h("div", { role: "status", "aria-live": "polite", id: "s-place-note", class: "place-note" });
-  const box = h("div");
+  // The ocean is drawn anew at every change and at the referee's answer
+  // to it: its Tab stop stays on the square last focused.
+  const box = h("div", { "data-board": "fleet" });
+  const keepStop = gridMemory(box);
   const shipSel = h("div", { class: "row", role: "radiogroup", "aria-label": "Ship to place" });
   const dirBtn = h("button", { type: "button", id: "s-rotate", onclick: () => { dir = (dir + 1) % (diagonal ? 4 : 2); draw(); } });
   const place = (r, c) => {
@@ -139,6 +142,7 @@ export function setup(ctx) {
       place(a[0], a[1]);
     });
     fill(box, g);
+    keepStop();
     keepDraft();
     askReferee();
     showVerdict();
@@ -311,6 +315,9 @@ export function play(ctx) {
   const err = h("p", { class: "error", role: "alert" });
   const boards = h("div", { class: "boards" });
   const info = h("div");
+  // Each ocean's Tab stop stays on the square last focused there across
+  // redraws.
+  const keepStops = gridMemory(boards);
   const typed = h("input", { id: "s-fire", autocomplete: "off", spellcheck: "false", placeholder: "A1 C3 E5 G7 I9", size: 18 });
   const shotsNote = h("p", { id: "s-shots", "aria-live": "polite" });
   // aimNote says why a click or a typed square was refused.
@@ -342,15 +349,19 @@ export function play(ctx) {
   // Leaving the box writes back the salvo as marked, so that the box never
   // keeps a square the ocean does not show.
   typed.addEventListener("change", () => { if (typed.value.trim()) typed.value = aim.join(" "); });
+  const notYet = "Wait for your turn to fire.";
+  const keysHelp = h("p", { class: "help", id: "s-keys" }, "By the keyboard: the arrow keys move about the ocean, Enter takes a square into the salvo or out of it, F fires the salvo, P switches to pencil marks.");
   const modeBtn = h("button", { type: "button", id: "s-mode", "aria-pressed": "false" });
   const fireForm = h("form", { class: "row", onsubmit: async e => {
     e.preventDefault();
+    const v = view;
+    if (v && !(v.seat >= 0 && v.to_move.includes(v.seat) && !v.finished)) { err.textContent = notYet; return; }
     const list = typed.value.trim() ? typed.value.trim().split(/[\s,]+/) : aim;
     if (!list.length) { err.textContent = "Choose squares to fire at."; return; }
     if (await send("fire " + list.join(" "))) { aim = []; typed.value = ""; say(""); }
   } }, h("label", { for: "s-fire" }, "Fire at"), typed, h("button", { type: "submit", class: "primary", id: "s-fire-btn" }, "Fire"));
   const outlineBox = h("div", { class: "stack", id: "s-outline" });
-  const controls = h("div", { class: "card stack", id: "s-controls" }, shotsNote, h("div", { class: "row" }, modeBtn), fireForm, aimNote, outlineBox, err);
+  const controls = h("div", { class: "card stack", id: "s-controls" }, shotsNote, h("div", { class: "row" }, modeBtn), fireForm, aimNote, keysHelp, outlineBox, err);
   const root = h("div", { class: "salvo" }, h("div", { class: "layout-inner" }, controls, boards, info));
   let view = null;
   async function send(mv) {
@@ -377,10 +388,20 @@ export function play(ctx) {
     if (!myTurn && aim.length) { aim = []; typed.value = ""; say(""); }
     if (!typing && myTurn && document.activeElement !== typed) typed.value = aim.join(" ");
     const firing = fireForm.contains(document.activeElement) && !fireForm.hidden;
+    // Between turns the firing box is read-only and its button marked,
+    // not disabled, as Quizl's and Nymphabet's are: a disabled box would
+    // drop the keyboard's focus, and a player who fires by typing would
+    // have to find the box again on every turn. Fired meanwhile, a salvo
+    // is refused with the reason and sends nothing.
+    typed.readOnly = !myTurn;
+    typed.setAttribute("aria-disabled", String(!myTurn));
+    fireForm.querySelector("button").setAttribute("aria-disabled", String(!myTurn));
+    if (myTurn && err.textContent === notYet) err.textContent = "";
     controls.hidden = me < 0 || v.finished || (v.players[me] && v.players[me].out);
     modeBtn.textContent = mode === "aim" ? "Mode: aiming (P for pencil marks)" : "Mode: pencil marks (hit? / miss?)";
     modeBtn.setAttribute("aria-pressed", String(mode === "pencil"));
     fireForm.hidden = v.must_outline;
+    keysHelp.hidden = v.must_outline;
     if (v.must_outline) outlineFor(v.target);
     updateText(shotsNote, v.must_outline ? `Every ship of ${v.players[v.target].name} is sunk: outline the fleet to win.`
       : myTurn ? `Your salvo: ${plural(v.shots, "shot")} at ${v.players[v.target].name}. Chosen: ${aim.length ? aim.join(" ") : "none"}.` : `Shots in your next salvo: ${v.shots}`);
@@ -431,7 +452,11 @@ export function play(ctx) {
           text: n ? String(n) : (ship !== undefined ? SHIPS[ship][0][0].toUpperCase() : ""), cls: cls + (v.finished && hitsOn.has(sqn) ? " bad" : ""), label,
           onclick: live ? click : null,
           pressed: canAim && !n ? aimed : undefined,
-          onkey: live ? e => { if (e.key === "p" || e.key === "P") { e.preventDefault(); mode = mode === "aim" ? "pencil" : "aim"; update(view); refocus(t, sqn); } } : null,
+          onkey: live ? e => {
+            if (e.ctrlKey || e.metaKey || e.altKey) return;
+            if (e.key === "p" || e.key === "P") { e.preventDefault(); mode = mode === "aim" ? "pencil" : "aim"; update(view); refocus(t, sqn); }
+            else if (e.key === "f" || e.key === "F") { e.preventDefault(); fireFromOcean(); }
+          } : null,
         };
       });
       const tally = tr ? h("table", { class: "tally", "aria-label": `Hits on ${v.players[t].name}'s fleet by class` },
@@ -461,6 +486,7 @@ export function play(ctx) {
     fill(info, h("section", { "aria-labelledby": "s-rep-h" }, h("h2", { id: "s-rep-h" }, "Salvo reports"), rows.length ? h("ol", { class: "moves", id: "s-reports", reversed: true, tabindex: 0, "aria-labelledby": "s-rep-h" }, rows) : h("p", { class: "muted" }, "No salvo yet.")),
       (v.outlines || []).length ? h("section", {}, h("h2", {}, "Outlines"), h("ul", {}, v.outlines.map(o => h("li", {}, `${v.players[o.by].name} outlined ${v.players[o.of].name}'s fleet: ${o.right ? "right" : "wrong"} (${o.fleet.join(" ")})`)))) : null);
     drawOutline(v);
+    keepStops();
     if (focus && focusBoard) refocus(focusBoard.dataset.board, focus);
     // The salvo that sank the last ship leaves the outline as the only
     // move: the keyboard that fired it goes on to the outline's first
@@ -473,6 +499,22 @@ export function play(ctx) {
       if (to) to.focus({ preventScroll: true });
     }
   }
+  // fireFromOcean fires the salvo chosen on the ocean (the F key on any
+  // of its squares), as Enter does in the firing box: the keyboard that
+  // chose the squares need not leave the ocean to fire them. A salvo not
+  // complete yet says how many squares are still to choose.
+  function fireFromOcean() {
+    const v = view;
+    if (!v) return;
+    if (v.must_outline) { say("Every ship is sunk: outline the fleet rather than fire."); return; }
+    if (!(v.seat >= 0 && v.to_move.includes(v.seat) && !v.finished)) { err.textContent = notYet; return; }
+    const tr = v.tracking.find(x => x.target === v.target);
+    const left = 100 - (tr ? tr.ocean.flat().filter(Boolean).length : 0);
+    const need = Math.min(v.shots, left) - aim.length;
+    if (need > 0) { say(`Choose ${plural(need, "more square")} before firing: your salvo has ${plural(v.shots, "shot")}.`); return; }
+    typed.value = aim.join(" ");
+    fireForm.requestSubmit();
+  }
   function refocus(board, sqn) {
     const el = boards.querySelector(`[data-board="${board}"] [data-sq="${sqn}"]`);
     if (el) el.focus();
@@ -483,20 +525,42 @@ export function play(ctx) {
     keepOutline();
     update(view);
   }
+  // The outline's boxes are made once for the fleet outlined and then
+  // only brought up to date: drawn anew on every update of the table (the
+  // other player's chat line, say), the box being typed in would lose its
+  // caret and selection. A box the player is in keeps what they typed.
+  let outlineInputs = null, outlineLabels = null, outlineDrawn = -1;
   function drawOutline(v) {
     outlineBox.hidden = !v.must_outline;
     if (!v.must_outline) return;
-    const inputs = SHIPS.map(([n, len], i) => {
-      const inp = h("input", { id: "s-ol-" + i, value: outline[i], size: 8, autocomplete: "off", placeholder: len === 5 ? "B2-B6" : "", onfocus: () => { outlineShip = i; outlineStart = null; } });
-      inp.addEventListener("input", () => { outline[i] = inp.value.trim().toUpperCase(); keepOutline(); });
-      return h("div", { class: "row" }, h("label", { for: inp.id }, `${n} (${len})${outlineShip === i ? " ◀" : ""}`), inp);
+    if (outlineDrawn !== outlineOf || !outlineInputs) {
+      outlineDrawn = outlineOf;
+      outlineLabels = [];
+      outlineInputs = SHIPS.map(([, len], i) => {
+        const inp = h("input", { id: "s-ol-" + i, size: 8, autocomplete: "off", placeholder: len === 5 ? "B2-B6" : "", onfocus: () => { outlineShip = i; outlineStart = null; markOutlineShip(); } });
+        inp.addEventListener("input", () => { outline[i] = inp.value.trim().toUpperCase(); keepOutline(); });
+        return inp;
+      });
+      const rows = outlineInputs.map((inp, i) => {
+        const label = h("label", { for: inp.id });
+        outlineLabels.push(label);
+        return h("div", { class: "row" }, label, inp);
+      });
+      // A form, so that Enter in any ship's box sends the outline, as Enter
+      // in the firing box fires.
+      fill(outlineBox, h("h3", {}, "Outline the fleet"),
+        h("p", { class: "help" }, "Type each ship's ends, or choose a ship and click its two ends on the tracking ocean."),
+        h("form", { class: "stack", onsubmit: async e => { e.preventDefault(); if (await send("outline " + outline.join(" "))) dropOutline(); } },
+          rows, h("button", { type: "submit", class: "primary", id: "s-ol-send" }, "Send the outline")));
+    }
+    outlineInputs.forEach((inp, i) => {
+      if (inp !== document.activeElement && inp.value.trim().toUpperCase() !== outline[i]) inp.value = outline[i];
     });
-    // A form, so that Enter in any ship's box sends the outline, as Enter
-    // in the firing box fires.
-    fill(outlineBox, h("h3", {}, "Outline the fleet"),
-      h("p", { class: "help" }, "Type each ship's ends, or choose a ship and click its two ends on the tracking ocean."),
-      h("form", { class: "stack", onsubmit: async e => { e.preventDefault(); if (await send("outline " + outline.join(" "))) dropOutline(); } },
-        inputs, h("button", { type: "submit", class: "primary", id: "s-ol-send" }, "Send the outline")));
+    markOutlineShip();
+  }
+  // markOutlineShip points at the ship the ocean's clicks outline.
+  function markOutlineShip() {
+    if (outlineLabels) SHIPS.forEach(([n, len], i) => updateText(outlineLabels[i], `${n} (${len})${outlineShip === i ? " ◀" : ""}`));
   }
   return { el: root, update };
 }
