@@ -1,0 +1,70 @@
+package tournament_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"parlour/server/auth"
+	"parlour/server/internal/servertest"
+	"parlour/server/protocol"
+	"parlour/server/tournament"
+)
+
+// TestDesertedOverRestart: a player who leaves their event's table before
+// play began while the events' service is shutting down (it closes
+// before the tables do, and hears of the leaving no more) forfeits the
+// game all the same: the restart reads who left from the closed table,
+// and scores the game for the player who stayed, not as a draw.
+func TestDesertedOverRestart(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	fx := newEvents(t, nil)
+	ev, _, err := fx.ts.CreateHouse(ctx, "walkout", protocol.TournamentRequest{Kind: "swiss", Name: "Walk-out", Game: "guess", Clock: json.RawMessage(`60`), Rounds: 1, Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	who := map[string]*auth.Principal{}
+	for i := range 2 {
+		name := fmt.Sprintf("P%d", i+1)
+		id, err := fx.tables.NewIdentity(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		who[name] = &auth.Principal{Identity: id.ID}
+		if _, err := fx.ts.Join(ctx, who[name], ev.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fx.clock.Advance(tournament.DefaultDelay)
+	var got tournament.Event
+	servertest.Eventually(t, 10*time.Second, "round 1 seated", func() bool {
+		got, err = fx.ts.Get(ctx, ev.ID)
+		return err == nil && len(got.Playing) == 1
+	})
+
+	// The shutdown: the events' service closes, then P1 walks out.
+	fx.ts.Close()
+	if _, err := fx.tables.Leave(ctx, who["P1"], got.Playing[0].Table); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := tournament.New(ctx, tournament.Config{Store: fx.st, Tables: fx.tables, Games: servertest.Registry()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ts.Close)
+	fx.obs.ts = ts
+	servertest.Eventually(t, 10*time.Second, "the game scored", func() bool {
+		got, err = ts.Get(ctx, ev.ID)
+		return err == nil && len(got.Playing) == 0 && len(got.Games) == 1
+	})
+	score := map[string]tournament.Standing{}
+	for _, s := range got.Standings {
+		score[s.Name] = s
+	}
+	if p1, p2 := score["P1"], score["P2"]; p1.Score != 0 || p1.Forfeits != 1 || p2.Score != 2 || p2.Wins != 1 {
+		t.Errorf("after the restart, P1 (who walked out) has %+v, P2 %+v: want P1's forfeit, P2's win", p1, p2)
+	}
+}
