@@ -536,7 +536,7 @@ func tieGames(t store.Tournament) []pairing.Game {
 			continue
 		}
 		for _, id := range round.Byes {
-			out = append(out, pairing.Game{Players: []string{id}, Points: []int{byePoints(t.Seats)}})
+			out = append(out, pairing.Game{Players: []string{id}, Points: []int{byePoints(t.Seats)}, Seats: t.Seats})
 		}
 	}
 	return out
