@@ -68,3 +68,48 @@ func TestDesertedOverRestart(t *testing.T) {
 		t.Errorf("after the restart, P1 (who walked out) has %+v, P2 %+v: want P1's forfeit, P2's win", p1, p2)
 	}
 }
+
+// TestVersionOverRestart: an event's version goes on past the number a
+// page holds across a restart, rather than count from 0 again and come
+// back to it, where the page's wait for the next change would hold on
+// to a change it missed.
+func TestVersionOverRestart(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	fx := newEvents(t, nil)
+	ev, _, err := fx.ts.CreateHouse(ctx, "versions", protocol.TournamentRequest{Kind: "swiss", Name: "Versions", Game: "guess", Clock: json.RawMessage(`60`), Rounds: 1, Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		id, err := fx.tables.NewIdentity(ctx, fmt.Sprintf("P%d", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fx.ts.Join(ctx, &auth.Principal{Identity: id.ID}, ev.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, _, err := fx.ts.Mark(ctx, ev.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.ts.Close()
+	ts, err := tournament.New(ctx, tournament.Config{Store: fx.st, Tables: fx.tables, Games: servertest.Registry()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ts.Close)
+	fx.obs.ts = ts
+	after, _, err := ts.Mark(ctx, ev.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after <= before {
+		t.Errorf("the version was %d before the restart, %d after it: want it to go on past", before, after)
+	}
+	got, err := ts.Get(ctx, ev.ID)
+	if err != nil || got.Version != after {
+		t.Errorf("the event reads version %d (%v), its mark %d", got.Version, err, after)
+	}
+}
