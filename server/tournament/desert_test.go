@@ -113,3 +113,58 @@ func TestVersionOverRestart(t *testing.T) {
 		t.Errorf("the event reads version %d (%v), its mark %d", got.Version, err, after)
 	}
 }
+
+// TestSetupsMissedOverRestart: a table the event closed because neither
+// player set up in time, the server stopping before the event heard of
+// it, is scored after the restart from the closed table: both players
+// forfeit it, and neither draws.
+func TestSetupsMissedOverRestart(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	fx := newEvents(t, nil)
+	ev, _, err := fx.ts.CreateHouse(ctx, "nosetups", protocol.TournamentRequest{Kind: "swiss", Name: "No setups", Game: "guess", Clock: json.RawMessage(`60`), Rounds: 1, Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		id, err := fx.tables.NewIdentity(ctx, fmt.Sprintf("P%d", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fx.ts.Join(ctx, &auth.Principal{Identity: id.ID}, ev.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fx.clock.Advance(tournament.DefaultDelay)
+	var game string
+	servertest.Eventually(t, 10*time.Second, "round 1 seated", func() bool {
+		e, err := fx.ts.Get(ctx, ev.ID)
+		if err == nil && len(e.Playing) == 1 {
+			game = e.Playing[0].Table
+		}
+		return game != ""
+	})
+	fx.obs.ts = nil // the event hears no more of its tables: the server stops
+	fx.clock.Advance(tournament.MinSetup)
+	servertest.Eventually(t, 10*time.Second, "the table closed", func() bool {
+		_, err := fx.tables.View(ctx, nil, game)
+		return err != nil
+	})
+	fx.ts.Close()
+	ts, err := tournament.New(ctx, tournament.Config{Store: fx.st, Tables: fx.tables, Games: servertest.Registry()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ts.Close)
+	fx.obs.ts = ts
+	var got tournament.Event
+	servertest.Eventually(t, 10*time.Second, "the game scored", func() bool {
+		got, err = ts.Get(ctx, ev.ID)
+		return err == nil && len(got.Playing) == 0 && len(got.Games) == 1
+	})
+	for _, s := range got.Standings {
+		if s.Score != 0 || s.Forfeits != 1 || s.Draws != 0 {
+			t.Errorf("after the restart %s has %+v: want a forfeit, no points", s.Name, s)
+		}
+	}
+}
