@@ -11,6 +11,11 @@ import (
 type Game struct {
 	Players []string
 	Points  []int // each player's points from this game, in the event's units
+	// Seats is, for a bye, the seats of the event's tables: the bye
+	// stands for a game against one fewer opponents. Zero reads the
+	// seats from the largest finished table, which before any has
+	// finished (a first round under way) is none.
+	Seats int
 }
 
 // Buchholz returns each player's Buchholz score: the sum, over their
@@ -90,11 +95,12 @@ func Unplayed(g Game) bool {
 }
 
 // virtualOpponents is how many opponents a bye stands for: one fewer than
-// the most players at any table of the event (one in a two-seat event).
+// the most players at any table of the event (one in a two-seat event),
+// the event's seats as its byes hold them (Game.Seats) among them.
 func virtualOpponents(games []Game) int {
 	most := 2
 	for _, g := range games {
-		most = max(most, len(g.Players))
+		most = max(most, len(g.Players), g.Seats)
 	}
 	return most - 1
 }

@@ -98,3 +98,46 @@ func TestTournamentChat(t *testing.T) {
 		t.Errorf("after the refusals the chat holds %d lines, want 3", len(page.Chat))
 	}
 }
+
+// TestTournamentChatHidesBlocked: Ann blocks Ben, and his lines reach her
+// in no event's chat, as at no table: she reads Cat's line without his,
+// her page's Last past both, so she does not ask for his again; Cat reads
+// both.
+func TestTournamentChatHidesBlocked(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Ben", "Cat")
+	ev := f.create("Cat", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60}`)
+	path := "/api/v1/tournaments/" + ev.ID + "/chat"
+	ann, ben, cat := f.players["Ann"], f.players["Ben"], f.players["Cat"]
+	if st, got := ann.do("POST", "/api/v1/blocks", `{"name": "Ben"}`, nil); st != 201 {
+		t.Fatalf("Ann blocks Ben: %d %s", st, got)
+	}
+	for _, w := range []struct {
+		c    *client
+		text string
+	}{{ben, "boo Ann"}, {cat, "hi all"}} {
+		if st, got := w.c.do("POST", path, map[string]string{"text": w.text}, nil); st != 200 {
+			t.Fatalf("%q: %d %s", w.text, st, got)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		c    *client
+		want string
+	}{
+		{"Ann", ann, "Cat:hi all"},
+		{"Cat", cat, "Ben:boo Ann | Cat:hi all"},
+	} {
+		var page chat.RoomPage
+		if st, got := tc.c.do("GET", path+"?since=0", nil, &page); st != 200 {
+			t.Fatalf("%s reads: %d %s", tc.name, st, got)
+		}
+		var lines []string
+		for _, l := range page.Chat {
+			lines = append(lines, l.Name+":"+l.Text)
+		}
+		if got := strings.Join(lines, " | "); got != tc.want || page.Last != 2 {
+			t.Errorf("%s reads %q, last %d; want %q, last 2", tc.name, got, page.Last, tc.want)
+		}
+	}
+}

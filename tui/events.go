@@ -366,7 +366,7 @@ func (e *eventScreen) fetch() tea.Cmd {
 		if err != nil {
 			return eventMsg{gen: gen, err: err}
 		}
-		chat, last, cerr := c.EventChat(ctx, id, since)
+		chat, last, cerr := c.EventChat(ctx, tok, id, since)
 		return eventMsg{gen: gen, ev: ev, chat: chat, last: last, chatErr: cerr}
 	}
 }

@@ -375,7 +375,7 @@ func TestEventChat(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the message sent", has("ann_c: who plays first?"))
 	checkFits(t, tm)
-	if got, _, err := ac.EventChat(ctx, ev.ID, 0); err != nil || len(got) != 2 || got[1].Text != "who plays first?" {
+	if got, _, err := ac.EventChat(ctx, "", ev.ID, 0); err != nil || len(got) != 2 || got[1].Text != "who plays first?" {
 		t.Errorf("the event's chat holds %+v, %v", got, err)
 	}
 	if _, err := ben.EventSay(ctx, benS.Token, ev.ID, "Ben does"); err != nil {
@@ -500,7 +500,7 @@ func TestEventChatMute(t *testing.T) {
 	if _, err := ac.EventSay(ctx, as.Token, ev.ID, "sorry"); err != nil {
 		t.Errorf("Ann, her mute lifted: %v", err)
 	}
-	if got, _, err := ac.EventChat(ctx, ev.ID, 0); err != nil || slices.ContainsFunc(got, func(l client.ChatLine) bool { return strings.Contains(l.Text, "mute") }) {
+	if got, _, err := ac.EventChat(ctx, "", ev.ID, 0); err != nil || slices.ContainsFunc(got, func(l client.ChatLine) bool { return strings.Contains(l.Text, "mute") }) {
 		t.Errorf("a mute went to the chat as a message: %+v, %v", got, err)
 	}
 

@@ -42,7 +42,7 @@
 // the writer's identity and address and the text as sent:
 //
 //	line, err := r.Post(ctx, p.Identity, addr, text) // a refusal in the writer's words, nothing stored
-//	page, err := r.Since(ctx, since, limit)          // anybody reads; page.Last is the next since
+//	page, err := r.Since(ctx, since, limit, hidden)  // anybody reads; page.Last is the next since
 //	<-r.Wait(page.Last)                              // closed at the room's next line on this node
 //	err = r.Mute(ctx, p.Identity, writer, true)      // the room's moderator keeps writer out
 //

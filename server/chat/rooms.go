@@ -318,8 +318,11 @@ func lineOf(l store.RoomLine) RoomLine {
 }
 
 // Since returns up to limit of the room's lines after since, oldest
-// first: anybody may read a room (a page shows it to whoever looks).
-func (r *Room) Since(ctx context.Context, since, limit int) (RoomPage, error) {
+// first, without those of the writers hidden holds (the players the
+// reader blocks; nil for nobody): anybody may read a room (a page shows
+// it to whoever looks). Last counts the hidden lines too, so that the
+// reader asks for them no more.
+func (r *Room) Since(ctx context.Context, since, limit int, hidden map[string]bool) (RoomPage, error) {
 	if since < 0 {
 		return RoomPage{}, refuse.Bad("since must be a message number (0 or more), not %d", since)
 	}
@@ -346,8 +349,10 @@ func (r *Room) Since(ctx context.Context, since, limit int) (RoomPage, error) {
 		ls, page.More = ls[:limit], true
 	}
 	for _, l := range ls {
-		page.Chat = append(page.Chat, lineOf(l))
 		page.Last = max(page.Last, l.Seq)
+		if !hidden[l.Identity] {
+			page.Chat = append(page.Chat, lineOf(l))
+		}
 	}
 	return page, nil
 }

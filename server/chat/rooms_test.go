@@ -201,7 +201,7 @@ func TestRoomLines(t *testing.T) {
 	}
 	check := func(when string, since, limit int, want []chat.RoomLine, more bool) {
 		t.Helper()
-		page, err := e.rs.Room(room, open).Since(ctx, since, limit)
+		page, err := e.rs.Room(room, open).Since(ctx, since, limit, nil)
 		if err != nil || page.Last != 3 || page.More != more || len(page.Chat) != len(want) {
 			t.Fatalf("%s: Since(%d, %d) = %+v, %v", when, since, limit, page, err)
 		}
@@ -223,7 +223,7 @@ func TestRoomLines(t *testing.T) {
 		t.Errorf("the first line after a restart: %+v, %v; want number 4", l, err)
 	}
 	for _, c := range []struct{ since, limit int }{{-1, 10}, {0, 0}, {0, chat.MaxPage + 1}} {
-		if _, err := r.Since(ctx, c.since, c.limit); refuse.Status(err) != http.StatusBadRequest {
+		if _, err := r.Since(ctx, c.since, c.limit, nil); refuse.Status(err) != http.StatusBadRequest {
 			t.Errorf("Since(%d, %d): %v, want a 400", c.since, c.limit, err)
 		}
 	}
@@ -236,7 +236,7 @@ func TestRoomWait(t *testing.T) {
 	ctx := context.Background()
 	e := newRoomsEnv(t, chat.RoomsConfig{})
 	r := e.rs.Room(room, chat.Policy{})
-	page, err := r.Since(ctx, 0, 10)
+	page, err := r.Since(ctx, 0, 10, nil)
 	if err != nil || page.Last != 0 {
 		t.Fatalf("an empty room: %+v, %v", page, err)
 	}
@@ -304,7 +304,7 @@ func TestRoomMute(t *testing.T) {
 	if _, err := r.Post(ctx, "bob", "a", "hello"); refuse.Status(err) != http.StatusForbidden || !strings.Contains(err.Error(), "muted you") {
 		t.Fatalf("a muted writer's line: %v", err)
 	}
-	if page, err := r.Since(ctx, 0, 10); err != nil || len(page.Chat) != 0 {
+	if page, err := r.Since(ctx, 0, 10, nil); err != nil || len(page.Chat) != 0 {
 		t.Fatalf("a muted writer reads %+v, %v; want an empty room", page, err)
 	}
 	e.restart()
@@ -334,7 +334,7 @@ func TestRoomsWithoutStore(t *testing.T) {
 	if _, err := r.Post(ctx, "ann", "a", "hello"); refuse.Status(err) != http.StatusNotImplemented {
 		t.Errorf("Post: %v", err)
 	}
-	if _, err := r.Since(ctx, 0, 10); refuse.Status(err) != http.StatusNotImplemented {
+	if _, err := r.Since(ctx, 0, 10, nil); refuse.Status(err) != http.StatusNotImplemented {
 		t.Errorf("Since: %v", err)
 	}
 	if err := r.Mute(ctx, "ann", "bob", true); refuse.Status(err) != http.StatusNotImplemented {

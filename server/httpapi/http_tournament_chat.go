@@ -13,14 +13,15 @@ import (
 // The events' chat (docs/tournaments.md): read by anybody, written by
 // players with an account and by the event's own players.
 func (h *Handler) tournamentChatRoutes() {
-	h.mux.HandleFunc("GET /api/v1/tournaments/{id}/chat", handle(h, byAnyone, http.StatusOK, h.tournamentChatPage))
+	h.mux.HandleFunc("GET /api/v1/tournaments/{id}/chat", handle(h, byViewer, http.StatusOK, h.tournamentChatPage))
 	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/chat", handleJSON(h, bySignedIn, http.StatusOK, h.tournamentChat))
 	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/chat/mute", handleJSON(h, bySignedIn, http.StatusOK, h.tournamentChatMute))
 }
 
 // tournamentChatPage serves GET /api/v1/tournaments/{id}/chat[?since=N&limit=L]:
-// the lines after number N, oldest first.
-func (h *Handler) tournamentChatPage(r *http.Request, _ *auth.Principal) (chat.RoomPage, error) {
+// the lines after number N, oldest first, without those of the players
+// the reader blocks, as at a table.
+func (h *Handler) tournamentChatPage(r *http.Request, p *auth.Principal) (chat.RoomPage, error) {
 	if h.tournaments == nil {
 		return chat.RoomPage{}, noTournaments()
 	}
@@ -41,7 +42,13 @@ func (h *Handler) tournamentChatPage(r *http.Request, _ *auth.Principal) (chat.R
 	if err != nil {
 		return chat.RoomPage{}, err
 	}
-	return room.Since(r.Context(), since, limit)
+	var hidden map[string]bool
+	if p != nil && h.rel != nil {
+		if hidden, err = h.rel.Hidden(r.Context(), p.Identity); err != nil {
+			return chat.RoomPage{}, refuse.ReadFailed(h.log, "your blocks", err)
+		}
+	}
+	return room.Since(r.Context(), since, limit, hidden)
 }
 
 // tournamentChat serves POST /api/v1/tournaments/{id}/chat {"text"}.

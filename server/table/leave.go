@@ -65,8 +65,31 @@ func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Left
 // not set up in time. why, in the other players' words, is the reason a
 // paired table closes with ("Dan did not set up in time"), where their
 // own leaving would say they left.
-func (s *Service) LeaveFor(ctx context.Context, identity, id, why string) (Left, error) {
-	return s.leaveTable(ctx, &auth.Principal{Identity: identity}, id, why)
+// The table's record keeps seats, every seat that did not show up (the
+// seat of identity among them), as Deserters says.
+func (s *Service) LeaveFor(ctx context.Context, identity, id, why string, seats ...int) (Left, error) {
+	return s.leaveTable(ctx, &auth.Principal{Identity: identity}, id, why, seats...)
+}
+
+// Deserters returns the seats of table id, a pairing's table closed
+// before play began because its players there did not show up, as its
+// stored description keeps them: an event that had not scored the
+// closing when the server stopped reads who forfeits from here. It
+// answers nil for a table that has not closed so, or that closed before
+// the table kept its deserters.
+func (s *Service) Deserters(ctx context.Context, id string) ([]int, error) {
+	row, err := s.st.Table(ctx, id)
+	if err != nil {
+		return nil, s.readFailed("the table", err)
+	}
+	var m meta
+	if err := json.Unmarshal(row.Meta, &m); err != nil {
+		return nil, fmt.Errorf("table %s: reading description: %w", id, err)
+	}
+	if m.Cancelled == "" {
+		return nil, nil
+	}
+	return m.Deserters, nil
 }
 
 // Vacate gives up identity's seats at the tables whose game has not
@@ -91,14 +114,16 @@ func (s *Service) Vacate(ctx context.Context, identity, why string) error {
 	return errors.Join(errs...)
 }
 
-// leaveTable is Leave, a table left empty cancelled for the reason why.
-func (s *Service) leaveTable(ctx context.Context, p *auth.Principal, id, why string) (Left, error) {
+// leaveTable is Leave, a table left empty cancelled for the reason why;
+// a pairing's table closed keeps absent, or else p's seat, as the seats
+// that did not show up.
+func (s *Service) leaveTable(ctx context.Context, p *auth.Principal, id, why string, absent ...int) (Left, error) {
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return Left{}, err
 	}
 	t.mu.Lock()
-	left, err := s.leave(ctx, t, p, why)
+	left, err := s.leave(ctx, t, p, why, absent)
 	mark := t.mark()
 	t.unlock()
 	if left.Cancelled {
@@ -111,7 +136,7 @@ func (s *Service) leaveTable(ctx context.Context, p *auth.Principal, id, why str
 }
 
 // leave is leaveTable with t.mu held.
-func (s *Service) leave(ctx context.Context, t *table, p *auth.Principal, why string) (Left, error) {
+func (s *Service) leave(ctx context.Context, t *table, p *auth.Principal, why string, absent []int) (Left, error) {
 	if t.gone {
 		return Left{}, ErrMoved
 	}
@@ -136,6 +161,10 @@ func (s *Service) leave(ctx context.Context, t *table, p *auth.Principal, why st
 		reason := t.m.Seats[i].Name + " left before the game began"
 		if why != whyLeft {
 			reason = why // the server's own reason: an account closed
+		}
+		t.m.Deserters = []int{i}
+		if len(absent) > 0 {
+			t.m.Deserters = slices.Clone(absent)
 		}
 		if err := s.cancelTable(ctx, t, old, reason); err != nil {
 			return Left{}, err

@@ -34,7 +34,7 @@ func TestLeaveRacesARead(t *testing.T) {
 		read <- err
 	}()
 	time.Sleep(20 * time.Millisecond)
-	left, err := f.s.leave(ctx, tb, pa, whyLeft)
+	left, err := f.s.leave(ctx, tb, pa, whyLeft, nil)
 	tb.mu.Unlock()
 	if err != nil || !left.Cancelled {
 		t.Fatalf("Ann leaves: %+v, %v", left, err)

@@ -79,6 +79,11 @@ type meta struct {
 	// for good before play began (leave.go): its last player left, or
 	// it waited too long.
 	Cancelled string `json:"cancelled,omitempty"`
+	// Deserters are the seats of a pairing's table whose players did not
+	// show up, which closed it (leave.go): an event scores them as having
+	// forfeited its game, from here when the server stopped before it
+	// heard of it (Deserters).
+	Deserters []int `json:"deserters,omitempty"`
 	// Aborted says who ended the game without a result before every
 	// player had moved, and why (abort.go); the record carries it too.
 	Aborted *abortMeta `json:"aborted,omitempty"`

@@ -20,6 +20,11 @@ import (
 type observer struct{ ts *tournament.Service }
 
 func (o *observer) Started(n table.GameNote) {}
+func (o *observer) Deserted(n table.GameNote, seat int) {
+	if o.ts != nil {
+		o.ts.Deserted(n, seat)
+	}
+}
 func (o *observer) Finished(n table.GameNote, end *store.GameEnd) {
 	if o.ts != nil {
 		o.ts.Finished(n, end)

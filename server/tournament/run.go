@@ -711,6 +711,11 @@ func (s *Service) Deserted(n table.GameNote, seat int) {
 	ev := s.byTable[n.Table]
 	s.mu.Unlock()
 	if ev == nil {
+		if n.Event != "" && s.cfg.Peers != nil {
+			// Another node runs the event: it reads who did not show
+			// up from the closed table (outcome).
+			s.tellGameOver(n.Event, n.Table)
+		}
 		return
 	}
 	s.goDo(func() {
@@ -776,7 +781,7 @@ func (s *Service) setupsDue(ev *event, id string) {
 	}
 	ev.mu.Unlock()
 	why := fmt.Sprintf("%s did not set up in time", strings.Join(names, " and "))
-	if _, err := s.tables.LeaveFor(ctx, players[absent[0]], id, why); err != nil {
+	if _, err := s.tables.LeaveFor(ctx, players[absent[0]], id, why, absent...); err != nil {
 		ev.mu.Lock()
 		delete(ev.absent, id)
 		ev.mu.Unlock()
@@ -790,7 +795,7 @@ func (s *Service) setupsDue(ev *event, id string) {
 
 // gameOver scores the ended game at table id of ev.
 func (s *Service) gameOver(ctx context.Context, ev *event, id string) {
-	res, forfeiter, err := s.outcome(ctx, id)
+	res, forfeiters, err := s.outcome(ctx, id)
 	if err != nil {
 		s.log.Error("an event's game cannot be scored", "event", ev.id(), "table", id, "err", err)
 		return
@@ -800,24 +805,35 @@ func (s *Service) gameOver(ctx context.Context, ev *event, id string) {
 	}
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
-	s.score(ctx, ev, id, res, forfeiter)
+	s.score(ctx, ev, id, res, forfeiters...)
 }
 
-// outcome reads the result of the game at table id, and the seat that
+// outcome reads the result of the game at table id, and the seats that
 // forfeited it by not showing up (the clock ran out, or a walk-away was
-// claimed, before every player had moved), or -1.
-func (s *Service) outcome(ctx context.Context, id string) (game.Result, int, error) {
+// claimed, before every player had moved; or the table closed before
+// play began, as its record keeps them: table.Service.Deserters).
+func (s *Service) outcome(ctx context.Context, id string) (game.Result, []int, error) {
 	rec, err := s.tables.Record(ctx, nil, id)
+	if refuse.Status(err) == http.StatusGone {
+		// Its table closed before play began (Deserted). A table closed
+		// before it kept who did not show up is scored for nobody, and
+		// its players are free again.
+		deserters, err := s.tables.Deserters(ctx, id)
+		if err != nil {
+			return game.Result{}, nil, err
+		}
+		return game.Result{Status: game.Finished}, deserters, nil
+	}
 	if err != nil {
-		return game.Result{}, -1, err
+		return game.Result{}, nil, err
 	}
 	lex, err := s.tables.Lexicon(rec.Lexicon)
 	if err != nil {
-		return game.Result{}, -1, err
+		return game.Result{}, nil, err
 	}
 	_, st, _, err := game.Replay(s.cfg.Games, rec, lex)
 	if err != nil {
-		return game.Result{}, -1, fmt.Errorf("replaying table %s: %w", id, err)
+		return game.Result{}, nil, fmt.Errorf("replaying table %s: %w", id, err)
 	}
 	forfeiter := -1
 	if rec.Aborted != nil {
@@ -827,13 +843,13 @@ func (s *Service) outcome(ctx context.Context, id string) (game.Result, int, err
 		// abort (or a walk-away claim) is a no-show, which withdraws.
 		u, err := s.tables.View(ctx, nil, id)
 		if err != nil {
-			return game.Result{}, -1, err
+			return game.Result{}, nil, err
 		}
 		if a := u.Table.Aborted; a != nil && a.Why != table.AbortTimeout && a.Why != table.AbortClaim {
-			return abandoned(st.Result(), len(rec.Players), forfeiter), -1, nil
+			return abandoned(st.Result(), len(rec.Players), forfeiter), nil, nil
 		}
 	}
-	return st.Result(), forfeiter, nil
+	return st.Result(), []int{forfeiter}, nil
 }
 
 // abandoned is the result of a game seat gave up before every player had
@@ -966,19 +982,16 @@ func (s *Service) resume(ev *event) {
 				continue
 			}
 		}
-		res, forfeiter, err := s.outcome(ctx, g.Table)
-		if refuse.Status(err) == http.StatusGone {
-			// Its table closed before play began and the server
-			// stopped before it was scored (Deserted): who left is not
-			// kept, so nobody wins it, and its players are free again.
-			res, forfeiter, err = game.Result{Status: game.Finished}, -1, nil
-		}
+		// A table that closed before play began, the server stopping
+		// before it was scored (Deserted), is scored from its record:
+		// its players who did not show up forfeit it.
+		res, forfeiters, err := s.outcome(ctx, g.Table)
 		if err != nil {
 			s.log.Warn("a game of an event cannot be read", "event", ev.t.ID, "table", g.Table, "err", err)
 			continue
 		}
 		if res.Status.Over() {
-			s.score(ctx, ev, g.Table, res, forfeiter)
+			s.score(ctx, ev, g.Table, res, forfeiters...)
 		}
 	}
 	if ev.t.Status == store.TournamentStarted {

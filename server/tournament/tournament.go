@@ -206,6 +206,9 @@ type event struct {
 	// the event's writes (0 on a single node: unfenced).
 	epoch int64
 
+	// version counts the event's changes from a number taken when it
+	// came into this node's memory (versionBase), changed closes at the
+	// next.
 	version int
 	changed chan struct{}
 
@@ -302,7 +305,7 @@ func (s *Service) load(t store.Tournament) (*event, error) {
 		return nil, fmt.Errorf("event %s's rules: %w", t.ID, err)
 	}
 	clock, _ := game.ClockOf(rules)
-	ev := &event{t: t, g: g, rules: rules, clock: clock, last: map[string]string{}, absent: map[string][]int{}, changed: make(chan struct{})}
+	ev := &event{t: t, g: g, rules: rules, clock: clock, last: map[string]string{}, absent: map[string][]int{}, version: versionBase(), changed: make(chan struct{})}
 	for _, gm := range t.Games {
 		if len(gm.Players) == 2 {
 			ev.last[gm.Players[0]], ev.last[gm.Players[1]] = gm.Players[1], gm.Players[0]
@@ -369,6 +372,16 @@ func (s *Service) hold(ctx context.Context, ev *event) bool {
 	return true
 }
 
+// versionBase is the version an event starts from when it comes into a
+// node's memory (at a restart, or taken up from another node): the
+// microseconds since 1970 by the wall clock, not the service's Clock.
+// The version is not stored, and counting from 0 again after a restart
+// would come back to the number a page holds, which then waits for a
+// change it has missed. An event changes far less than once a
+// microsecond, so the new count starts past any the old one reached,
+// and the number stays whole in a browser (below 2^53) for centuries.
+func versionBase() int { return int(time.Now().UnixMicro()) }
+
 // bump marks a change of ev for whoever follows it. ev.mu must be held.
 func (ev *event) bump() {
 	ev.version++
@@ -378,9 +391,10 @@ func (ev *event) bump() {
 
 // Mark returns event id's version and a channel closed at its next
 // change, for a page or stream that follows the event live; a finished
-// or cancelled event never changes again, and its channel is nil. A version counts
-// changes since the server started (it is not stored): a follower treats
-// any other version than the one it saw as a change. It is refused with
+// or cancelled event never changes again, and its channel is nil. A
+// version grows with each change, and starts past any it reached when
+// the event comes into memory again (versionBase): a follower treats any
+// other version than the one it saw as a change. It is refused with
 // 404 for an event that does not exist.
 func (s *Service) Mark(ctx context.Context, id string) (version int, changed <-chan struct{}, err error) {
 	if ev := s.event(id); ev != nil {
@@ -536,7 +550,7 @@ func tieGames(t store.Tournament) []pairing.Game {
 			continue
 		}
 		for _, id := range round.Byes {
-			out = append(out, pairing.Game{Players: []string{id}, Points: []int{byePoints(t.Seats)}})
+			out = append(out, pairing.Game{Players: []string{id}, Points: []int{byePoints(t.Seats)}, Seats: t.Seats})
 		}
 	}
 	return out

@@ -285,3 +285,33 @@ func TestViewRoundBye(t *testing.T) {
 		}
 	}
 }
+
+// TestViewByeMidFirstRound: a bye in a Swiss at tables of three counts
+// against two virtual opponents as strong as its player, as the docs
+// say, from the moment it is given: in the first round too, before any
+// table of three has finished to show the event's seats.
+func TestViewByeMidFirstRound(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC)
+	b, err := json.Marshal(pairing.Round{Tables: [][]string{{"a", "b", "c"}}, Byes: []string{"d"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := store.Tournament{ID: "e", Kind: Swiss, Name: "Swiss", Seats: 3, Status: store.TournamentStarted, Round: 1, Rounds: 2,
+		Entrants: []store.Entrant{
+			{Identity: "a", Name: "Ann"}, {Identity: "b", Name: "Bob"}, {Identity: "c", Name: "Cat"},
+			{Identity: "d", Name: "Dan", Points: byePoints(3), Byes: 1},
+		},
+		Pairings: []store.TournamentRound{{Number: 1, Pairing: b, Started: at}},
+		Games:    []store.TournamentGame{{Table: "t1", Round: 1, Players: []string{"a", "b", "c"}, Started: at}},
+	}
+	e := (&Service{}).view(tr, nil, 0, true)
+	i := slices.IndexFunc(e.Standings, func(st Standing) bool { return st.Name == "Dan" })
+	if i < 0 {
+		t.Fatalf("Dan is not in the standings: %+v", e.Standings)
+	}
+	// Two opponents, each as strong as Dan's 2.
+	if got := e.Standings[i].Buchholz; got != 2*byePoints(3) {
+		t.Errorf("Dan's Buchholz is %d, want %d", got, 2*byePoints(3))
+	}
+}

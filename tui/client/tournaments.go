@@ -137,10 +137,12 @@ type eventChat struct {
 }
 
 // EventChat reads the chat of event id after message number since,
-// oldest first; last is the number to ask from next.
-func (c *Client) EventChat(ctx context.Context, id string, since int) (lines []ChatLine, last int, err error) {
+// oldest first, as the player of token reads it (without the lines of
+// the players they block; "" reads as anybody); last is the number to
+// ask from next.
+func (c *Client) EventChat(ctx context.Context, token, id string, since int) (lines []ChatLine, last int, err error) {
 	var ec eventChat
-	err = c.do(ctx, http.MethodGet, fmt.Sprintf("/api/v1/tournaments/%s/chat?since=%d", url.PathEscape(id), since), "", nil, &ec)
+	err = c.do(ctx, http.MethodGet, fmt.Sprintf("/api/v1/tournaments/%s/chat?since=%d", url.PathEscape(id), since), token, nil, &ec)
 	return ec.Chat, ec.Last, err
 }
 

@@ -916,7 +916,7 @@ func TestWireTypes(t *testing.T) {
 	must("the events to come", err)
 	said, err := ben.EventSay(ctx, benS.Token, arena.ID, "good luck all")
 	must("Ben says a word in the arena's chat", err)
-	if heard, last, err := ann.EventChat(ctx, arena.ID, 0); err != nil || len(heard) != 1 || heard[0].Seq != said.Seq || last != said.Seq {
+	if heard, last, err := ann.EventChat(ctx, "", arena.ID, 0); err != nil || len(heard) != 1 || heard[0].Seq != said.Seq || last != said.Seq {
 		t.Errorf("the arena's chat reads %+v, %d, %v; Ben said %+v", heard, last, err, said)
 	}
 	must("Ann mutes Ben in her arena's chat", ann.EventMute(ctx, annS.Token, arena.ID, "Ben", true))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -829,5 +830,40 @@ func TestTournamentSwissRoundWait(t *testing.T) {
 	}
 	if byes != 1 {
 		t.Errorf("%d players of round 2 are told of a bye, want 1", byes)
+	}
+}
+
+// TestTournamentChatCount: the event chat's box counts a message's
+// characters as the server does, as a table's box does: an accent with
+// its letter, each sign of an emoji sequence but not its joiner; a
+// message over the cap reads as an error; sending empties the count.
+func TestTournamentChatCount(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.SignUp("Ann", "correct horse battery")
+	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "arena", name: "Counted Arena", game: "salvo", clock: 60, minutes: 60 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	ann.Open("/tournaments/" + id)
+	ann.Wait("the chat panel", `(document.querySelector("#t-chat")||{dataset:{}}).dataset.state === "live" && !document.querySelector("#t-chat").hidden`)
+	set := func(text string) string {
+		t.Helper()
+		return e2e.Eval[string](ann, `(() => { const el = document.querySelector("#t-chat-text"); el.value = `+strconv.Quote(text)+`; el.dispatchEvent(new Event("input")); const c = document.querySelector("#t-chat-count"); return c.textContent + " " + c.className; })()`)
+	}
+	for _, c := range []struct{ text, want string }{
+		{strings.Repeat("e\u0301", 150), "150/200 help"},
+		{strings.Repeat("👩\u200d💻", 100), "200/200 help"},
+		{strings.Repeat("x", 201), "201/200 error"},
+	} {
+		if got := set(c.text); got != c.want {
+			t.Errorf("the box with %d bytes reads %q, want %q", len(c.text), got, c.want)
+		}
+	}
+	set("good luck")
+	ann.Click("#t-chat-send")
+	ann.Wait("the line sent", `document.querySelector("#t-chat-log").textContent.includes("Ann: good luck")`)
+	if got := ann.Text("#t-chat-count"); got != "0/200" {
+		t.Errorf("after sending, the count reads %q", got)
 	}
 }

@@ -20,6 +20,15 @@ function length(s) {
   return n;
 }
 
+// showCount shows in count how many characters of the CAP a message may
+// have input holds, as the server counts them; over the cap it reads as
+// an error. The event page's chat box counts so too.
+export function showCount(count, input) {
+  const n = length(input.value);
+  count.textContent = `${n}/${CAP}`;
+  count.className = n > CAP ? "error" : "help";
+}
+
 // Chat is a table's chat panel. take(u) takes in each update's chat lines
 // (dropping those already seen, by seq) and its mutes.
 export class Chat {

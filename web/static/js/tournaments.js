@@ -18,6 +18,7 @@ import { clockControl, clockPresets, optionControl, readOptions } from "./option
 import { clockWords } from "./rulestext.js";
 import { whenWords } from "./when.js";
 import { chatReportButton } from "./report.js";
+import { showCount } from "./chat.js";
 
 // POLL is how often an event's page asks for its chat, and how long it
 // waits to follow the event again after a failure. The list asks every
@@ -729,10 +730,16 @@ class EventChat {
     this.gone = false;
     this.lines = new Map();
     this.log = h("ol", { class: "chat-log", id: "t-chat-log", "aria-label": "Chat messages", "aria-live": "polite", tabindex: 0 });
-    this.input = h("input", { id: "t-chat-text", type: "text", autocomplete: "off", maxlength: 400, "aria-label": "Chat message" });
+    // The box counts as the server does (chat.js), as a table's does:
+    // a cap on the box's own length would count an accent or an emoji's
+    // joiner apart, and cut a message the server takes.
+    this.input = h("input", { id: "t-chat-text", type: "text", autocomplete: "off", "aria-describedby": "t-chat-count", "aria-label": "Chat message" });
+    this.count = h("span", { class: "help", id: "t-chat-count" });
+    showCount(this.count, this.input);
+    this.input.addEventListener("input", () => showCount(this.count, this.input));
     this.err = h("p", { class: "error", role: "alert", id: "t-chat-error" });
     const form = h("form", { class: "stack", id: "t-chat-form", onsubmit: ev => { ev.preventDefault(); this.send(); } },
-      h("div", { class: "row" }, this.input, h("button", { type: "submit", id: "t-chat-send" }, "Send")), this.err);
+      h("div", { class: "row" }, this.input, h("button", { type: "submit", id: "t-chat-send" }, "Send")), this.count, this.err);
     // A player with an account reports a line of the chat to the
     // moderators, as at a table (report.js).
     this.reportSlot = h("div", { id: "t-chat-report" });
@@ -809,6 +816,7 @@ class EventChat {
     try {
       const l = await call("POST", `/tournaments/${encodeURIComponent(this.id)}/chat`, { text }, signedIn() ? null : await identityToken(myName()));
       this.input.value = "";
+      showCount(this.count, this.input);
       if (l && typeof l.seq === "number") this.take([l]);
     } catch (e) { this.err.textContent = e.message; }
   }
