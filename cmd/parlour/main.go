@@ -41,10 +41,32 @@ func main() {
 		err := restart(env)
 		fmt.Fprintf(os.Stderr, "parlour serve: going on with Go's monitor as it is: %v\n", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// signalContext returns a context cancelled by the first interrupt or
+// SIGTERM, which asks for a graceful stop. The signals are then let go,
+// so that a second one ends the process at once as Go's default does:
+// an operator whose shutdown hangs (a store that does not answer) has a
+// way out short of SIGKILL.
+// The signals are let go before the context is cancelled, so that one
+// sent once the stop has begun finds the default already back.
+func signalContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-c:
+		case <-ctx.Done():
+		}
+		signal.Stop(c)
+		cancel()
+	}()
+	return ctx, cancel
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -761,7 +761,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	if door != nil {
 		door.Shutdown(context.Background())
 	}
-	log.Info("shutting down")
+	log.Info("shutting down; a second interrupt or SIGTERM stops at once")
 	// Stop taking new work, let the moves in flight finish and reach the
 	// store, close the sockets with a reason, then close the store.
 	h.CloseSockets("the server is shutting down")
