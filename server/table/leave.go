@@ -65,8 +65,8 @@ func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Left
 // not set up in time. why, in the other players' words, is the reason a
 // paired table closes with ("Dan did not set up in time"), where their
 // own leaving would say they left.
-// The table's record keeps seats, every seat that did not show up (the
-// seat of identity among them), as Deserters says.
+// The table's description keeps seats, every seat that did not show up
+// (the seat of identity among them), as Deserters says.
 func (s *Service) LeaveFor(ctx context.Context, identity, id, why string, seats ...int) (Left, error) {
 	return s.leaveTable(ctx, &auth.Principal{Identity: identity}, id, why, seats...)
 }
@@ -89,7 +89,13 @@ func (s *Service) Deserters(ctx context.Context, id string) ([]int, error) {
 	if m.Cancelled == "" {
 		return nil, nil
 	}
-	return m.Deserters, nil
+	var seats []int
+	for i, seat := range m.Seats {
+		if seat.Deserted {
+			seats = append(seats, i)
+		}
+	}
+	return seats, nil
 }
 
 // Vacate gives up identity's seats at the tables whose game has not
@@ -162,9 +168,13 @@ func (s *Service) leave(ctx context.Context, t *table, p *auth.Principal, why st
 		if why != whyLeft {
 			reason = why // the server's own reason: an account closed
 		}
-		t.m.Deserters = []int{i}
-		if len(absent) > 0 {
-			t.m.Deserters = slices.Clone(absent)
+		if len(absent) == 0 {
+			absent = []int{i}
+		}
+		for _, a := range absent {
+			if a >= 0 && a < len(t.m.Seats) {
+				t.m.Seats[a].Deserted = true
+			}
 		}
 		if err := s.cancelTable(ctx, t, old, reason); err != nil {
 			return Left{}, err

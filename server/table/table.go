@@ -79,11 +79,6 @@ type meta struct {
 	// for good before play began (leave.go): its last player left, or
 	// it waited too long.
 	Cancelled string `json:"cancelled,omitempty"`
-	// Deserters are the seats of a pairing's table whose players did not
-	// show up, which closed it (leave.go): an event scores them as having
-	// forfeited its game, from here when the server stopped before it
-	// heard of it (Deserters).
-	Deserters []int `json:"deserters,omitempty"`
 	// Aborted says who ended the game without a result before every
 	// player had moved, and why (abort.go); the record carries it too.
 	Aborted *abortMeta `json:"aborted,omitempty"`
@@ -110,6 +105,12 @@ type seatMeta struct {
 	// Hidden marks a setup the server made for the seat to attack
 	// (solitaire): the seat itself may not see it before the end.
 	Hidden bool `json:"hidden,omitempty"`
+	// Deserted marks the seat of a pairing's table whose player did not
+	// show up, which closed it (leave.go): an event scores them as having
+	// forfeited its game, from here when the server stopped before it
+	// heard of it (Service.Deserters). Kept by the seat, where it fills
+	// what Hidden leaves of a word, so that no table grows for it.
+	Deserted bool `json:"deserted,omitempty"`
 }
 
 func (s seatMeta) open() bool { return s.Identity == "" && s.Computer == "" }
