@@ -509,7 +509,7 @@ func parseStore(s, data string) (storeAt, error) {
 			// ends the host early: "invalid port \":pass\""): say
 			// what is wrong only of a URL without one.
 			if strings.Contains(s, "@") {
-				return storeAt{}, errors.New("the PostgreSQL URL does not parse: write it as postgres://USER@HOST:5432/DATABASE, with the password in PGPASSWORD or ~/.pgpass, or escape @, :, / and # in it as %40, %3A, %2F and %23")
+				return storeAt{}, errors.New(errUnescaped)
 			}
 			var uerr *url.Error
 			if errors.As(err, &uerr) {
@@ -517,9 +517,34 @@ func parseStore(s, data string) (storeAt, error) {
 			}
 			return storeAt{}, fmt.Errorf("the PostgreSQL URL is not a URL: %w", err)
 		}
+		if u, _ := url.Parse(s); u.User == nil && cutShort(u) {
+			return storeAt{}, errors.New(errUnescaped)
+		}
 		return storeAt{postgres: s}, nil
 	}
 	return storeAt{}, fmt.Errorf("%q is neither a postgres:// URL nor a file path", scheme+"://")
+}
+
+// errUnescaped is what parseStore says of a URL whose password holds
+// a character that ends the user part early.
+const errUnescaped = "the PostgreSQL URL does not parse: write it as postgres://USER@HOST:5432/DATABASE, with the password in PGPASSWORD or ~/.pgpass, or escape @, :, /, ? and # in it as %40, %3A, %2F, %3F and %23"
+
+// cutShort reports whether u's user part was cut short by a /, ? or #
+// in its password, leaving the @ that ends it in the path, a
+// parameter's name or the fragment: a password of digits up to that
+// character reads as the host's port, so the URL parses, and would be
+// shown as it stands. An @ in a parameter's value (user=ann@example)
+// is not one.
+func cutShort(u *url.URL) bool {
+	if strings.Contains(u.Path, "@") || strings.Contains(u.Fragment, "@") {
+		return true
+	}
+	for _, p := range strings.Split(u.RawQuery, "&") {
+		if k, _, _ := strings.Cut(p, "="); strings.Contains(k, "@") {
+			return true
+		}
+	}
+	return false
 }
 
 // isDir reports whether path is a directory (one that cannot be looked
