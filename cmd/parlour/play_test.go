@@ -74,11 +74,11 @@ func TestPlayEmbeddedServerRefused(t *testing.T) {
 	}
 	t.Parallel()
 	dir := t.TempDir()
-	release, err := lockStore(filepath.Join(dir, "parlour.db"))
+	lock, err := lockStore(filepath.Join(dir, "parlour.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer release()
+	defer lock.Release()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	served := make(chan error, 1)

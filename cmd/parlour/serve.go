@@ -654,12 +654,21 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 			return fmt.Errorf("making the data directory: %w", err)
 		}
 	}
+	// opened says the store opened: a start that fails before then
+	// leaves no lock file of its own making behind.
+	opened := false
 	if where.postgres == "" {
-		release, err := lockStore(where.path)
+		lock, err := lockStore(where.path)
 		if err != nil {
 			return err
 		}
-		defer release()
+		defer func() {
+			if opened {
+				lock.Release()
+			} else {
+				lock.Drop()
+			}
+		}()
 	}
 	// Invite links name the host as given ("localhost"), with the port
 	// actually bound.
@@ -703,6 +712,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	if err != nil {
 		return servedPostgres(err, cl.nats != "")
 	}
+	opened = true
 	defer closeDB()
 	logMigrated(log, db)
 	warnNewer(log, db)

@@ -370,6 +370,45 @@ func TestServeBadStartChangesNothing(t *testing.T) {
 	}
 }
 
+// TestServeNoDatabaseLeavesNoLock: serve on a --store file that is no
+// database fails, and leaves the file as it was with no FILE.lock of its
+// making beside it; a lock file that was there before stays.
+func TestServeNoDatabaseLeavesNoLock(t *testing.T) {
+	t.Parallel()
+	for _, hadLock := range []bool{false, true} {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "notes.txt")
+		if err := os.WriteFile(file, []byte("not a database, but long enough to be read as one\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if hadLock {
+			if err := os.WriteFile(file+".lock", nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		var stderr strings.Builder
+		args := []string{"serve", "--addr", "127.0.0.1:0", "--log-level", "error", "--data", dir, "--store", file}
+		if code := run(ctx, args, strings.NewReader(""), io.Discard, &stderr); code != 1 {
+			t.Fatalf("serve on %s: exit %d, want 1 (%s)", file, code, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "not a database") {
+			t.Errorf("serve on %s said %q, want it to say it is not a database", file, stderr.String())
+		}
+		_, err := os.Stat(file + ".lock")
+		if hadLock && err != nil {
+			t.Errorf("the lock file there before the start: %v, want it kept", err)
+		}
+		if !hadLock && !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the lock file after a failed start: %v, want none", err)
+		}
+		if b, _ := os.ReadFile(file); !strings.HasPrefix(string(b), "not a database") {
+			t.Errorf("%s holds %q after the failed start", file, b)
+		}
+	}
+}
+
 // newerStore is a store a newer build has migrated.
 type newerStore struct {
 	store.Store

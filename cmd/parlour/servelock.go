@@ -18,15 +18,23 @@ import (
 // releases when the process ends however it ends, and writes the
 // process id into it for the message the next one prints. parlour admin
 // takes no lock: it may run beside the server.
-func lockStore(db string) (release func(), err error) {
+func lockStore(db string) (*storeLock, error) {
 	path := db + ".lock"
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	made := true
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		made = false
+		f, err = os.OpenFile(path, os.O_RDWR, 0o600)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("locking the database: %w", err)
 	}
 	held, err := tryLock(f)
 	if err != nil {
 		f.Close()
+		if made {
+			os.Remove(path)
+		}
 		return nil, fmt.Errorf("locking the database with %s: %w", path, err)
 	}
 	if !held {
@@ -41,7 +49,29 @@ func lockStore(db string) (release func(), err error) {
 	if err := f.Truncate(0); err == nil {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
-	return func() { f.Close() }, nil
+	return &storeLock{f: f, made: made}, nil
+}
+
+// storeLock is the lock lockStore took.
+type storeLock struct {
+	f    *os.File
+	made bool // the lock file did not exist before
+}
+
+// Release lets the lock go. The file stays: it is the lock the next
+// server takes, and removing it could let two servers hold locks on two
+// files of one name.
+func (l *storeLock) Release() { l.f.Close() }
+
+// Drop lets the lock go after a start that failed before the database
+// opened, removing the lock file if this start made it: a --store
+// naming a file that is no database would otherwise leave FILE.lock
+// beside it.
+func (l *storeLock) Drop() {
+	if l.made {
+		os.Remove(l.f.Name())
+	}
+	l.f.Close()
 }
 
 // servedPostgres says why serve was refused a PostgreSQL database
