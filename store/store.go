@@ -32,6 +32,12 @@ var ErrConflict = errors.New("conflict")
 // written, and the same write may succeed later.
 var ErrNoSpace = errors.New("no space left to store the write")
 
+// ErrUnmigrated is a store's Open's answer, when asked not to migrate,
+// for a database that lacks migrations this build has: opened by the
+// tools that run beside a server (parlour admin), a newer build would
+// otherwise change the schema under an older server still using it.
+var ErrUnmigrated = errors.New("the database lacks migrations this build has")
+
 // Identity is a player: for now a guest with a display name; accounts with
 // passwords and ratings will extend it.
 type Identity struct {

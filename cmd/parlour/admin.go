@@ -15,6 +15,7 @@ import (
 
 	"parlour/server/moderation"
 	"parlour/sshdoor"
+	"parlour/store"
 	"parlour/store/sqlite"
 )
 
@@ -108,7 +109,15 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return adminBackup(ctx, where, *data, rest[0], stdout, stderr)
 	}
 	where.sqlite = sqlite.Options{Synchronous: "FULL"}
+	where.noMigrate = true
 	db, closeDB, err := openStore(ctx, where)
+	if errors.Is(err, store.ErrUnmigrated) {
+		// The server, running or not, is of an older build: migrating
+		// its database beneath it could break it, and its own admin
+		// reads the schema it knows.
+		fmt.Fprintf(stderr, "parlour admin: %v\nThis parlour is newer than the one that serves this database, and leaves its schema to parlour serve: run the parlour admin of the server's own version, or start this version's parlour serve first (it migrates the database).\n", err)
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "parlour admin: %v\n", err)
 		return 1

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,6 +128,46 @@ func TestAdminSQLite(t *testing.T) {
 	code, _, errs := adminRun("--data", t.TempDir(), "reports")
 	if code != 1 || !strings.Contains(errs, "no database at") {
 		t.Errorf("admin on an empty directory: %d %q", code, errs)
+	}
+}
+
+// TestAdminLeavesOlderSchema: parlour admin of a newer build, on the
+// database of an older server (one migration short of its own), changes
+// nothing and says which parlour to run: migrating beneath the running
+// server could break it.
+func TestAdminLeavesOlderSchema(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "parlour.db")
+	st, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedAdmin(t, st)
+	applied := st.Migrated()
+	last := applied[len(applied)-1]
+	st.Close()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("DELETE FROM schema_migrations WHERE name = ?", last); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"reports"}, {"grant", "Ann"}} {
+		code, out, errs := adminRun(append([]string{"--data", dir}, args...)...)
+		if code != 1 || !strings.Contains(errs, last) || !strings.Contains(errs, "run the parlour admin of the server's own version") {
+			t.Errorf("admin %v on an older schema: %d %q %q; want 1 naming %s and what to run", args, code, out, errs, last)
+		}
+	}
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM schema_migrations WHERE name = ?", last).Scan(&n); err != nil || n != 0 {
+		t.Errorf("%s recorded %d times after admin (%v): it migrated", last, n, err)
+	}
+	if err := db.QueryRow("SELECT count(*) FROM moderators").Scan(&n); err != nil || n != 0 {
+		t.Errorf("%d moderators after a refused grant (%v)", n, err)
 	}
 }
 

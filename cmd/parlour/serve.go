@@ -448,6 +448,9 @@ type storeAt struct {
 	sqlite   sqlite.Options
 	// pgServe is the lock a server takes on PostgreSQL (none for admin).
 	pgServe postgres.ServeLock
+	// noMigrate leaves the schema as it is, for admin, which runs beside
+	// a server that may be of an older build (store.ErrUnmigrated).
+	noMigrate bool
 }
 
 // String names the store for people, without a password.
@@ -600,13 +603,15 @@ func openStore(ctx context.Context, w storeAt) (store.Store, func() error, error
 	if w.postgres != "" {
 		octx, cancel := context.WithTimeout(ctx, openTimeout)
 		defer cancel()
-		db, err := postgres.Open(octx, w.postgres, postgres.Options{Serve: w.pgServe})
+		db, err := postgres.Open(octx, w.postgres, postgres.Options{Serve: w.pgServe, NoMigrate: w.noMigrate})
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot use %s: %w", w, err)
 		}
 		return db, db.Close, nil
 	}
-	db, err := sqlite.Open(ctx, w.path, w.sqlite)
+	opt := w.sqlite
+	opt.NoMigrate = w.noMigrate
+	db, err := sqlite.Open(ctx, w.path, opt)
 	if err != nil {
 		return nil, nil, err
 	}

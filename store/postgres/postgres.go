@@ -97,6 +97,10 @@ type Options struct {
 	// refused because the database is served (ErrServed) changes
 	// nothing in it, not even a newer build's migrations.
 	Serve ServeLock
+	// NoMigrate opens a database that lacks migrations with
+	// store.ErrUnmigrated, naming them, instead of applying them: tools
+	// that run beside a server leave its schema to it.
+	NoMigrate bool
 }
 
 // maxBatch caps the moves one appender statement inserts.
@@ -171,7 +175,7 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 			return nil, err
 		}
 	}
-	migrated, err := migrate(ctx, pool, migrations)
+	migrated, err := migrate(ctx, pool, migrations, !opt.NoMigrate)
 	if err != nil {
 		unlock()
 		pool.Close()
@@ -203,7 +207,7 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 // schema_migrations, all in one transaction under an advisory lock: of
 // several nodes starting at once, one migrates and the others then find
 // nothing left to do. It returns the names of those it applied, in order.
-func migrate(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) ([]string, error) {
+func migrate(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS, apply bool) ([]string, error) {
 	paths, err := fs.Glob(fsys, "migrations/*.sql")
 	if err != nil {
 		return nil, err
@@ -243,6 +247,20 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) ([]string, err
 		applied := map[string]bool{}
 		for _, n := range names {
 			applied[n] = true
+		}
+		if !apply {
+			// The transaction is rolled back, schema_migrations with
+			// it if it made it.
+			var lack []string
+			for _, m := range all {
+				if !applied[m.name] {
+					lack = append(lack, m.name)
+				}
+			}
+			if len(lack) > 0 {
+				return fmt.Errorf("%w: %s", store.ErrUnmigrated, strings.Join(lack, ", "))
+			}
+			return nil
 		}
 		for _, m := range all {
 			if applied[m.name] {

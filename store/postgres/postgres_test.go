@@ -124,12 +124,12 @@ func TestMigrationsByName(t *testing.T) {
 	one := &fstest.MapFile{Data: []byte("CREATE TABLE one (x integer);")}
 	two := &fstest.MapFile{Data: []byte("CREATE TABLE two (x integer); INSERT INTO one VALUES (2);")}
 	three := &fstest.MapFile{Data: []byte("CREATE TABLE three (x integer);")}
-	if _, err := migrate(ctx, pool, fstest.MapFS{"migrations/001_one.sql": one, "migrations/003_three.sql": three}); err != nil {
+	if _, err := migrate(ctx, pool, fstest.MapFS{"migrations/001_one.sql": one, "migrations/003_three.sql": three}, true); err != nil {
 		t.Fatalf("001 and 003: %v", err)
 	}
 	all := fstest.MapFS{"migrations/001_one.sql": one, "migrations/002_two.sql": two, "migrations/003_three.sql": three}
 	for range 2 { // the second time is a no-op
-		if _, err := migrate(ctx, pool, all); err != nil {
+		if _, err := migrate(ctx, pool, all, true); err != nil {
 			t.Fatalf("all three: %v", err)
 		}
 	}
@@ -143,16 +143,72 @@ func TestMigrationsByName(t *testing.T) {
 		t.Errorf("002 ran %d times (%v), want once", n, err)
 	}
 	bad := &fstest.MapFile{Data: []byte("CREATE TABLE four (x integer); NOT SQL;")}
-	_, err = migrate(ctx, pool, fstest.MapFS{"migrations/004_bad.sql": bad})
+	_, err = migrate(ctx, pool, fstest.MapFS{"migrations/004_bad.sql": bad}, true)
 	if err == nil || !strings.Contains(err.Error(), "004_bad.sql") {
 		t.Errorf("a broken migration: %v", err)
 	}
 	if _, err := pool.Exec(ctx, "INSERT INTO four VALUES (1)"); err == nil {
 		t.Error("a broken migration left its first statement behind")
 	}
-	if _, err := migrate(ctx, pool, fstest.MapFS{"migrations/x_bad.sql": one}); err == nil || !strings.Contains(err.Error(), "x_bad.sql") {
+	if _, err := migrate(ctx, pool, fstest.MapFS{"migrations/x_bad.sql": one}, true); err == nil || !strings.Contains(err.Error(), "x_bad.sql") {
 		t.Errorf("a migration without a number: %v", err)
 	}
+}
+
+// TestNoMigrate: opened with NoMigrate, an empty database and one a
+// migration short are refused with store.ErrUnmigrated naming what they
+// lack, and left unmigrated; a migrated one opens.
+func TestNoMigrate(t *testing.T) {
+	ctx := context.Background()
+	names, _ := fs.Glob(migrations, "migrations/*.sql")
+	but := fstest.MapFS{}
+	for _, name := range names[:len(names)-1] {
+		data, err := migrations.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		but[name] = &fstest.MapFile{Data: data}
+	}
+	last := path.Base(names[len(names)-1])
+	for _, tc := range []struct {
+		name  string
+		fsys  fs.FS // migrated first; nil: nothing
+		lacks string
+		have  int // migrations recorded before and after
+	}{
+		{"empty", nil, "001_", 0},
+		{"one migration short", but, last, len(names) - 1},
+	} {
+		url := server.NewDatabase(t)
+		pool, err := pgxpool.New(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pool.Close()
+		if tc.fsys != nil {
+			if _, err := migrate(ctx, pool, tc.fsys, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := Open(ctx, url, Options{NoMigrate: true})
+		if err == nil {
+			s.Close()
+		}
+		if !errors.Is(err, store.ErrUnmigrated) || !strings.Contains(err.Error(), tc.lacks) {
+			t.Errorf("%s: Open without migrating: %v, want ErrUnmigrated naming %s", tc.name, err, tc.lacks)
+		}
+		var n int
+		if err := pool.QueryRow(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil && tc.have > 0 || n != tc.have {
+			t.Errorf("%s: %d migrations recorded after (%v), want %d", tc.name, n, err, tc.have)
+		}
+	}
+	url := server.NewDatabase(t)
+	open(t, url)
+	s, err := Open(ctx, url, Options{NoMigrate: true})
+	if err != nil {
+		t.Fatalf("a migrated database, opened without migrating: %v", err)
+	}
+	s.Close()
 }
 
 // TestChatRoomsUpgrade: a database that a build before chat rooms
@@ -178,7 +234,7 @@ func TestChatRoomsUpgrade(t *testing.T) {
 		}
 		before[name] = &fstest.MapFile{Data: data}
 	}
-	if _, err := migrate(ctx, pool, before); err != nil {
+	if _, err := migrate(ctx, pool, before, true); err != nil {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)

@@ -4,8 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -33,10 +36,10 @@ func TestMigrationsByName(t *testing.T) {
 	one := &fstest.MapFile{Data: []byte("CREATE TABLE one (x INTEGER);")}
 	two := &fstest.MapFile{Data: []byte("CREATE TABLE two (x INTEGER);")}
 	three := &fstest.MapFile{Data: []byte("CREATE TABLE three (x INTEGER);")}
-	if _, err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/003_three.sql": three}); err != nil {
+	if _, err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/003_three.sql": three}, true); err != nil {
 		t.Fatalf("001 and 003: %v", err)
 	}
-	if _, err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/002_two.sql": two, "migrations/003_three.sql": three}); err != nil {
+	if _, err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/002_two.sql": two, "migrations/003_three.sql": three}, true); err != nil {
 		t.Fatalf("then all three: %v", err)
 	}
 	for _, table := range []string{"one", "two", "three"} {
@@ -49,12 +52,12 @@ func TestMigrationsByName(t *testing.T) {
 		t.Errorf("user_version = %d, %v; want 3", v, err)
 	}
 	// Nothing is applied twice: a third run is a no-op.
-	if _, err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/002_two.sql": two, "migrations/003_three.sql": three}); err != nil {
+	if _, err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/002_two.sql": two, "migrations/003_three.sql": three}, true); err != nil {
 		t.Fatalf("again: %v", err)
 	}
 	// A broken migration is refused whole and named.
 	bad := &fstest.MapFile{Data: []byte("CREATE TABLE four (x INTEGER); NOT SQL;")}
-	_, err = migrate(ctx, db, fstest.MapFS{"migrations/004_bad.sql": bad})
+	_, err = migrate(ctx, db, fstest.MapFS{"migrations/004_bad.sql": bad}, true)
 	if err == nil || !strings.Contains(err.Error(), "004_bad.sql") {
 		t.Errorf("a broken migration: %v", err)
 	}
@@ -92,6 +95,89 @@ func TestOldDataFolderUpgrades(t *testing.T) {
 	if err := s.AppendRoomChat(ctx, store.RoomLine{Room: "tournament:x", Seq: 1, Identity: "i1", Name: "Ann", Text: "hi", At: time.Now()}); err != nil {
 		t.Fatalf("a chat room in an upgraded database: %v", err)
 	}
+}
+
+// TestNoMigrate: opened with NoMigrate, a database that lacks
+// migrations, recorded or not, is refused with store.ErrUnmigrated
+// naming them and is left as it was; one this build migrated opens.
+func TestNoMigrate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	paths, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(paths)
+	// but is every migration but the last.
+	but := fstest.MapFS{}
+	for _, p := range paths[:len(paths)-1] {
+		b, err := migrations.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		but[p] = &fstest.MapFile{Data: b}
+	}
+	last := path.Base(paths[len(paths)-1])
+	for _, tc := range []struct {
+		name  string
+		make  func(db *sql.DB) error
+		lacks string
+	}{
+		{"before schema_migrations", func(db *sql.DB) error {
+			_, err := db.ExecContext(ctx, string(but["migrations/001_init.sql"].Data)+"; PRAGMA user_version = 1")
+			return err
+		}, "002_"},
+		{"one migration short", func(db *sql.DB) error {
+			_, err := migrate(ctx, db, but, true)
+			return err
+		}, last},
+	} {
+		file := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".db")
+		db, err := sql.Open("sqlite", "file:"+file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tc.make(db); err != nil {
+			t.Fatal(err)
+		}
+		before := schema(t, db)
+		s, err := Open(ctx, file, Options{NoMigrate: true})
+		if err == nil {
+			s.Close()
+		}
+		if !errors.Is(err, store.ErrUnmigrated) || !strings.Contains(err.Error(), tc.lacks) {
+			t.Errorf("%s: Open without migrating: %v, want ErrUnmigrated naming %s", tc.name, err, tc.lacks)
+		}
+		if after := schema(t, db); after != before {
+			t.Errorf("%s: the schema changed from\n%s\nto\n%s", tc.name, before, after)
+		}
+		db.Close()
+	}
+	current := filepath.Join(dir, "current.db")
+	s, err := Open(ctx, current, Options{Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s, err = Open(ctx, current, Options{NoMigrate: true}); err != nil {
+		t.Fatalf("a migrated database, opened without migrating: %v", err)
+	}
+	s.Close()
+}
+
+// schema is db's tables, indexes and user_version, as text.
+func schema(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	var sqls string
+	var version int
+	if err := db.QueryRow("SELECT coalesce(group_concat(sql, ';'), '') FROM (SELECT sql FROM sqlite_master ORDER BY name)").Scan(&sqls); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%s\nuser_version %d", sqls, version)
 }
 
 // TestNewerMigrations: a database a newer build migrated names the
@@ -196,7 +282,7 @@ func TestReportsUpgrade(t *testing.T) {
 		}
 		before[n] = &fstest.MapFile{Data: b}
 	}
-	if _, err := migrate(ctx, db, before); err != nil {
+	if _, err := migrate(ctx, db, before, true); err != nil {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)

@@ -52,6 +52,10 @@ type Options struct {
 	// commit was tried and dropped: at 1,000 moves/s most commits then
 	// held a single move, and the server spent half as much CPU again.)
 	CommitInterval time.Duration
+	// NoMigrate opens a database that lacks migrations with
+	// store.ErrUnmigrated, naming them, instead of applying them: tools
+	// that run beside a server leave its schema to it.
+	NoMigrate bool
 
 	// restartLog overrides restartLogBytes, for tests.
 	restartLog int64
@@ -216,7 +220,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	db.SetMaxOpenConns(5)
 	db.SetMaxIdleConns(5)
 	db.SetConnMaxIdleTime(0)
-	migrated, err := migrate(ctx, db, migrations)
+	migrated, err := migrate(ctx, db, migrations, !opt.NoMigrate)
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: migrating %s: %w", path, err)
@@ -263,7 +267,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 // build that has it. A database from before schema_migrations counts
 // the migrations numbered up to its user_version as applied. It returns
 // the names of those it applied, in order.
-func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) ([]string, error) {
+func migrate(ctx context.Context, db *sql.DB, fsys fs.FS, apply bool) ([]string, error) {
 	paths, err := fs.Glob(fsys, "migrations/*.sql")
 	if err != nil {
 		return nil, err
@@ -292,6 +296,18 @@ func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) ([]string, error) {
 	var tracked int
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").Scan(&tracked); err != nil {
 		return nil, err
+	}
+	if tracked == 0 && !apply {
+		var lack []string
+		for _, m := range all {
+			if m.n > have {
+				lack = append(lack, m.name)
+			}
+		}
+		if len(lack) == 0 {
+			lack = []string{"its record of them, schema_migrations"}
+		}
+		return nil, unmigrated(lack)
 	}
 	if tracked == 0 {
 		tx, err := db.BeginTx(ctx, nil)
@@ -331,6 +347,18 @@ func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) ([]string, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	if !apply {
+		var lack []string
+		for _, m := range all {
+			if !applied[m.name] {
+				lack = append(lack, m.name)
+			}
+		}
+		if len(lack) > 0 {
+			return nil, unmigrated(lack)
+		}
+		return nil, nil
+	}
 	var done []string
 	for _, m := range all {
 		if applied[m.name] {
@@ -361,6 +389,11 @@ func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) ([]string, error) {
 		done = append(done, m.name)
 	}
 	return done, nil
+}
+
+// unmigrated is store.ErrUnmigrated naming what the database lacks.
+func unmigrated(names []string) error {
+	return fmt.Errorf("%w: %s", store.ErrUnmigrated, strings.Join(names, ", "))
 }
 
 // newerMigrations lists the migrations recorded in db that fsys does not
