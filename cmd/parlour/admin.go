@@ -30,13 +30,15 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	storeAt := fs.String("store", "", "the server's store, as given to parlour serve: a postgres:// URL, or the path of an SQLite database file; empty: parlour.db in --data")
 	reason := fs.String("reason", "", "why, for the moderators' log (grant and revoke)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: parlour admin [--data DIR | --store URL] grant NAME | revoke NAME | reports | backup DIR")
+		fmt.Fprintln(stderr, "usage: parlour admin [--data DIR | --store URL] grant NAME | revoke NAME | reports | backup DIR | restore DIR")
 		fmt.Fprintln(stderr, "\nRun on the server's machine, against its data:")
 		fmt.Fprintln(stderr, "  grant NAME    make the account NAME a moderator")
 		fmt.Fprintln(stderr, "  revoke NAME   take the moderator role back from NAME")
 		fmt.Fprintln(stderr, "  reports       print the moderation queue, open reports first")
 		fmt.Fprintln(stderr, "  backup DIR    copy the SQLite database, while the server runs, and the SSH door's files")
 		fmt.Fprintln(stderr, "                into DIR, new or empty: a data directory parlour serve --data DIR serves")
+		fmt.Fprintln(stderr, "  restore DIR   put the backup in DIR in place of the server's database and SSH files,")
+		fmt.Fprintln(stderr, "                the server stopped; what it replaces is moved aside, not deleted")
 		fs.PrintDefaults()
 	}
 	// The flags may come before the action, after it, or after its name.
@@ -58,17 +60,20 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if len(pos) > 0 {
 		verb, rest = pos[0], pos[1:]
 	}
-	want := map[string]int{"grant": 1, "revoke": 1, "reports": 0, "backup": 1}
+	want := map[string]int{"grant": 1, "revoke": 1, "reports": 0, "backup": 1, "restore": 1}
 	n, ok := want[verb]
 	switch {
 	case verb == "":
 		fs.Usage()
 		return 2
 	case !ok:
-		fmt.Fprintf(stderr, "parlour admin: unknown action %q: grant NAME, revoke NAME, reports or backup DIR\n", verb)
+		fmt.Fprintf(stderr, "parlour admin: unknown action %q: grant NAME, revoke NAME, reports, backup DIR or restore DIR\n", verb)
 		return 2
 	case len(rest) != n && verb == "backup":
 		fmt.Fprintf(stderr, "parlour admin backup: name one directory to back up into\n")
+		return 2
+	case len(rest) != n && verb == "restore":
+		fmt.Fprintf(stderr, "parlour admin restore: name one directory, made by parlour admin backup, to restore from\n")
 		return 2
 	case len(rest) != n && n == 1:
 		fmt.Fprintf(stderr, "parlour admin %s: name one account\n", verb)
@@ -85,6 +90,9 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		fmt.Fprintf(stderr, "parlour admin: --store: %v\n", err)
 		return 2
+	}
+	if verb == "restore" {
+		return adminRestore(ctx, where, *data, rest[0], stdout, stderr)
 	}
 	if where.postgres == "" {
 		// The server made its database: one missing means --data or

@@ -251,6 +251,102 @@ func TestAdminBackup(t *testing.T) {
 	}
 }
 
+// TestAdminRestore: parlour admin restore puts a backup in place of the
+// data directory's database and SSH files, moving what it replaces
+// aside; it refuses while a server holds the database, and refuses a
+// directory with no backup in it, changing nothing.
+func TestAdminRestore(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "parlour.db")
+	st, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedAdmin(t, st)
+	key := filepath.Join(dir, sshdoor.HostKeyFile)
+	if err := os.WriteFile(key, []byte("the old key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	backup := filepath.Join(t.TempDir(), "b")
+	if code, out, errs := adminRun("--data", dir, "backup", backup); code != 0 {
+		t.Fatalf("backup: %d %q %q", code, out, errs)
+	}
+	// After the backup: an account, and a new key.
+	at := time.Date(2026, 5, 6, 7, 8, 0, 0, time.UTC)
+	if _, err := st.CreateAccount(ctx, store.Account{Identity: "idDan", Name: "Dan", Key: "dan", Hash: "$argon2id$x", Created: at}, store.Credential{Hash: []byte("idDan"), Identity: "idDan"}, &store.Identity{ID: "idDan", Name: "Dan", Created: at}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if err := os.WriteFile(key, []byte("the new key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	lock, err := lockStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--data", dir, "restore", backup}, 1, "is already serving"},
+		{[]string{"--data", dir, "restore"}, 2, "name one directory"},
+		{[]string{"--data", dir, "restore", t.TempDir()}, 1, "holds no parlour.db"},
+		{[]string{"--data", dir, "restore", dir}, 2, "the server's own database"},
+		{[]string{"--store", "postgres://parlour@localhost/parlour", "restore", backup}, 2, "pg_restore"},
+	} {
+		code, _, errs := adminRun(c.args...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("admin %q: %d %q; want %d saying %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+	lock.Release()
+	if ents, _ := filepath.Glob(filepath.Join(dir, "*before-restore*")); len(ents) != 0 {
+		t.Fatalf("refused restores moved %v aside", ents)
+	}
+	if b, _ := os.ReadFile(key); string(b) != "the new key" {
+		t.Fatalf("refused restores left the key %q", b)
+	}
+
+	code, out, errs := adminRun("--data", dir, "restore", backup)
+	if code != 0 || !strings.Contains(out, "Restored "+path) || !strings.Contains(out, "Restored the SSH host key") {
+		t.Fatalf("restore: %d %q %q", code, out, errs)
+	}
+	if b, _ := os.ReadFile(key); string(b) != "the old key" {
+		t.Errorf("the restored key: %q", b)
+	}
+	has := func(db, name string) bool {
+		t.Helper()
+		st, err := sqlite.Open(ctx, db, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		_, err = st.AccountByKey(ctx, name)
+		return err == nil
+	}
+	if !has(path, "bob") || has(path, "dan") {
+		t.Errorf("the restored database: Bob %v, Dan %v; want Bob alone", has(path, "bob"), has(path, "dan"))
+	}
+	aside, _ := filepath.Glob(path + ".before-restore-*")
+	if len(aside) != 1 || !has(aside[0], "dan") {
+		t.Errorf("the database moved aside: %v; want one, with Dan in it", aside)
+	}
+	keys, _ := filepath.Glob(key + ".before-restore-*")
+	if len(keys) != 1 {
+		t.Fatalf("the key moved aside: %v, want one", keys)
+	}
+	if b, _ := os.ReadFile(keys[0]); string(b) != "the new key" {
+		t.Errorf("the key moved aside holds %q", b)
+	}
+	if !strings.Contains(out, aside[0]) {
+		t.Errorf("restore said %q, not where the old database went", out)
+	}
+}
+
 // TestAdminPostgres: parlour admin on a server's PostgreSQL database.
 func TestAdminPostgres(t *testing.T) {
 	srv, err := pgtest.Start(context.Background(), pgtest.Options{})

@@ -109,3 +109,58 @@ func openPlain(path string) (*sql.DB, error) {
 	db.SetMaxOpenConns(1)
 	return db, nil
 }
+
+// Restore puts a copy of the database at backup (one Backup made) in
+// place of the database at path, which no server may be using: the
+// caller holds the server's lock. The copy is made and checked beside
+// path first, so a failed restore leaves the database as it was. The
+// database it replaces moves aside whole, with its -wal and -shm, to
+// path+aside, so nothing in it is lost; left in place, the old -wal
+// would be replayed over the restored database at its next opening,
+// and SQLite cannot tell that it belongs to another one.
+func Restore(ctx context.Context, backup, path, aside string) error {
+	return restore(ctx, backup, path, aside, (*os.File).Sync)
+}
+
+// restore is Restore, syncing with sync.
+func restore(ctx context.Context, backup, path, aside string, sync func(*os.File) error) error {
+	if _, err := os.Stat(backup); err != nil {
+		return fmt.Errorf("sqlite: restore: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("sqlite: restore: %w", err)
+	}
+	tmp := abs + ".restoring"
+	// One left by a restore cut short is no one's.
+	os.Remove(tmp)
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("sqlite: restore: %w", err)
+	}
+	f.Close()
+	if err := copyInto(ctx, backup, tmp); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("sqlite: restoring %s: %w", backup, err)
+	}
+	if err := syncPath(tmp, sync); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("sqlite: restoring %s: %w", backup, err)
+	}
+	// The database first, so that a -wal without it is never the
+	// only one left in place.
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		err := os.Rename(abs+suffix, abs+aside+suffix)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			os.Remove(tmp)
+			return fmt.Errorf("sqlite: restore: moving the database it replaces aside: %w", err)
+		}
+	}
+	if err := os.Rename(tmp, abs); err != nil {
+		return fmt.Errorf("sqlite: restore: %w (the database it replaces is at %s)", err, abs+aside)
+	}
+	if err := syncPath(filepath.Dir(abs), sync); err != nil {
+		return fmt.Errorf("sqlite: restore: %w", err)
+	}
+	return nil
+}

@@ -142,3 +142,74 @@ func TestBackupReachesTheDisk(t *testing.T) {
 		t.Error("a backup whose sync failed left its copy")
 	}
 }
+
+// TestRestore: a backup restored over the database of a server that
+// died with writes in its -wal opens as the backup was, not with the
+// old -wal replayed over it; the database it replaced, moved aside with
+// its -wal, still holds every write. A backup that is no database
+// changes nothing.
+func TestRestore(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	live := filepath.Join(t.TempDir(), "parlour.db")
+	s := open(t, live)
+	defer s.Close()
+	for _, n := range []string{"Ann", "Bob"} {
+		if err := account(s, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	backup := filepath.Join(t.TempDir(), "parlour.db")
+	if err := Backup(ctx, live, backup); err != nil {
+		t.Fatal(err)
+	}
+	if err := account(s, "Cal"); err != nil {
+		t.Fatal(err)
+	}
+	// The data directory of a server killed now: Cal only in the -wal.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "parlour.db")
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(live + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path+suffix, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() == 0 {
+		t.Fatalf("the killed server's -wal: %v, %v; want writes in it", fi, err)
+	}
+	junk := filepath.Join(t.TempDir(), "parlour.db")
+	if err := os.WriteFile(junk, []byte("not a database, but long enough to be read as one\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Restore(ctx, junk, path, ".old"); err == nil {
+		t.Fatal("restoring a file that is no database: no error")
+	}
+	if _, err := os.Stat(path + ".old"); err == nil {
+		t.Error("a failed restore moved the database aside")
+	}
+	if err := Restore(ctx, backup, path, ".old"); err != nil {
+		t.Fatal(err)
+	}
+	names := func(p string) []string {
+		t.Helper()
+		st := open(t, p)
+		defer st.Close()
+		var got []string
+		for _, n := range []string{"Ann", "Bob", "Cal"} {
+			if _, err := st.AccountByKey(ctx, strings.ToLower(n)); err == nil {
+				got = append(got, n)
+			}
+		}
+		return got
+	}
+	if got := strings.Join(names(path), " "); got != "Ann Bob" {
+		t.Errorf("the restored database holds %s, want Ann Bob", got)
+	}
+	if got := strings.Join(names(path+".old"), " "); got != "Ann Bob Cal" {
+		t.Errorf("the database moved aside holds %s, want Ann Bob Cal", got)
+	}
+}
