@@ -190,6 +190,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 			return nil, err
 		}
 	}
+	chatLimits := chat.NewLimits(chat.Rates{})
 	tc := table.Config{
 		Store: cfg.Store, Games: cfg.Games, NewBot: cfg.NewBot, Lexicon: cfg.Lexicon, House: cfg.HouseLexicons, BaseURL: cfg.BaseURL, Logger: cfg.Logger,
 		BotTimeout: cfg.BotTimeout, MaxWait: cfg.MaxWait, IdleEvict: cfg.IdleEvict, ParkAfter: cfg.ParkAfter, OpenExpiry: cfg.OpenExpiry, LeftMemory: cfg.LeftMemory,
@@ -238,7 +239,10 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		ChatGate: func(ctx context.Context, identity, text string) error {
 			return s.moderation.ChatGate(ctx, identity, text)
 		},
-		Auth: s.auth, Registerer: s.reg,
+		// One writer's chat is limited across the tables and the
+		// events' rooms alike.
+		ChatLimits: chatLimits,
+		Auth:       s.auth, Registerer: s.reg,
 		// The sockets write the updates the table encodes, in their
 		// own message.
 		Envelope: table.Envelope{Head: socket.UpdateHead, Tail: socket.UpdateTail},
@@ -336,7 +340,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 			Gate: func(ctx context.Context, identity, text string) error {
 				return s.moderation.ChatGate(ctx, identity, text)
 			},
-			Limited: s.Service.RateLimited, Now: s.Service.Now})
+			Limits: chatLimits, Limited: s.Service.RateLimited, Now: s.Service.Now})
 		tcfg := tournament.Config{Store: cfg.Store, Tables: s.Service, Games: cfg.Games,
 			Streams: s.social, Online: s.social.IsOnlineAnywhere, Logger: cfg.Logger, Rooms: rooms,
 			Seated: s.playersService.Seated, Moderator: s.moderation.IsModerator}

@@ -141,3 +141,40 @@ func TestTournamentChatHidesBlocked(t *testing.T) {
 		}
 	}
 }
+
+// TestChatRateAcrossTablesAndEvents: one writer's chat budget is one,
+// whether the lines go to an event's chat or a table's: a writer past it
+// in an event is refused at a table too, and so cannot double it by
+// writing in both.
+func TestChatRateAcrossTablesAndEvents(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Ben")
+	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60}`)
+	ben := f.players["Ben"]
+	var sa table.Seated
+	if st, got := ben.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "computer:easy"}}, &sa); st != 201 {
+		t.Fatalf("Ben's table: %d %s", st, got)
+	}
+	path := "/api/v1/tournaments/" + ev.ID + "/chat"
+	refused := false
+	for i := range chat.Burst + 2 {
+		st, got := ben.do("POST", path, map[string]string{"text": "line " + string(rune('a'+i))}, nil)
+		if st == 429 {
+			if !strings.Contains(got, "too many chat messages") {
+				t.Fatalf("the event's refusal: %s; want the writer's limit", got)
+			}
+			refused = true
+			break
+		}
+		if st != 200 {
+			t.Fatalf("line %d in the event: %d %s", i, st, got)
+		}
+	}
+	if !refused {
+		t.Fatalf("%d lines in the event, none refused", chat.Burst+2)
+	}
+	st, got := ben.do("POST", "/api/v1/tables/"+sa.Table+"/chat", map[string]any{"channel": "players", "text": "and here"}, nil)
+	if st != 429 || !strings.Contains(got, "too many chat messages") {
+		t.Errorf("at his table, past his budget in the event: %d %s; want 429", st, got)
+	}
+}

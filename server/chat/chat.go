@@ -46,7 +46,8 @@ type Gate func(ctx context.Context, identity, text string) error
 type MayChat func(ctx context.Context, writer string, seated []string) error
 
 // Rate and Burst limit the messages one identity writes, across every
-// room: one a second, with bursts of five. Since guests cost nothing to
+// room one Limits serves (the root shares one between the tables and
+// the events' rooms): one a second, with bursts of five. Since guests cost nothing to
 // make, one address's messages are limited too, across its identities
 // (limit.ChatPerAddrRate: a household or a school behind one address
 // shares it), and so are one room's, across everybody (PerRoomRate and

@@ -119,6 +119,10 @@ type Config struct {
 	// see in any table's chat: blocks set it, so that a player blocked
 	// reaches the blocker at no table, the blocker's own or others'.
 	Hidden func(ctx context.Context, reader string) (map[string]bool, error)
+	// ChatLimits are the chat's rate limits (nil: limits of the tables'
+	// own). The root shares one with the events' chat rooms, so that a
+	// writer's rate counts across every room, tables and events alike.
+	ChatLimits *chat.Limits
 	// MayRematch, when set, may refuse to make a finished table's next
 	// game.
 	MayRematch MayRematch
@@ -281,11 +285,14 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
 		tables: map[string]*table{}, parked: map[string]*parked{}, lexes: map[string]*lexicon.Lexicon{}, ruleSets: map[string]game.Rules{},
 		botSem:     make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
-		chatLimits: chat.NewLimits(chat.Rates{}),
+		chatLimits: cfg.ChatLimits,
 		auth:       cfg.Auth, observers: cfg.Observers, lobbyPeers: cfg.LobbyPeers,
 	}
 	if s.auth == nil {
 		s.auth = auth.New(s.st, s.log, 0)
+	}
+	if s.chatLimits == nil {
+		s.chatLimits = chat.NewLimits(chat.Rates{})
 	}
 	reg := cfg.Registerer
 	if reg == nil {
