@@ -589,6 +589,11 @@ func TestRatedGames(t *testing.T) {
 	if lb.Players[0].Rank != 1 || (len(lb.Players) == 2 && lb.Players[0].Rating < lb.Players[1].Rating) {
 		t.Fatalf("leaderboard order: %+v", lb)
 	}
+	// The pool's name in any case is the same pool.
+	var typed players.Leaderboard
+	if st, body := ben.do("GET", "/api/v1/leaderboards/Nymphabet-Standard", nil, &typed); st != 200 || typed.Pool != "nymphabet-standard" || len(typed.Players) != len(lb.Players) {
+		t.Errorf("the leaderboard asked as Nymphabet-Standard: %d %s", st, body)
+	}
 	// Paging: two games a page, newest first, every game once.
 	var all []string
 	before := ""

@@ -345,6 +345,11 @@ type Leaderboard struct {
 // Leaderboard returns pool's leaderboard.
 func (s *Service) Leaderboard(ctx context.Context, pool string) (_ Leaderboard, err error) {
 	defer s.reading("the leaderboard", &err)
+	// Pools are named in lower case; a name typed as it is written
+	// ("Quizl") means the same pool.
+	if l := strings.ToLower(pool); slices.Contains(table.Pools(s.games), l) {
+		pool = l
+	}
 	if !slices.Contains(table.Pools(s.games), pool) {
 		return Leaderboard{}, refuse.NotFound("there is no rating pool %q (there are %s)", refuse.Clip(pool), strings.Join(table.Pools(s.games), ", "))
 	}
