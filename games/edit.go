@@ -131,6 +131,12 @@ func (h Helpers) lexiconNamed(name string) (*lexicon.Lexicon, error) {
 		return h.House[i], nil
 	}
 	names := lexicon.Names()
+	// A name in another case ("EN") means the same list.
+	if i := slices.IndexFunc(names, func(n string) bool { return strings.EqualFold(n, name) }); i >= 0 {
+		name = names[i]
+	} else if i := slices.IndexFunc(h.House, func(l *lexicon.Lexicon) bool { return strings.EqualFold(l.Name(), name) }); i >= 0 {
+		return h.House[i], nil
+	}
 	if !slices.Contains(names, name) {
 		for _, l := range h.House {
 			names = append(names, l.Name())

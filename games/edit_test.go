@@ -47,6 +47,7 @@ func TestCheckSetup(t *testing.T) {
 		{"default lexicon", `{"game":"quizl","setup":{"grid":["ADIEU","BCFGH","JKLMN","OPQRS","TVWXY"],"password":"adieu"}}`, true, `"ADIEU"`},
 		{"the table's lexicon", `{"game":"quizl","lexicon":"en-common","setup":{"grid":["ADIEU","BCFGH","JKLMN","OPQRS","TVWXY"],"password":"adieu"}}`, false, "ADIEU"},
 		{"named default", `{"game":"quizl","lexicon":"en","setup":{"grid":["ADIEU","BCFGH","JKLMN","OPQRS","TVWXY"],"password":"adieu"}}`, true, `"ADIEU"`},
+		{"a lexicon in another case", `{"game":"quizl","lexicon":"EN-Common","setup":{"grid":["ADIEU","BCFGH","JKLMN","OPQRS","TVWXY"],"password":"adieu"}}`, false, "ADIEU"},
 		{"no such lexicon", `{"game":"quizl","lexicon":"klingon","setup":{}}`, false, `there is no lexicon "klingon"`},
 		{"a path is no lexicon", `{"game":"quizl","lexicon":"/etc/passwd","setup":{}}`, false, "there is no lexicon"},
 		{"unknown game", `{"game":"chess","setup":{}}`, false, "chess"},

@@ -111,11 +111,18 @@ func TestLoadFile(t *testing.T) {
 		{empty, "empty.txt: no words"},
 		// Not a lexicon's name, so a path; a mistyped name is told the names.
 		{"en-medium", `no lexicon "en-medium" and no file of that name: the lexicons are en-common, en and en-large`},
-		{"EN", `no lexicon "EN"`},
+		{"EN-Lrage", `no lexicon "EN-Lrage"`},
 	} {
 		l, err := Load(c.path)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Load(%q) = %v, %v; want an error saying %q", c.path, l, err, c.want)
+		}
+	}
+	// A lexicon's name in another case, with no file of that name, is
+	// the lexicon.
+	for name, want := range map[string]string{"EN": "en", "En-Common": "en-common"} {
+		if l, err := Load(name); err != nil || l.Name() != want {
+			t.Errorf("Load(%q) = %v, %v; want %s", name, l, err, want)
 		}
 	}
 

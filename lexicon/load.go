@@ -92,6 +92,13 @@ func Load(name string) (*Lexicon, error) {
 	}
 	l, err := LoadFile(name)
 	if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(name, `/\`) {
+		// A name in another case ("EN"), with no file of that name,
+		// is the lexicon.
+		for _, n := range Names() {
+			if strings.EqualFold(n, name) {
+				return Load(n)
+			}
+		}
 		// Most likely a lexicon's name mistyped ("en-lrage", "EN"):
 		// "open en-lrage: no such file" would not say what the names are.
 		names := Names()

@@ -175,8 +175,10 @@ func TestTableShowsLexicon(t *testing.T) {
 				t.Errorf("%v: %d %s, want 400 saying %q", c.body, st, body, c.want)
 			}
 		}
+		// A list's name in another case is the list, and the table
+		// names it as the list spells it.
 		var s table.Seated
-		if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "lexicon": "en-common"}, &s); st != 201 {
+		if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "lexicon": "EN-Common"}, &s); st != 201 {
 			t.Fatalf("create: %d %s", st, body)
 		}
 		shows := func(who *client) {
@@ -221,6 +223,14 @@ func TestChallengeLexicon(t *testing.T) {
 		}
 		if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, &plain); st != 201 || plain.Lexicon != "" {
 			t.Fatalf("the same challenge on the default list: %d %s", st, body)
+		}
+		// The default list named in capitals is the default list, which
+		// a rated challenge may take.
+		var rated social.Challenge
+		if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet", "lexicon": "EN", "rated": true}`, &rated); st != 201 {
+			t.Errorf("a rated challenge on EN: %d %s", st, body)
+		} else if st, body := ann.do("DELETE", "/api/v1/challenges/"+rated.ID, nil, nil); st != 200 && st != 204 {
+			t.Fatalf("withdrawing it: %d %s", st, body)
 		}
 		sf.restart()
 		bob.base = sf.srv.URL

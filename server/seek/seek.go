@@ -390,6 +390,10 @@ func (s *Service) terms(req protocol.SeekRequest) (game.Game, game.Rules, key, e
 		return nil, nil, key{}, refuse.Bad("%v", err)
 	}
 	lex := strings.TrimSpace(req.Lexicon)
+	// A name in another case ("EN") is the same list, and the same seek.
+	if i := slices.IndexFunc(lexicon.Names(), func(n string) bool { return strings.EqualFold(n, lex) }); i >= 0 {
+		lex = lexicon.Names()[i]
+	}
 	if lex != "" && !slices.Contains(lexicon.Names(), lex) {
 		return nil, nil, key{}, refuse.Bad("there is no lexicon %q (there are %s)", refuse.Clip(lex), strings.Join(lexicon.Names(), ", "))
 	}

@@ -213,6 +213,8 @@ func TestSeekMatching(t *testing.T) {
 		{"clock and none", `{"game":"guess","clock":60}`, `{"game":"guess"}`, false},
 		{"other word list", `{"game":"guess","lexicon":"en-large"}`, `{"game":"guess"}`, false},
 		{"default word list named", `{"game":"guess","lexicon":"en"}`, `{"game":"guess"}`, true},
+		{"word list in another case", `{"game":"guess","lexicon":"EN-Large"}`, `{"game":"guess","lexicon":"en-large"}`, true},
+		{"default word list in capitals", `{"game":"guess","lexicon":"EN"}`, `{"game":"guess"}`, true},
 		{"ben within ann's range", `{"game":"guess","rating_range":{"within":50}}`, `{"game":"guess"}`, true},
 		{"ben outside ann's range", `{"game":"guess","rating_range":{"min":1000,"max":1510}}`, `{"game":"guess"}`, false},
 		{"ann outside ben's range", `{"game":"guess"}`, `{"game":"guess","rating_range":{"min":1501}}`, false},

@@ -52,13 +52,15 @@ type PairedSeat struct {
 // CheckPairing checks that a table of pr's game, rules and players may be
 // made (a rated one keeps its rated rules), without making it.
 func (s *Service) CheckPairing(pr Pairing) error {
-	if err := s.checkLexicon(pr.Lexicon); err != nil {
+	lexName, err := s.lexiconName(pr.Lexicon)
+	if err != nil {
 		return err
 	}
+	pr.Lexicon = lexName
 	if !pr.Rated {
 		return nil
 	}
-	_, err := checkRated(pr.Game, pr.Rules, pr.Lexicon, pr.seats(), asker{identity: pr.Asker, account: true})
+	_, err = checkRated(pr.Game, pr.Rules, pr.Lexicon, pr.seats(), asker{identity: pr.Asker, account: true})
 	return err
 }
 
@@ -86,22 +88,23 @@ func (s *Service) Pair(ctx context.Context, pr Pairing) (Seated, error) {
 			return Seated{}, err
 		}
 	}
+	lexName, err := s.lexiconName(pr.Lexicon)
+	if err != nil {
+		return Seated{}, err
+	}
+	pr.Lexicon = lexName
 	seats := pr.seats()
 	if auth.RandomSeed()%2 == 1 {
 		slices.Reverse(seats)
 	}
 	pool := ""
 	if pr.Rated {
-		var err error
 		if pool, err = checkRated(pr.Game, pr.Rules, pr.Lexicon, seats, asker{identity: pr.Asker, account: true}); err != nil {
 			return Seated{}, err
 		}
 	}
 	for i := range seats {
 		seats[i].Name = uniqueName(seats, seats[i].Name, i)
-	}
-	if err := s.checkLexicon(pr.Lexicon); err != nil {
-		return Seated{}, err
 	}
 	lex, err := s.lexicon(pr.Lexicon)
 	if err != nil {

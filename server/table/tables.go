@@ -101,8 +101,8 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 	if err != nil {
 		return Seated{}, refuse.Bad("%v", err)
 	}
-	lexName := strings.TrimSpace(req.Lexicon)
-	if err := s.checkLexicon(lexName); err != nil {
+	lexName, err := s.lexiconName(strings.TrimSpace(req.Lexicon))
+	if err != nil {
 		return Seated{}, err
 	}
 	lex, err := s.lexicon(lexName)
@@ -442,20 +442,29 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req Jo
 	return Seated{Table: t.id, Seat: seat, Token: tok}, nil
 }
 
-// checkLexicon refuses a word list the server does not hold ("" is the
-// default).
-func (s *Service) checkLexicon(name string) error {
+// lexiconName returns the name of the word list the server holds that
+// name means ("" is the default): the same name, or one that differs
+// from it only in case ("EN" is en), the table then keeping the name as
+// the list spells it. It refuses a name that means none.
+func (s *Service) lexiconName(name string) (string, error) {
 	if name == "" {
-		return nil
+		return "", nil
 	}
 	var names []string
+	folded := ""
 	for _, l := range s.Lexicons() {
 		if l.Name == name {
-			return nil
+			return name, nil
+		}
+		if folded == "" && strings.EqualFold(l.Name, name) {
+			folded = l.Name
 		}
 		names = append(names, l.Name)
 	}
-	return refuse.Bad("there is no lexicon %q (there are %s)", refuse.Clip(name), strings.Join(names, ", "))
+	if folded != "" {
+		return folded, nil
+	}
+	return "", refuse.Bad("there is no lexicon %q (there are %s)", refuse.Clip(name), strings.Join(names, ", "))
 }
 
 // HouseLexicons returns the house word lists the operator added
