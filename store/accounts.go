@@ -21,6 +21,13 @@ type Account struct {
 // a leaderboard leaves it out.
 const ClosedHash = "!closed"
 
+// NoPasswordHash is the password hash of an account reopened without a
+// password to give back: one closed before closing kept the password's
+// hash aside. No password matches it; its player sets a new one by a
+// reset link sent to the account's e-mail address, or signs in with an
+// SSH key.
+const NoPasswordHash = "!nopassword"
+
 // Rating is one identity's standing in one rating pool (a game, or a
 // game's mode), on the Glicko scale.
 type Rating struct {

@@ -116,7 +116,15 @@ type Moderation interface {
 	// password matches), deletes its sessions and identity tokens (not
 	// its seats' tokens) and logs a, in one transaction. It returns the
 	// hashes deleted. An identity without an account is ErrNotFound.
+	// The password's hash is kept aside, for ReopenAccount.
 	CloseAccount(ctx context.Context, identity, hash string, a ModAction) ([][]byte, error)
+	// ReopenAccount gives identity's account, closed by CloseAccount,
+	// back the password hash closing kept aside, or NoPasswordHash when
+	// none was kept (an account closed before closing kept it), and logs
+	// a, in one transaction. kept says whether the password came back.
+	// An identity without an account is ErrNotFound; an account not
+	// closed, ErrConflict.
+	ReopenAccount(ctx context.Context, identity string, a ModAction) (kept bool, err error)
 	// RefundOpponents gives back to each opponent of identity the
 	// rating points they lost to it in the rated games that ended at or
 	// after since, and logs a with a Detail that sums them up, in one

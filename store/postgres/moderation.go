@@ -185,7 +185,9 @@ func (s *Store) RenameAccount(ctx context.Context, identity, name, key string, r
 func (s *Store) CloseAccount(ctx context.Context, identity, hash string, a store.ModAction) ([][]byte, error) {
 	var dropped [][]byte
 	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, "UPDATE accounts SET hash = $1 WHERE identity = $2", hash, identity)
+		// The hash goes aside for a reopening; a closed account's
+		// marker is never kept in its place.
+		tag, err := tx.Exec(ctx, "UPDATE accounts SET closed_hash = CASE WHEN hash LIKE '!%' THEN closed_hash ELSE hash END, hash = $1 WHERE identity = $2", hash, identity)
 		if err != nil {
 			return fmt.Errorf("postgres: closing an account: %w", err)
 		}
@@ -205,6 +207,33 @@ func (s *Store) CloseAccount(ctx context.Context, identity, hash string, a store
 		return nil, err
 	}
 	return dropped, nil
+}
+
+// ReopenAccount implements store.Moderation.
+func (s *Store) ReopenAccount(ctx context.Context, identity string, a store.ModAction) (bool, error) {
+	var kept bool
+	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		var hash, closedHash string
+		err := tx.QueryRow(ctx, "SELECT hash, closed_hash FROM accounts WHERE identity = $1 FOR UPDATE", identity).Scan(&hash, &closedHash)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			return fmt.Errorf("account: %w", store.ErrNotFound)
+		case err != nil:
+			return fmt.Errorf("postgres: reopening an account: %w", err)
+		case hash != store.ClosedHash:
+			return fmt.Errorf("the account is not closed: %w", store.ErrConflict)
+		}
+		kept = closedHash != ""
+		hash = closedHash
+		if !kept {
+			hash = store.NoPasswordHash
+		}
+		if _, err := tx.Exec(ctx, "UPDATE accounts SET hash = $1, closed_hash = '' WHERE identity = $2", hash, identity); err != nil {
+			return fmt.Errorf("postgres: reopening an account: %w", err)
+		}
+		return logAction(ctx, tx, a)
+	})
+	return kept, err
 }
 
 // RefundOpponents implements store.Moderation.

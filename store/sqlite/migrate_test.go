@@ -303,3 +303,49 @@ func TestReportsUpgrade(t *testing.T) {
 		t.Errorf("a report about an event after the upgrade: %v", err)
 	}
 }
+
+// TestClosedBeforeKeptHashes: an account a moderator closed before
+// closing kept the password's hash aside upgrades to one that reopens
+// without a password (NoPasswordHash), since none is left to give back;
+// an open account of the same database keeps its hash.
+func TestClosedBeforeKeptHashes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "p.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := fstest.MapFS{}
+	names, _ := fs.Glob(migrations, "migrations/*.sql")
+	for _, name := range names {
+		if name >= "migrations/022" {
+			continue
+		}
+		data, err := migrations.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[name] = &fstest.MapFile{Data: data}
+	}
+	if _, err := migrate(ctx, db, before, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range [][2]string{{"idc", store.ClosedHash}, {"ido", "$argon2id$ido"}} {
+		if _, err := db.ExecContext(ctx, "INSERT INTO accounts (identity, name, key, hash, created) VALUES (?, ?, ?, ?, 0)", a[0], a[0], a[0], a[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	s := open(t, path)
+	defer s.Close()
+	act := store.ModAction{Action: "reopen", Subject: "idc", At: time.Now()}
+	if kept, err := s.ReopenAccount(ctx, "idc", act); err != nil || kept {
+		t.Fatalf("reopening an account closed before the upgrade: kept %v, %v; want no password", kept, err)
+	}
+	for id, want := range map[string]string{"idc": store.NoPasswordHash, "ido": "$argon2id$ido"} {
+		if a, err := s.AccountOf(ctx, id); err != nil || a.Hash != want {
+			t.Errorf("%s after the upgrade: %+v, %v; want hash %s", id, a, err, want)
+		}
+	}
+}

@@ -204,7 +204,9 @@ func (s *Store) CloseAccount(ctx context.Context, identity, hash string, a store
 	var dropped [][]byte
 	err := s.do(ctx, func(ex *execer) error {
 		dropped = nil
-		n, err := ex.exec("UPDATE accounts SET hash = ? WHERE identity = ?", hash, identity)
+		// The hash goes aside for a reopening; a closed account's
+		// marker is never kept in its place.
+		n, err := ex.exec("UPDATE accounts SET closed_hash = CASE WHEN hash LIKE '!%' THEN closed_hash ELSE hash END, hash = ? WHERE identity = ?", hash, identity)
 		if err != nil {
 			return fmt.Errorf("sqlite: closing an account: %w", err)
 		}
@@ -220,6 +222,33 @@ func (s *Store) CloseAccount(ctx context.Context, identity, hash string, a store
 		return logAction(ex, a)
 	})
 	return dropped, err
+}
+
+// ReopenAccount implements store.Moderation.
+func (s *Store) ReopenAccount(ctx context.Context, identity string, a store.ModAction) (bool, error) {
+	var kept bool
+	err := s.do(ctx, func(ex *execer) error {
+		var hash, closedHash string
+		ok, err := ex.queryRow("SELECT hash, closed_hash FROM accounts WHERE identity = ?", []any{identity}, &hash, &closedHash)
+		switch {
+		case err != nil:
+			return fmt.Errorf("sqlite: reopening an account: %w", err)
+		case !ok:
+			return fmt.Errorf("account: %w", store.ErrNotFound)
+		case hash != store.ClosedHash:
+			return fmt.Errorf("the account is not closed: %w", store.ErrConflict)
+		}
+		kept = closedHash != ""
+		hash = closedHash
+		if !kept {
+			hash = store.NoPasswordHash
+		}
+		if _, err := ex.exec("UPDATE accounts SET hash = ?, closed_hash = '' WHERE identity = ?", hash, identity); err != nil {
+			return fmt.Errorf("sqlite: reopening an account: %w", err)
+		}
+		return logAction(ex, a)
+	})
+	return kept, err
 }
 
 // RefundOpponents implements store.Moderation. The games to give back

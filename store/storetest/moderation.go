@@ -284,6 +284,39 @@ func testModeratorsActions(t *testing.T, e *env) {
 	if err != nil || len(log) != 2 || log[0].Action != "close" || log[1].Action != "rename" || log[0].ModeratorName != "Mo" {
 		t.Fatalf("ModLog(2) = %+v, %v", log, err)
 	}
+
+	// Reopened, the account has its password back, and its place on
+	// the leaderboard; closed and reopened again, still.
+	for range 2 {
+		if kept, err := ms.ReopenAccount(ctx, "idb", act("reopen")); err != nil || !kept {
+			t.Fatalf("reopening: kept %v, %v; want the password back", kept, err)
+		}
+		if a, err := ps.AccountOf(ctx, "idb"); err != nil || a.Hash != "$argon2id$idb" {
+			t.Errorf("the reopened account: %+v, %v; want its password's hash", a, err)
+		}
+		if _, err := ms.CloseAccount(ctx, "idb", store.ClosedHash, act("close")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Closing a closed account again keeps the password aside.
+	if _, err := ms.CloseAccount(ctx, "idb", store.ClosedHash, act("close")); err != nil {
+		t.Fatal(err)
+	}
+	if kept, err := ms.ReopenAccount(ctx, "idb", act("reopen")); err != nil || !kept {
+		t.Fatalf("reopening after two closings: kept %v, %v", kept, err)
+	}
+	if board, err := ps.Leaderboard(ctx, "quizl-standard", 1, 1000, 10, at); err != nil || len(board) != 2 {
+		t.Errorf("the leaderboard after Robin's reopening: %+v, %v; want both", board, err)
+	}
+	if _, err := ms.ReopenAccount(ctx, "idb", act("reopen")); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("reopening an open account: %v, want ErrConflict", err)
+	}
+	if _, err := ms.ReopenAccount(ctx, "nobody", act("reopen")); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("reopening a missing account: %v, want ErrNotFound", err)
+	}
+	if log, err := ms.ModLog(ctx, 1); err != nil || len(log) != 1 || log[0].Action != "reopen" {
+		t.Errorf("ModLog(1) after the reopenings = %+v, %v", log, err)
+	}
 }
 
 // testRefundOpponents: the points an account's opponents lost to it in
