@@ -86,6 +86,13 @@ func (h *Handler) modClose(r *http.Request, p *auth.Principal, req moderation.Cl
 	return h.moderation.CloseAccount(r.Context(), p, req)
 }
 
+func (h *Handler) modReopen(r *http.Request, p *auth.Principal, req moderation.ReopenRequest) (moderation.Reopened, error) {
+	if err := h.mod(); err != nil {
+		return moderation.Reopened{}, err
+	}
+	return h.moderation.ReopenAccount(r.Context(), p, req)
+}
+
 func (h *Handler) modLog(r *http.Request, p *auth.Principal) ([]moderation.LogLine, error) {
 	if err := h.mod(); err != nil {
 		return nil, err

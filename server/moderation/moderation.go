@@ -970,6 +970,95 @@ func (s *Service) CloseAccount(ctx context.Context, p *auth.Principal, req Close
 	return out, nil
 }
 
+// ReopenRequest asks to reopen the account called Name, which a
+// moderator closed, saying why (an appeal heard, a closing in error).
+type ReopenRequest struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+// Reopened is what a reopening did.
+type Reopened struct {
+	Name string `json:"name"`
+	// Password says whether the account's password came back with it.
+	// An account closed before closings kept the password aside comes
+	// back without one: its player sets one by a reset link to the
+	// account's e-mail address, or signs in with an SSH key.
+	Password bool `json:"password"`
+}
+
+// ReopenAccount reopens an account a moderator closed, for moderator p:
+// it signs in again with its password, plays, and appears on the
+// leaderboards. What the closing ended stays ended: its sessions, the
+// seats it gave up, its challenges, its places in events. An account its
+// player deleted is gone and cannot be reopened.
+func (s *Service) ReopenAccount(ctx context.Context, p *auth.Principal, req ReopenRequest) (Reopened, error) {
+	mod, err := s.Moderator(ctx, p)
+	if err != nil {
+		return Reopened{}, err
+	}
+	reason, err := checkReason(req.Reason, true)
+	if err != nil {
+		return Reopened{}, err
+	}
+	them, _, err := s.players.AccountNamed(ctx, req.Name)
+	if err != nil {
+		return Reopened{}, err
+	}
+	out, err := reopen(ctx, s.st, them, s.action(mod, "reopen", them, "", reason))
+	if errors.Is(err, errNotClosed) {
+		return Reopened{}, refuse.Conflict("%s's account is not closed", them.Name)
+	}
+	if err != nil {
+		return Reopened{}, refuse.SaveFailed(s.log, "reopening the account", err)
+	}
+	s.log.Info("account reopened", "moderator", mod.Identity, "identity", them.Identity, "password", out.Password)
+	return out, nil
+}
+
+// errNotClosed is reopen's answer for an account not closed.
+var errNotClosed = errors.New("the account is not closed")
+
+// reopen reopens the closed account a, logging act.
+func reopen(ctx context.Context, st store.Store, a store.Account, act store.ModAction) (Reopened, error) {
+	ms, ok := st.(store.Moderation)
+	if !ok {
+		return Reopened{}, errors.New("this store keeps no accounts")
+	}
+	if a.Hash != store.ClosedHash {
+		return Reopened{}, errNotClosed
+	}
+	kept, err := ms.ReopenAccount(ctx, a.Identity, act)
+	if errors.Is(err, store.ErrConflict) {
+		return Reopened{}, errNotClosed
+	}
+	if err != nil {
+		return Reopened{}, err
+	}
+	return Reopened{Name: a.Name, Password: kept}, nil
+}
+
+// Reopen reopens the account called name, closed by a moderator, as the
+// operator on the server's machine, and logs it with reason.
+func Reopen(ctx context.Context, st store.Store, name, reason string, now time.Time) (Reopened, error) {
+	ps, ok := st.(store.Players)
+	if !ok {
+		return Reopened{}, errors.New("this store keeps no accounts")
+	}
+	a, err := ps.AccountByKey(ctx, account.Key(strings.TrimSpace(name)))
+	if errors.Is(err, store.ErrNotFound) {
+		return Reopened{}, fmt.Errorf("there is no account called %q (an account its player deleted is gone)", name)
+	}
+	if err != nil {
+		return Reopened{}, err
+	}
+	out, err := reopen(ctx, st, a, store.ModAction{Action: "reopen", Subject: a.Identity, SubjectName: a.Name, Reason: reason, At: now.UTC()})
+	if errors.Is(err, errNotClosed) {
+		return Reopened{}, fmt.Errorf("%s's account is not closed", a.Name)
+	}
+	return out, err
+}
+
 // LogLine is one line of the moderators' log as sent.
 type LogLine struct {
 	Seq int64 `json:"seq"`

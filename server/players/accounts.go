@@ -73,7 +73,9 @@ func (s *Service) verifyPassword(ctx context.Context, encoded, password string) 
 		return false, err
 	}
 	defer func() { <-s.hashing }()
-	if encoded == "" {
+	if encoded == "" || encoded == store.NoPasswordHash {
+		// No password matches an account without one (a reopened
+		// account's), after the same work as a wrong one.
 		account.VerifyDummy(password)
 		return false, nil
 	}
@@ -215,6 +217,11 @@ func (s *Service) SignIn(ctx context.Context, name, password string) (Session, e
 	}
 	if err == nil && a.Hash == ClosedHash {
 		return Session{}, errClosed()
+	}
+	if err == nil && a.Hash == store.NoPasswordHash {
+		// Reopened with no password to give back: none matches.
+		s.verifyPassword(ctx, "", password)
+		return Session{}, refuse.Unauthorized("this account has no password since a moderator reopened it: set one with a reset link sent to its e-mail address (Forgot your password?), or sign in with your SSH key")
 	}
 	ok, err := s.verifyPassword(ctx, a.Hash, password)
 	if err != nil {
