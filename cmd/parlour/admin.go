@@ -28,12 +28,13 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.SetOutput(stderr)
 	data := fs.String("data", defaultDataDir(), "the server's data directory (its parlour.db), as given to parlour serve")
 	storeAt := fs.String("store", "", "the server's store, as given to parlour serve: a postgres:// URL, or the path of an SQLite database file; empty: parlour.db in --data")
-	reason := fs.String("reason", "", "why, for the moderators' log (grant and revoke)")
+	reason := fs.String("reason", "", "why, for the moderators' log (grant, revoke and reopen)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: parlour admin [--data DIR | --store URL] grant NAME | revoke NAME | reports | backup DIR | restore DIR")
+		fmt.Fprintln(stderr, "usage: parlour admin [--data DIR | --store URL] grant NAME | revoke NAME | reopen NAME | reports | backup DIR | restore DIR")
 		fmt.Fprintln(stderr, "\nRun on the server's machine, against its data:")
 		fmt.Fprintln(stderr, "  grant NAME    make the account NAME a moderator")
 		fmt.Fprintln(stderr, "  revoke NAME   take the moderator role back from NAME")
+		fmt.Fprintln(stderr, "  reopen NAME   reopen the account NAME, which a moderator closed")
 		fmt.Fprintln(stderr, "  reports       print the moderation queue, open reports first")
 		fmt.Fprintln(stderr, "  backup DIR    copy the SQLite database, while the server runs, and the SSH door's files")
 		fmt.Fprintln(stderr, "                into DIR, new or empty: a data directory parlour serve --data DIR serves")
@@ -60,14 +61,14 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if len(pos) > 0 {
 		verb, rest = pos[0], pos[1:]
 	}
-	want := map[string]int{"grant": 1, "revoke": 1, "reports": 0, "backup": 1, "restore": 1}
+	want := map[string]int{"grant": 1, "revoke": 1, "reopen": 1, "reports": 0, "backup": 1, "restore": 1}
 	n, ok := want[verb]
 	switch {
 	case verb == "":
 		fs.Usage()
 		return 2
 	case !ok:
-		fmt.Fprintf(stderr, "parlour admin: unknown action %q: grant NAME, revoke NAME, reports, backup DIR or restore DIR\n", verb)
+		fmt.Fprintf(stderr, "parlour admin: unknown action %q: grant NAME, revoke NAME, reopen NAME, reports, backup DIR or restore DIR\n", verb)
 		return 2
 	case len(rest) != n && verb == "backup":
 		fmt.Fprintf(stderr, "parlour admin backup: name one directory to back up into\n")
@@ -149,6 +150,17 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			fmt.Fprintf(stdout, "%s is a moderator.\n", name)
 		} else {
 			fmt.Fprintf(stdout, "%s is no longer a moderator.\n", name)
+		}
+	case "reopen":
+		r, err := moderation.Reopen(ctx, db, rest[0], *reason, time.Now())
+		if err != nil {
+			fmt.Fprintf(stderr, "parlour admin reopen: %v\n", err)
+			return 1
+		}
+		if r.Password {
+			fmt.Fprintf(stdout, "%s's account is open again: it signs in with its password.\n", r.Name)
+		} else {
+			fmt.Fprintf(stdout, "%s's account is open again, without a password (it was closed before closings kept one): its player sets one with a reset link to the account's e-mail address, or signs in with an SSH key.\n", r.Name)
 		}
 	case "reports":
 		rs, err := moderation.Queue(ctx, db, 1000)

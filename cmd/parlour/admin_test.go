@@ -90,11 +90,30 @@ func checkAdmin(t *testing.T, st store.Store, where ...string) {
 	if err != nil || len(log) != 2 || log[1].Action != "grant" || log[1].Reason != "runs the club" || log[1].Moderator != "" || log[0].Action != "revoke" || log[0].SubjectName != "Ann" {
 		t.Fatalf("the log: %+v, %v", log, err)
 	}
+	// Cal's account, closed by a moderator with no password kept
+	// aside (stored closed, as before closings kept it), opens again
+	// without one.
+	code, out, errs = adminRun(append([]string{"reopen", "cal", "--reason", "appeal heard"}, where...)...)
+	if code != 0 || !strings.HasPrefix(out, "Cal's account is open again, without a password") || !strings.Contains(out, "reset link") {
+		t.Fatalf("reopen: %d %q %q", code, out, errs)
+	}
+	if a, err := st.(store.Players).AccountByKey(ctx, "cal"); err != nil || a.Hash != store.NoPasswordHash {
+		t.Fatalf("Cal after the reopening: %+v, %v", a, err)
+	}
+	if log, err := ms.ModLog(ctx, 1); err != nil || len(log) != 1 || log[0].Action != "reopen" || log[0].Reason != "appeal heard" {
+		t.Fatalf("the log after the reopening: %+v, %v", log, err)
+	}
+	if _, err := st.(store.Moderation).CloseAccount(ctx, "idCal", store.ClosedHash, store.ModAction{Action: "close", Subject: "idCal", At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
 		want string
 	}{
+		{[]string{"reopen", "Ann"}, 1, "Ann's account is not closed"},
+		{[]string{"reopen", "Zed"}, 1, `no account called "Zed"`},
+		{[]string{"reopen"}, 2, "name one account"},
 		{[]string{"grant", "Zed"}, 1, `no account called "Zed"`},
 		{[]string{"grant", "cal"}, 1, "Cal's account was closed by a moderator"},
 		{[]string{"grant"}, 2, "name one account"},
