@@ -116,7 +116,7 @@ func TestReportReachesModerator(t *testing.T) {
 
 // TestClosedAccountsProfile: Mo closes Ben's account from the moderators'
 // page; Ben's profile stays, saying it was closed, and offers Ann no
-// challenge.
+// challenge; reopened from the same page, it offers one again.
 func TestClosedAccountsProfile(t *testing.T) {
 	t.Parallel()
 	ann, _, mo := moderated(t)
@@ -147,6 +147,16 @@ func TestClosedAccountsProfile(t *testing.T) {
 		t.Error("a closed account's profile offers a challenge")
 	}
 	ann.AccessibleThemes("a closed account's profile")
+
+	// An appeal heard: Mo reopens it, and it is a player's again.
+	mo.TypeIn("#action-reason", "appeal heard")
+	mo.Click("#action-reopen")
+	mo.Wait("the reopening in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe reopened Ben's account: appeal heard")`)
+	ann.Open("/players/Ben")
+	ann.Wait("the Challenge button again", `!!document.querySelector("#profile-actions .challenge-open")`)
+	if e2e.Eval[bool](ann, `!!document.querySelector("#profile-closed")`) {
+		t.Error("a reopened account's profile says it was closed")
+	}
 }
 
 // TestRefundOnHistory: Dee beats Cal in a rated game; Mo closes Dee's

@@ -21,6 +21,7 @@ const did = {
   mute: n => `muted ${n}'s chat`,
   rename: n => `renamed ${n}`,
   close: n => `closed ${n}'s account`,
+  reopen: n => `reopened ${n}'s account`,
   refund: n => `gave back the points ${n}'s opponents lost`,
   "cancel-event": n => n ? `cancelled ${n}'s event` : "cancelled one of the server's own events",
 };
@@ -123,6 +124,10 @@ function drawActions(el, name, refresh, table, seq, tournament) {
         "For cheating. On an account closed before, this gives back what was not given yet."),
       act("Close the account", "action-close", "/moderation/close", () => ({ name: who.value.trim(), reason: reason.value.trim(), refund: refund.checked }),
         a => `${a.name}'s account is closed${refunded(a)}`)),
+    h("div", { class: "row" },
+      act("Reopen the account", "action-reopen", "/moderation/reopen", () => ({ name: who.value.trim(), reason: reason.value.trim() }),
+        a => a.password ? `${a.name}'s account is open again: they sign in with their password`
+          : `${a.name}'s account is open again, without a password: they set one with a reset link to their e-mail address, or sign in with an SSH key`)),
     err);
 }
 
