@@ -52,7 +52,8 @@ type modScreen struct {
 }
 
 // modForm names the form key opens on the queue: "close" (the report),
-// "mute", "rename" or "account" (closing it); "" for another key.
+// "mute", "rename", "account" (closing it) or "reopen" (the account); ""
+// for another key.
 func modForm(key string) string {
 	switch key {
 	case "c":
@@ -63,6 +64,8 @@ func modForm(key string) string {
 		return "rename"
 	case "x":
 		return "account"
+	case "o":
+		return "reopen"
 	}
 	return ""
 }
@@ -160,6 +163,8 @@ func (ms *modScreen) fields() []string {
 		return []string{"Player", "How long", "Why"}
 	case "rename":
 		return []string{"Player", "New name", "Why"}
+	case "reopen":
+		return []string{"Player", "Why"}
 	}
 	return []string{"Player", "Why", "Give back"}
 }
@@ -203,7 +208,7 @@ func (ms *modScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		}
 		ms.err, ms.note = "", ""
 		return ms.nav.sitFrom(client.Seated{Table: r.Table, Seat: -1, Invite: ms.c.Base() + "/t/" + r.Table}, "", ms)
-	case "c", "m", "n", "x":
+	case "c", "m", "n", "x", "o":
 		r := ms.chosen()
 		if s == "c" && (r == nil || r.Status != "open") {
 			ms.err = "choose an open report to close"
@@ -219,7 +224,7 @@ func (ms *modScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			ms.name = r.Name
 			if guestReported(r) {
 				ms.name = ""
-				if ms.form == "rename" || ms.form == "account" {
+				if ms.form == "rename" || ms.form == "account" || ms.form == "reopen" {
 					ms.note = "a guest has no account: m mutes them by their line"
 				}
 			}
@@ -308,7 +313,7 @@ func (ms *modScreen) send() tea.Cmd {
 	case ms.form == "rename" && newName == "":
 		ms.err, ms.field = "type the new name", 1
 		return nil
-	case (ms.form == "mute" || ms.form == "account") && reason == "":
+	case (ms.form == "mute" || ms.form == "account" || ms.form == "reopen") && reason == "":
 		ms.err, ms.field = "give a reason: it goes in the moderators' log", slices.Index(ms.fields(), "Why")
 		return nil
 	case ms.form == "account" && !ms.sure:
@@ -346,6 +351,13 @@ func (ms *modScreen) send() tea.Cmd {
 			var rn client.Renamed
 			rn, err = c.Rename(ctx, tok, name, newName, reason)
 			note = fmt.Sprintf("%s is now %s, in %s", rn.OldName, rn.Name, game.Count(rn.Games, "finished game", "finished games"))
+		case "reopen":
+			var ro client.Reopened
+			ro, err = c.ReopenAccount(ctx, tok, name, reason)
+			note = ro.Name + "'s account is open again: they sign in with their password"
+			if !ro.Password {
+				note = ro.Name + "'s account is open again, without a password: they set one with a reset link to their e-mail address, or sign in with an SSH key"
+			}
 		case "account":
 			var cl client.Closed
 			cl, err = c.CloseAccount(ctx, tok, name, reason, refund)
@@ -394,6 +406,7 @@ func logWords(l client.ModLine) string {
 		"mute":         "muted %s's chat",
 		"rename":       "renamed %s",
 		"close":        "closed %s's account",
+		"reopen":       "reopened %s's account",
 		"refund":       "gave back the points %s's opponents lost",
 	}
 	what := l.Action + " " + l.Name
@@ -485,7 +498,7 @@ func (ms *modScreen) view() string {
 	if ms.loaded && len(ms.lines) == 0 {
 		b.WriteString(faint("nothing yet") + "\n")
 	}
-	keys := faint(wrap("↑↓ choose · w watch its table or event · c close the report · m mute · n rename · x close the account · r read again · esc back", ms.w))
+	keys := faint(wrap("↑↓ choose · w watch its table or event · c close the report · m mute · n rename · x close the account · o reopen one · r read again · esc back", ms.w))
 	tail := "\n" + ms.message() + "\n" + keys
 	// The newest lines of the log, as many as the screen has room for
 	// (the browser's page has the rest).
@@ -513,12 +526,14 @@ func (ms *modScreen) formView() string {
 		"mute":    "Keep a player out of every chat",
 		"rename":  "Give an account a new name",
 		"account": "Close an account",
+		"reopen":  "Reopen a closed account",
 	}
 	b.WriteString(title(heads[ms.form]) + "\n\n")
 	help := map[string]string{
 		"close":   "Closing a report says it has been dealt with; the reason (it may be left out) goes in the moderators' log.",
 		"mute":    "The player can read every chat but write in none until the mute ends. The reason goes in the moderators' log.",
 		"rename":  "Their finished games' records carry the new name too. A player at a game under way is renamed once it ends.",
+		"reopen":  "For an appeal heard or a closing in error: they sign in again with their password and play. What the closing ended stays ended. The reason goes in the moderators' log.",
 		"account": "They can no longer sign in, with a password or an SSH key, and their sessions end at once. Their games and records stay. For cheating, give their opponents back the rating points they lost to them in the last 30 days (of an account closed before, that alone is done).",
 	}
 	if r := ms.chosen(); ms.form == "close" && r != nil {

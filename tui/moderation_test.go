@@ -126,6 +126,19 @@ func TestModeration(t *testing.T) {
 	if _, err := cc.SignIn(ctx, "cy_renamed", "correct horse battery"); err == nil {
 		t.Error("the closed account signs in")
 	}
+	// Reopened, on an appeal: it signs in again.
+	tm.key("o")
+	tm.waitFor("the reopen form", has("Reopen a closed account", "‹ cy_renamed ›", "> Why"))
+	checkFits(t, tm)
+	tm.key("enter")
+	tm.waitFor("the reason asked for", has("give a reason: it goes in the moderators' log"))
+	tm.typeText("appeal heard")
+	tm.key("enter")
+	tm.waitFor("the account reopened", has("cy_renamed's account is open again: they sign in with their password",
+		"reopened cy_renamed's account: appeal heard"))
+	if _, err := cc.SignIn(ctx, "cy_renamed", "correct horse battery"); err != nil {
+		t.Errorf("the reopened account signs in: %v", err)
+	}
 	// A report about a table: w watches it, and esc comes back to the
 	// queue; a report without one says so.
 	tm.key("w")

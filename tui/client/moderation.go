@@ -83,6 +83,14 @@ type Closed struct {
 	Refunds []Refund `json:"refunds"`
 }
 
+// Reopened is what a reopening did: Password says the account's
+// password came back with it (one closed before closings kept it comes
+// back without one).
+type Reopened struct {
+	Name     string `json:"name"`
+	Password bool   `json:"password"`
+}
+
 // Refund is the rating points a refund gave one player in one pool.
 type Refund struct {
 	Name   string  `json:"name"`
@@ -153,4 +161,12 @@ func (c *Client) CloseAccount(ctx context.Context, token, name, reason string, r
 	var cl Closed
 	err := c.do(ctx, http.MethodPost, "/api/v1/moderation/close", token, map[string]any{"name": name, "reason": reason, "refund": refund}, &cl)
 	return cl, err
+}
+
+// ReopenAccount reopens the account called name, which a moderator
+// closed, for reason.
+func (c *Client) ReopenAccount(ctx context.Context, token, name, reason string) (Reopened, error) {
+	var r Reopened
+	err := c.do(ctx, http.MethodPost, "/api/v1/moderation/reopen", token, map[string]string{"name": name, "reason": reason}, &r)
+	return r, err
 }

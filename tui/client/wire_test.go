@@ -127,6 +127,7 @@ func endpoints() []endpoint {
 		{"MuteLine", "POST", `/api/v1/moderation/mutes`, typeOf[Muted](), false},
 		{"Rename", "POST", `/api/v1/moderation/rename`, typeOf[Renamed](), false},
 		{"CloseAccount", "POST", `/api/v1/moderation/close`, typeOf[Closed](), false},
+		{"ReopenAccount", "POST", `/api/v1/moderation/reopen`, typeOf[Reopened](), false},
 		{"ModLog", "GET", `/api/v1/moderation/log`, typeOf[[]ModLine](), false},
 		{"Tournaments", "GET", `/api/v1/tournaments`, typeOf[tournamentList](), false},
 		{"Tournament", "GET", `/api/v1/tournaments/[^/]+`, typeOf[Tournament](), false},
@@ -811,6 +812,10 @@ func TestWireTypes(t *testing.T) {
 	must("Dee renamed", err)
 	_, err = ann.CloseAccount(ctx, annS.Token, "Dora", "a test", false)
 	must("Dora's account closed", err)
+	_, err = ann.ReopenAccount(ctx, annS.Token, "Dora", "the test goes on")
+	must("Dora's account reopened", err)
+	_, err = ann.CloseAccount(ctx, annS.Token, "Dora", "a test", false)
+	must("Dora's account closed again", err)
 	// Fay beats Eve in a rated game, then is closed for cheating: Eve
 	// gets back what she lost.
 	eve, fay := newClient("Eve"), newClient("Fay")
