@@ -136,6 +136,9 @@ type Moderation interface {
 
 	// ModLog returns up to limit lines of the log, newest first.
 	ModLog(ctx context.Context, limit int) ([]ModAction, error)
+	// LogAction logs a, an action that changes nothing else the store
+	// holds (a moderator reading a table's private chat).
+	LogAction(ctx context.Context, a ModAction) error
 }
 
 // RefundDetail sums refunds up for the moderation log's line.

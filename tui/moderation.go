@@ -407,6 +407,7 @@ func logWords(l client.ModLine) string {
 		"rename":       "renamed %s",
 		"close":        "closed %s's account",
 		"reopen":       "reopened %s's account",
+		"read-chat":    "read the chat of a table where %s was reported",
 		"refund":       "gave back the points %s's opponents lost",
 	}
 	what := l.Action + " " + l.Name

@@ -303,6 +303,7 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("POST /api/v1/moderation/rename", handleJSON(h, bySignedIn, ok, h.modRename))
 	h.mux.HandleFunc("POST /api/v1/moderation/close", handleJSON(h, bySignedIn, ok, h.modClose))
 	h.mux.HandleFunc("POST /api/v1/moderation/reopen", handleJSON(h, bySignedIn, ok, h.modReopen))
+	h.mux.HandleFunc("GET /api/v1/moderation/tables/{id}/chat", handle(h, bySignedIn, ok, h.modTableChat))
 	h.mux.HandleFunc("GET /api/v1/moderation/log", handle(h, bySignedIn, ok, h.modLog))
 	h.mux.HandleFunc("GET /api/v1/follows", handle(h, bySignedIn, ok, h.listFollows))
 	h.mux.HandleFunc("POST /api/v1/follows", handleJSON(h, bySignedIn, created, h.follow))

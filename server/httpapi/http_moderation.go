@@ -3,11 +3,13 @@ package httpapi
 import (
 	"bytes"
 	"net/http"
+	"strconv"
 
 	"parlour/server/auth"
 	"parlour/server/moderation"
 	"parlour/server/protocol"
 	"parlour/server/refuse"
+	"parlour/server/table"
 )
 
 // report serves POST /api/v1/reports. The reports that reach the queue,
@@ -91,6 +93,23 @@ func (h *Handler) modReopen(r *http.Request, p *auth.Principal, req moderation.R
 		return moderation.Reopened{}, err
 	}
 	return h.moderation.ReopenAccount(r.Context(), p, req)
+}
+
+// modTableChat serves GET /api/v1/moderation/tables/{id}/chat[?since=N]:
+// a reported table's chat, both channels, for a moderator.
+func (h *Handler) modTableChat(r *http.Request, p *auth.Principal) (table.ChatPage, error) {
+	if err := h.mod(); err != nil {
+		return table.ChatPage{}, err
+	}
+	since := 0
+	if v := r.URL.Query().Get("since"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return table.ChatPage{}, refuse.Bad("since must be a message number (0 or more), not %q", refuse.Clip(v))
+		}
+		since = n
+	}
+	return h.moderation.TableChat(r.Context(), p, r.PathValue("id"), since)
 }
 
 func (h *Handler) modLog(r *http.Request, p *auth.Principal) ([]moderation.LogLine, error) {

@@ -330,6 +330,53 @@ func (s *Service) Report(ctx context.Context, p *auth.Principal, req ReportReque
 	return out, nil
 }
 
+// TableChat returns the lines of table id's chat after since, both
+// channels, for moderator p, while its game is on as after: a report of
+// abuse in a game's players' chat is acted on while it goes on, though
+// nobody else but its players reads that chat before the end. Only a
+// table a report names may be read, and the first page of each reading
+// (since 0) goes in the moderators' log: a moderator reads a private
+// conversation only for a reason, and the others see it. Chat holds no
+// secret of the game's.
+func (s *Service) TableChat(ctx context.Context, p *auth.Principal, id string, since int) (_ table.ChatPage, err error) {
+	mod, err := s.Moderator(ctx, p)
+	if err != nil {
+		return table.ChatPage{}, err
+	}
+	if since < 0 {
+		return table.ChatPage{}, refuse.Bad("since must be 0 or more, not %d", since)
+	}
+	ms, _ := s.moderation()
+	rs, err := ms.Reports(ctx, queueSize)
+	if err != nil {
+		return table.ChatPage{}, refuse.ReadFailed(s.log, "the reports", err)
+	}
+	var subject string
+	for _, r := range rs {
+		if r.Table == id {
+			subject = r.Subject
+			break
+		}
+	}
+	if subject == "" {
+		return table.ChatPage{}, refuse.NotFound("no report names table %s: a moderator reads the chat of a reported table only", refuse.Clip(id))
+	}
+	page, err := s.tables.EveryChannel(ctx, id, since, table.MaxChatPage)
+	if err != nil {
+		return table.ChatPage{}, err
+	}
+	if since == 0 {
+		them := store.Account{Identity: subject}
+		if ns, err := names(ctx, s.st, []string{subject}); err == nil {
+			them.Name = ns[subject]
+		}
+		if err := ms.LogAction(ctx, s.action(mod, "read-chat", them, "table "+id, "")); err != nil {
+			return table.ChatPage{}, refuse.SaveFailed(s.log, "the moderators' log", err)
+		}
+	}
+	return page, nil
+}
+
 // reportedLine returns the writer of the chat line req names, guest or
 // account, and the line, for reporter p (whose account is me). The line
 // must be one p may read: a spectator cannot learn, by reporting, who

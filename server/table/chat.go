@@ -235,7 +235,16 @@ const MaxChatPage = 500
 // ChatSince returns the messages of table id after since that p may see
 // (a spectator's when p is nil or holds no seat), at most limit of them.
 func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, since, limit int) (ChatPage, error) {
-	return s.chatSince(ctx, p, id, since, limit, true)
+	return s.chatSince(ctx, p, id, since, limit, true, false)
+}
+
+// EveryChannel returns the lines of table id's chat after since, at most
+// limit of them, in both channels whatever the game's state: for a
+// moderator reading a table reported while its game is on, when its
+// players' chat is theirs alone. The caller checks the role. Chat holds
+// no secret of the game's: the referee writes none in it.
+func (s *Service) EveryChannel(ctx context.Context, id string, since, limit int) (ChatPage, error) {
+	return s.chatSince(ctx, nil, id, since, limit, false, true)
 }
 
 // ChatLine returns line seq of table id's chat when p may read it, and
@@ -243,7 +252,7 @@ func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, s
 // among them, though p's pages leave them out: a player reports a line
 // of one they blocked.
 func (s *Service) ChatLine(ctx context.Context, p *auth.Principal, id string, seq int) (ChatLine, error) {
-	page, err := s.chatSince(ctx, p, id, seq-1, 1, false)
+	page, err := s.chatSince(ctx, p, id, seq-1, 1, false, false)
 	if err != nil {
 		return ChatLine{}, err
 	}
@@ -254,8 +263,8 @@ func (s *Service) ChatLine(ctx context.Context, p *auth.Principal, id string, se
 }
 
 // chatSince is ChatSince, leaving out the lines of the players p blocks
-// when hide says so.
-func (s *Service) chatSince(ctx context.Context, p *auth.Principal, id string, since, limit int, hide bool) (_ ChatPage, err error) {
+// when hide says so, and reading both channels when every says so.
+func (s *Service) chatSince(ctx context.Context, p *auth.Principal, id string, since, limit int, hide, every bool) (_ ChatPage, err error) {
 	defer s.reading("the chat", &err)
 	t, err := s.read(ctx, p, id, false)
 	if err != nil {
@@ -274,14 +283,19 @@ func (s *Service) chatSince(ctx context.Context, p *auth.Principal, id string, s
 	}
 	t.mu.Lock()
 	seat := t.seatOf(p)
-	t.touch(seat, s.now())
+	reads := t.reads(seat)
+	if every {
+		reads = func(string) bool { return true }
+	} else {
+		t.touch(seat, s.now())
+	}
 	last, oldest := t.ch.Last(), t.ch.Oldest()
 	page := ChatPage{Chat: []ChatLine{}, Muted: t.ch.MutedBy(identity), Last: last}
 	if page.Muted == nil {
 		page.Muted = []string{}
 	}
 	if oldest > 0 && since+1 >= oldest || last == 0 {
-		lines, _ := t.chatAfter(since, seat, identity, hidden)
+		lines, _ := t.ch.After(since, reads, identity, hidden)
 		t.unlock()
 		page.Chat = append(page.Chat, lines...)
 	} else {
@@ -294,7 +308,6 @@ func (s *Service) chatSince(ctx context.Context, p *auth.Principal, id string, s
 			return ChatPage{}, s.readFailed("the chat", err)
 		}
 		t.mu.Lock()
-		reads := t.reads(seat)
 		for _, m := range ms {
 			if t.ch.Shows(m, reads, identity, hidden) {
 				page.Chat = append(page.Chat, t.ch.Line(m))

@@ -282,6 +282,11 @@ func (s *Store) RefundOpponents(ctx context.Context, identity string, since time
 	return out, nil
 }
 
+// LogAction implements store.Moderation.
+func (s *Store) LogAction(ctx context.Context, a store.ModAction) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error { return logAction(ctx, tx, a) })
+}
+
 // ModLog implements store.Moderation.
 func (s *Store) ModLog(ctx context.Context, limit int) ([]store.ModAction, error) {
 	rows, err := s.pool.Query(ctx, "SELECT seq, moderator, moderator_name, action, subject, subject_name, detail, reason, at FROM moderation_log ORDER BY seq DESC LIMIT $1", limit)

@@ -318,6 +318,11 @@ func (s *Store) RefundOpponents(ctx context.Context, identity string, since time
 	return out, nil
 }
 
+// LogAction implements store.Moderation.
+func (s *Store) LogAction(ctx context.Context, a store.ModAction) error {
+	return s.do(ctx, func(ex *execer) error { return logAction(ex, a) })
+}
+
 // ModLog implements store.Moderation.
 func (s *Store) ModLog(ctx context.Context, limit int) ([]store.ModAction, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT seq, moderator, moderator_name, action, subject, subject_name, detail, reason, at FROM moderation_log ORDER BY seq DESC LIMIT ?", limit)

@@ -317,6 +317,14 @@ func testModeratorsActions(t *testing.T, e *env) {
 	if log, err := ms.ModLog(ctx, 1); err != nil || len(log) != 1 || log[0].Action != "reopen" {
 		t.Errorf("ModLog(1) after the reopenings = %+v, %v", log, err)
 	}
+	read := act("read-chat")
+	read.Detail = "table t1"
+	if err := ms.LogAction(ctx, read); err != nil {
+		t.Fatal(err)
+	}
+	if log, err := ms.ModLog(ctx, 1); err != nil || len(log) != 1 || log[0].Action != "read-chat" || log[0].Detail != "table t1" || log[0].ModeratorName != "Mo" {
+		t.Errorf("ModLog(1) after LogAction = %+v, %v", log, err)
+	}
 }
 
 // testRefundOpponents: the points an account's opponents lost to it in

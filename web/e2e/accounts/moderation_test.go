@@ -207,7 +207,8 @@ func TestRefundOnHistory(t *testing.T) {
 
 // TestMuteGuestByLine: a guest, Gus, insults Ann in their table's chat;
 // Ann reports Ben, who joined in, about the table. On the moderators'
-// page the report fills the table in, and Mo mutes the writer of Gus's
+// page Mo reads the table's chat while the game is on, the report fills
+// the table in, and Mo mutes the writer of Gus's
 // line, whom no name could find: the log says which line, and Gus's next
 // message is refused.
 func TestMuteGuestByLine(t *testing.T) {
@@ -249,6 +250,14 @@ func TestMuteGuestByLine(t *testing.T) {
 
 	mo.Open("/moderation")
 	mo.Wait("the report", `!!document.querySelector("#reports tr.open .report-act")`)
+	// The game is on, its players' chat theirs alone: Mo reads it all
+	// the same, and the reading is logged.
+	mo.Click("#reports tr.open .report-chat")
+	mo.Wait("the table's chat", `(document.querySelector("#chat-lines")||{}).textContent?.includes("players: Gus (guest): you play like a fool")`)
+	mo.Wait("the reading in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe read the chat of a table where Ben was reported (table `+ann.Table+`)")`)
+	if !e2e.Eval[bool](mo, `document.activeElement && document.activeElement.id === "chat-title"`) {
+		t.Error("the chat read leaves the keyboard elsewhere than its heading")
+	}
 	mo.Click("#reports tr.open .report-act")
 	mo.Wait("the report's table filled in", `document.querySelector("#action-table").value === `+strconv.Quote(ann.Table))
 	mo.TypeIn("#action-line", "1")

@@ -22,6 +22,7 @@ const did = {
   rename: n => `renamed ${n}`,
   close: n => `closed ${n}'s account`,
   reopen: n => `reopened ${n}'s account`,
+  "read-chat": n => `read the chat of a table where ${n} was reported`,
   refund: n => `gave back the points ${n}'s opponents lost`,
   "cancel-event": n => n ? `cancelled ${n}'s event` : "cancelled one of the server's own events",
 };
@@ -46,11 +47,12 @@ export async function moderation(main) {
   const queue = h("section", { id: "moderation-queue", "aria-labelledby": "queue-title" });
   const actions = h("section", { class: "card stack", id: "moderation-actions", "aria-labelledby": "actions-title" });
   const log = h("section", { id: "moderation-log", "aria-labelledby": "log-title" });
-  append(main, h("h1", {}, "Moderation"), queue, actions, log);
+  const chat = h("section", { id: "moderation-chat", "aria-labelledby": "chat-title", hidden: true });
+  append(main, h("h1", {}, "Moderation"), queue, chat, actions, log);
   const refresh = async () => {
     try {
       const [reports, lines] = await Promise.all([call("GET", "/moderation/reports"), call("GET", "/moderation/log")]);
-      drawQueue(queue, reports, refresh, actions);
+      drawQueue(queue, reports, refresh, actions, chat);
       drawLog(log, lines);
     } catch (e) { fill(queue, h("p", { class: "error" }, e.message)); }
   };
@@ -58,7 +60,7 @@ export async function moderation(main) {
   await refresh();
 }
 
-function drawQueue(el, reports, refresh, actions) {
+function drawQueue(el, reports, refresh, actions, chat) {
   const open = reports.filter(r => r.status === "open").length;
   fill(el, h("h2", { id: "queue-title" }, "Reports"),
     h("p", { class: "muted", id: "queue-count" }, open === 1 ? "1 open report." : `${open} open reports.`),
@@ -69,7 +71,9 @@ function drawQueue(el, reports, refresh, actions) {
         h("td", {}, reasonText[r.reason] || r.reason),
         h("td", {}, r.line ? [h("q", { class: "report-line" }, r.line.text), ` (line ${r.seq})`, r.text ? [h("br"), r.text] : ""]
           : r.seq ? [`line ${r.seq}`, r.text ? [h("br"), r.text] : ""] : r.text || "—"),
-        h("td", {}, r.table ? h("a", { href: "/t/" + r.table }, r.table)
+        h("td", {}, r.table ? [h("a", { href: "/t/" + r.table }, r.table), " ",
+          h("button", { type: "button", class: "report-chat", "aria-label": `Read the chat of table ${r.table}`,
+            onclick: () => readChat(chat, r.table, refresh) }, "Read its chat")]
           : r.tournament ? h("a", { href: "/tournaments/" + encodeURIComponent(r.tournament) }, `event ${r.tournament}`) : "—"),
         h("td", {}, r.reporter),
         h("td", {}, when(r.created)),
@@ -80,6 +84,23 @@ function drawQueue(el, reports, refresh, actions) {
           h("button", { type: "button", class: "report-act", onclick: () => { drawActions(actions, r.line && r.line.player === "guest" ? "" : r.name, refresh, r.table, r.seq, r.tournament); actions.scrollIntoView(); } }, `Act on ${r.name}`)]
           : `closed by ${r.closed_by}`)))))
       : h("p", { class: "muted" }, "No reports."));
+}
+
+// readChat shows the whole chat of table, both channels, while its game
+// is on as after: the players' chat of a game under way is theirs alone,
+// so the reading goes in the moderators' log.
+async function readChat(el, table, refresh) {
+  let page;
+  try { page = await call("GET", `/moderation/tables/${encodeURIComponent(table)}/chat`); } catch (e) { toast(e.message); return; }
+  el.hidden = false;
+  fill(el, h("h2", { id: "chat-title", tabindex: -1 }, `The chat of table ${table}`),
+    h("p", { class: "muted" }, "Both channels, as written. Your reading is in the moderators' log."),
+    page.chat.length ? h("ol", { class: "list", id: "chat-lines" }, page.chat.map(l => h("li", { "data-seq": l.seq },
+      `${l.seq}. ${when(l.at)} ${l.channel === "players" ? "players" : "spectators"}: ${l.name}${l.player === "guest" ? " (guest)" : ""}: `, h("q", {}, l.text))))
+      : h("p", { class: "muted" }, "Nothing written yet."),
+    page.more ? h("p", { class: "muted" }, "Older lines only: the newest are past these.") : "");
+  el.querySelector("#chat-title").focus();
+  refresh();
 }
 
 // drawActions draws the moderators' actions on the player called name,
