@@ -17,6 +17,7 @@ import (
 	"parlour/server/moderation"
 	"parlour/server/players"
 	"parlour/server/social"
+	"parlour/server/table"
 	"parlour/server/tournament"
 	"parlour/store"
 )
@@ -1158,5 +1159,44 @@ func TestTournamentDailyCapAtOnce(t *testing.T) {
 	}
 	if made != tournament.MaxCreatedADay || refused != n-made {
 		t.Errorf("%d events sent at once: %d made, %d refused (%v); want %d made, the rest refused", n, made, refused, codes, tournament.MaxCreatedADay)
+	}
+}
+
+// TestTournamentArenaBusyElsewhere: a player at a real-time game outside
+// the arena is not paired in it until that game ends, and the arena
+// pairs the others meanwhile; once it ends, the next look pairs them.
+func TestTournamentArenaBusyElsewhere(t *testing.T) {
+	t.Parallel()
+	order := []string{"Ann", "Bob", "Cat", "Dan"}
+	f := newEventFixture(t, nil, append(order, "Eve")...)
+	f.online(order...)
+	ev := f.create("Bob", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60}`)
+	f.join(ev.ID, order...)
+
+	// Ann sits down to a timed game with Eve, outside the arena.
+	var own, eve table.Seated
+	if st, got := f.players["Ann"].do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"], "rules": {"clock": {"kind": "fischer", "initial": 3600, "increment": 0}}}`, &own); st != 201 {
+		t.Fatalf("Ann's own table: %d %s", st, got)
+	}
+	if st, got := f.players["Eve"].do("POST", "/api/v1/tables/"+own.Table+"/join", `{}`, &eve); st != 200 {
+		t.Fatalf("Eve joins: %d %s", st, got)
+	}
+	f.clock.Advance(time.Minute)
+	games := f.playing(ev.ID, 1)
+	if slices.Contains(games[0].Players, "Ann") {
+		t.Fatalf("Ann, at a game elsewhere, was paired: %+v", games)
+	}
+	f.clock.Advance(tournament.ArenaLook)
+	if e := f.get(ev.ID); len(e.Playing) != 1 {
+		t.Fatalf("the arena's next look, Ann's game still on: %+v", e.Playing)
+	}
+	// Her game over, the next look pairs her with the one waiting.
+	if st, got := (&client{t: t, base: f.srv.URL, token: own.Token}).do("POST", "/api/v1/tables/"+own.Table+"/moves", `{"move": "resign"}`, nil); st != 200 {
+		t.Fatalf("Ann resigns her own game: %d %s", st, got)
+	}
+	f.clock.Advance(tournament.ArenaLook)
+	e := f.playing(ev.ID, 2)
+	if !slices.ContainsFunc(e, func(g tournament.GameInfo) bool { return slices.Contains(g.Players, "Ann") }) {
+		t.Fatalf("Ann, free, was not paired: %+v", e)
 	}
 }

@@ -442,10 +442,22 @@ func (s *Service) makeTable(ctx context.Context, ev *event, players []string, ro
 		}
 		pr.Seats = append(pr.Seats, table.PairedSeat{Identity: id, Name: e.Name, Guest: e.Guest})
 	}
+	arena := ev.t.Kind == Arena
 	ev.mu.Unlock()
-	seated, err := s.tables.Pair(ctx, pr)
-	if err != nil {
+	var seated table.Seated
+	var err error
+	if arena {
+		err = s.busyElsewhere(ctx, ev.t.ID, players)
+	}
+	if err == nil {
+		seated, err = s.tables.Pair(ctx, pr)
+	}
+	if errors.Is(err, errBusy) {
+		s.log.Info("an arena pairing waits for a game elsewhere", "event", ev.id(), "players", players, "err", err)
+	} else if err != nil {
 		s.log.Warn("an event's table could not be made", "event", ev.id(), "players", players, "err", err)
+	}
+	if err != nil {
 		s.mu.Lock()
 		for _, id := range players {
 			delete(s.playing, id)
@@ -460,6 +472,38 @@ func (s *Service) makeTable(ctx context.Context, ev *event, players []string, ro
 		slices.Reverse(order)
 	}
 	return store.TournamentGame{Table: seated.Table, Round: round, Players: order, Started: started}, true
+}
+
+// errBusy is busyElsewhere's answer for a player at a game elsewhere.
+var errBusy = errors.New("a player is at a real-time game elsewhere")
+
+// busyElsewhere refuses an arena's pairing of players when one of them
+// sits, on any node, at a real-time game outside event id (a seek's, a
+// challenge's, a table of their own, another event's) that is under
+// way: they would have two clocks running at once and lose on time at
+// one. A correspondence game, whose moves take days, does not count, nor
+// does a table still waiting for players. The two go back to waiting,
+// and the arena looks at them again within ArenaLook.
+func (s *Service) busyElsewhere(ctx context.Context, id string, players []string) error {
+	if s.cfg.Seated == nil {
+		return nil
+	}
+	for _, p := range players {
+		ts, err := s.cfg.Seated(ctx, p)
+		if err != nil {
+			// A node that did not answer is left out; the others'
+			// tables still count.
+			s.log.Warn("a player's tables on every node", "identity", p, "err", err)
+		}
+		for _, t := range ts {
+			live := t.Status == store.Playing || t.Status == store.Setup
+			realTime := t.Clock != nil && t.Clock.Kind != game.ClockCorrespondence
+			if live && realTime && (t.Event == nil || t.Event.ID != id) {
+				return fmt.Errorf("%w: %s at table %s", errBusy, p, t.ID)
+			}
+		}
+	}
+	return nil
 }
 
 // Swiss: rounds.
