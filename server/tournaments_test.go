@@ -1164,10 +1164,11 @@ func TestTournamentDailyCapAtOnce(t *testing.T) {
 
 // TestTournamentArenaBusyElsewhere: a player at a real-time game outside
 // the arena is not paired in it until that game ends, and the arena
-// pairs the others meanwhile; once it ends, the next look pairs them.
+// pairs the four others at once meanwhile; once it ends, the next look
+// pairs her.
 func TestTournamentArenaBusyElsewhere(t *testing.T) {
 	t.Parallel()
-	order := []string{"Ann", "Bob", "Cat", "Dan"}
+	order := []string{"Ann", "Bob", "Cat", "Dan", "Fay"}
 	f := newEventFixture(t, nil, append(order, "Eve")...)
 	f.online(order...)
 	ev := f.create("Bob", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60}`)
@@ -1182,20 +1183,27 @@ func TestTournamentArenaBusyElsewhere(t *testing.T) {
 		t.Fatalf("Eve joins: %d %s", st, got)
 	}
 	f.clock.Advance(time.Minute)
-	games := f.playing(ev.ID, 1)
-	if slices.Contains(games[0].Players, "Ann") {
-		t.Fatalf("Ann, at a game elsewhere, was paired: %+v", games)
+	games := f.playing(ev.ID, 2)
+	for _, g := range games {
+		if slices.Contains(g.Players, "Ann") {
+			t.Fatalf("Ann, at a game elsewhere, was paired: %+v", games)
+		}
 	}
 	f.clock.Advance(tournament.ArenaLook)
-	if e := f.get(ev.ID); len(e.Playing) != 1 {
+	if e := f.get(ev.ID); len(e.Playing) != 2 {
 		t.Fatalf("the arena's next look, Ann's game still on: %+v", e.Playing)
 	}
-	// Her game over, the next look pairs her with the one waiting.
+	// Her game over, the next look pairs her: a game of the four ends
+	// meanwhile, so that somebody is free to meet her.
 	if st, got := (&client{t: t, base: f.srv.URL, token: own.Token}).do("POST", "/api/v1/tables/"+own.Table+"/moves", `{"move": "resign"}`, nil); st != 200 {
 		t.Fatalf("Ann resigns her own game: %d %s", st, got)
 	}
+	f.play(games[0], games[0].Players[0])
+	f.await(ev.ID, "the game scored", func(e tournament.Event) bool { return len(e.Playing) == 1 })
 	f.clock.Advance(tournament.ArenaLook)
-	e := f.playing(ev.ID, 2)
+	e := f.await(ev.ID, "Ann paired", func(e tournament.Event) bool {
+		return slices.ContainsFunc(e.Playing, func(g tournament.GameInfo) bool { return slices.Contains(g.Players, "Ann") })
+	}).Playing
 	if !slices.ContainsFunc(e, func(g tournament.GameInfo) bool { return slices.Contains(g.Players, "Ann") }) {
 		t.Fatalf("Ann, free, was not paired: %+v", e)
 	}

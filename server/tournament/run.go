@@ -307,7 +307,10 @@ func (s *Service) arenaPairs(ev *event) [][2]string {
 	var waiting []pairing.Waiting
 	s.mu.Lock()
 	for _, e := range ev.t.Entrants {
-		if _, busy := s.playing[e.Identity]; e.Left || busy {
+		if until, ok := ev.busy[e.Identity]; ok && !now.Before(until) {
+			delete(ev.busy, e.Identity)
+		}
+		if _, busy := s.playing[e.Identity]; e.Left || busy || ev.busy[e.Identity] != (time.Time{}) {
 			continue
 		}
 		if s.cfg.Online != nil && !s.cfg.Online(e.Identity) {
@@ -340,6 +343,9 @@ func (s *Service) seat(ctx context.Context, ev *event, groups [][]string, round 
 	// The tables are made seatWorkers at a time, so that their writes
 	// share the store's commits: a first wave of a thousand pairs made
 	// one after another waits for a thousand commits.
+	ev.mu.Lock()
+	busied := ev.busied
+	ev.mu.Unlock()
 	made := make([]store.TournamentGame, len(groups))
 	ok := make([]bool, len(groups))
 	work := make(chan int)
@@ -366,8 +372,13 @@ func (s *Service) seat(ctx context.Context, ev *event, groups [][]string, round 
 	defer ev.mu.Unlock()
 	if len(games) < len(groups) && ev.t.Kind == Arena {
 		// Those whose table could not be made (a pair past its cap of
-		// rated games together) wait for the next look.
+		// rated games together) wait for the next look; a wave runs
+		// again at once for a free player whose opponent was found busy
+		// elsewhere, without the busy one.
 		ev.lookAt = s.now().Add(ArenaLook)
+		if ev.busied > busied {
+			ev.again = true
+		}
 	}
 	s.keep(ctx, ev, games, round)
 }
@@ -447,7 +458,15 @@ func (s *Service) makeTable(ctx context.Context, ev *event, players []string, ro
 	var seated table.Seated
 	var err error
 	if arena {
-		err = s.busyElsewhere(ctx, ev.t.ID, players)
+		var busy string
+		if busy, err = s.busyElsewhere(ctx, ev.t.ID, players); busy != "" {
+			// Left out of the waves until the next look; the other
+			// player, free, is paired again at once (seat).
+			ev.mu.Lock()
+			ev.busy[busy] = s.now().Add(ArenaLook)
+			ev.busied++
+			ev.mu.Unlock()
+		}
 	}
 	if err == nil {
 		seated, err = s.tables.Pair(ctx, pr)
@@ -477,16 +496,16 @@ func (s *Service) makeTable(ctx context.Context, ev *event, players []string, ro
 // errBusy is busyElsewhere's answer for a player at a game elsewhere.
 var errBusy = errors.New("a player is at a real-time game elsewhere")
 
-// busyElsewhere refuses an arena's pairing of players when one of them
-// sits, on any node, at a real-time game outside event id (a seek's, a
+// busyElsewhere refuses an arena's pairing of players when one of them,
+// busy, sits, on any node, at a real-time game outside event id (a seek's, a
 // challenge's, a table of their own, another event's) that is under
 // way: they would have two clocks running at once and lose on time at
 // one. A correspondence game, whose moves take days, does not count, nor
 // does a table still waiting for players. The two go back to waiting,
 // and the arena looks at them again within ArenaLook.
-func (s *Service) busyElsewhere(ctx context.Context, id string, players []string) error {
+func (s *Service) busyElsewhere(ctx context.Context, id string, players []string) (busy string, err error) {
 	if s.cfg.Seated == nil {
-		return nil
+		return "", nil
 	}
 	for _, p := range players {
 		ts, err := s.cfg.Seated(ctx, p)
@@ -499,11 +518,11 @@ func (s *Service) busyElsewhere(ctx context.Context, id string, players []string
 			live := t.Status == store.Playing || t.Status == store.Setup
 			realTime := t.Clock != nil && t.Clock.Kind != game.ClockCorrespondence
 			if live && realTime && (t.Event == nil || t.Event.ID != id) {
-				return fmt.Errorf("%w: %s at table %s", errBusy, p, t.ID)
+				return p, fmt.Errorf("%w: %s at table %s", errBusy, p, t.ID)
 			}
 		}
 	}
-	return nil
+	return "", nil
 }
 
 // Swiss: rounds.

@@ -193,6 +193,13 @@ type event struct {
 	// time ran out, the seats whose setups never came: they forfeit it
 	// (Deserted).
 	absent map[string][]int
+	// busy holds the arena players found at a game elsewhere
+	// (busyElsewhere), until when the arena leaves them out of its
+	// waves: the next look asks again.
+	busy map[string]time.Time
+	// busied counts the marks in busy, so that a wave tells whether it
+	// found somebody busy.
+	busied int
 	// lookAt is when a running arena looks at its waiting players next
 	// (zero: when a game ends or somebody joins); an event whose start
 	// could not be stored tries again then.
@@ -305,7 +312,7 @@ func (s *Service) load(t store.Tournament) (*event, error) {
 		return nil, fmt.Errorf("event %s's rules: %w", t.ID, err)
 	}
 	clock, _ := game.ClockOf(rules)
-	ev := &event{t: t, g: g, rules: rules, clock: clock, last: map[string]string{}, absent: map[string][]int{}, version: versionBase(), changed: make(chan struct{})}
+	ev := &event{t: t, g: g, rules: rules, clock: clock, last: map[string]string{}, absent: map[string][]int{}, busy: map[string]time.Time{}, version: versionBase(), changed: make(chan struct{})}
 	for _, gm := range t.Games {
 		if len(gm.Players) == 2 {
 			ev.last[gm.Players[0]], ev.last[gm.Players[1]] = gm.Players[1], gm.Players[0]
