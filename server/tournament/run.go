@@ -690,6 +690,49 @@ func (s *Service) madeBefore(ev *event, players []string, round int) (store.Tour
 	return store.TournamentGame{Table: at.ID, Round: round, Players: order, Started: at.Created.UTC().Truncate(time.Microsecond)}, true
 }
 
+// waveMadeBefore finds the live tables of arena ev that its entrants
+// sit at and that are not among its games: a wave's, made before a
+// restart that came before they were stored as the event's. It returns
+// them as the games they are, each player in their seat. ev.mu must be
+// held.
+func (s *Service) waveMadeBefore(ev *event) []store.TournamentGame {
+	known := map[string]bool{}
+	for _, g := range ev.t.Games {
+		known[g.Table] = true
+	}
+	type found struct {
+		order   []string
+		started time.Time
+	}
+	tables := map[string]*found{}
+	var ids []string
+	for _, e := range ev.t.Entrants {
+		for _, st := range s.tables.SeatedAt(e.Identity) {
+			if st.Event == nil || st.Event.ID != ev.t.ID || st.Status == store.Cancelled || known[st.ID] {
+				continue
+			}
+			f := tables[st.ID]
+			if f == nil {
+				f = &found{order: make([]string, len(st.Seats)), started: st.Created.UTC().Truncate(time.Microsecond)}
+				tables[st.ID] = f
+				ids = append(ids, st.ID)
+			}
+			if st.Seat >= 0 && st.Seat < len(f.order) {
+				f.order[st.Seat] = e.Identity
+			}
+		}
+	}
+	var out []store.TournamentGame
+	for _, id := range ids {
+		f := tables[id]
+		if slices.Contains(f.order, "") {
+			continue // a seat that is not an entrant's: not the event's pairing
+		}
+		out = append(out, store.TournamentGame{Table: id, Players: f.order, Started: f.started})
+	}
+	return out
+}
+
 // unplayed stores table i of round's pairing, which could not be made,
 // as shared points. Its name in the event's games says which table of
 // the round it was, and names none of its players: the API shows it to
@@ -1061,6 +1104,19 @@ func (s *Service) resume(ev *event) {
 		if ev.t.Kind == Swiss {
 			s.seatRound(ctx, ev, true)
 		} else {
+			if found := s.waveMadeBefore(ev); len(found) > 0 {
+				// A wave's tables made before the restart but not
+				// stored as the event's: its players play on at them,
+				// rather than be paired a second time.
+				s.mu.Lock()
+				for _, g := range found {
+					for _, id := range g.Players {
+						s.playing[id] = ev.t.ID
+					}
+				}
+				s.mu.Unlock()
+				s.keep(ctx, ev, found, 0)
+			}
 			ev.lookAt = s.now()
 		}
 	}
