@@ -18,7 +18,8 @@ import (
 // has it: the queue of reports (open ones first, the chosen one's words
 // in full under it, and the chat line it is about) and the log of what
 // moderators did. w watches the table a report is about, or opens the
-// event whose chat line it is about; c closes the chosen report; m, n
+// event whose chat line it is about; t reads its table's whole chat,
+// while the game is on too; c closes the chosen report; m, n
 // and x open a form that mutes the chat of, renames or closes the
 // account of its player, or of any player named there. A
 // report of a chat line mutes the line's writer by the line: a guest's
@@ -49,6 +50,10 @@ type modScreen struct {
 	// of the player named.
 	byLine bool
 	busy   bool
+	// reading is the table whose chat is shown in place of the queue
+	// (t), and chat its lines.
+	reading string
+	chat    []client.ChatLine
 }
 
 // modForm names the form key opens on the queue: "close" (the report),
@@ -88,6 +93,9 @@ type modMsg struct {
 	reports []client.QueuedReport
 	lines   []client.ModLine
 	read    bool // reports and lines hold what the server answered
+	// chat is a reported table's chat, read for reading.
+	chat    []client.ChatLine
+	reading string
 	done    bool // an action was done: its form closes
 	note    string
 	err     error
@@ -100,6 +108,48 @@ func openModeration(sh *shared, back screen) tea.Cmd {
 	sh.err, sh.note = "", ""
 	sh.nav.show(ms)
 	return ms.read
+}
+
+// readChat asks for the whole chat of table id, both channels, which a
+// moderator reads while its game is on too (the server logs it).
+func (ms *modScreen) readChat(id string) tea.Cmd {
+	ms.busy = true
+	c, tok := *ms.c, ms.cfg.Session
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ms.ctx, 15*time.Second)
+		defer cancel()
+		page, err := c.ReadTableChat(ctx, tok, id, 0)
+		if err != nil {
+			return modMsg{err: fmt.Errorf("the table's chat: %w", err)}
+		}
+		return modMsg{chat: page.Chat, reading: id}
+	}
+}
+
+// chatView draws the chat being read, its newest lines when they do not
+// all fit.
+func (ms *modScreen) chatView() string {
+	var b strings.Builder
+	b.WriteString(title("The chat of table "+ms.reading) + "\n\n")
+	b.WriteString(faint(wrap("Both channels, as written. Your reading is in the moderators' log.", ms.w)) + "\n\n")
+	var lines []string
+	for _, l := range ms.chat {
+		who := marked(l.Name, l.Player)
+		lines = append(lines, twoLines(fmt.Sprintf("%d. %s %s: %s: “%s”", l.Seq, l.At.Local().Format("15:04"), l.Channel, who, l.Text), ms.w)...)
+	}
+	if len(lines) == 0 {
+		lines = []string{faint("nothing written yet")}
+	}
+	room := max(3, ms.h-8)
+	if len(lines) > room {
+		lines = lines[len(lines)-room:]
+	}
+	b.WriteString(strings.Join(lines, "\n") + "\n")
+	if ms.err != "" {
+		b.WriteString("\n" + bad(wrap(ms.err, ms.w)) + "\n")
+	}
+	b.WriteString("\n" + faint(wrap("r read again · esc back to the queue", ms.w)))
+	return b.String()
 }
 
 // read asks for the queue and the log.
@@ -124,6 +174,10 @@ func (ms *modScreen) update(msg tea.Msg) tea.Cmd {
 		if msg.read {
 			ms.reports, ms.lines, ms.loaded, ms.loadErr = msg.reports, msg.lines, true, ""
 			ms.at = min(ms.at, max(0, len(ms.reports)-1))
+		}
+		if msg.reading != "" && msg.err == nil {
+			ms.reading, ms.chat, ms.err, ms.note = msg.reading, msg.chat, "", ""
+			return nil
 		}
 		if msg.err != nil {
 			if !ms.loaded {
@@ -177,6 +231,17 @@ func (ms *modScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	if ms.form != "" {
 		return ms.formKey(s, k)
 	}
+	if ms.reading != "" {
+		switch s {
+		case "esc", "q":
+			// Back to the queue, read again: the log holds the reading.
+			ms.reading, ms.chat = "", nil
+			return ms.read
+		case "r":
+			return ms.readChat(ms.reading)
+		}
+		return nil
+	}
 	n := len(ms.reports)
 	switch s {
 	case "esc", "q":
@@ -193,6 +258,14 @@ func (ms *modScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	case "r":
 		ms.err, ms.note = "", ""
 		return ms.read
+	case "t":
+		r := ms.chosen()
+		if r == nil || r.Table == "" {
+			ms.err = "the report chosen names no table"
+			return nil
+		}
+		ms.err, ms.note = "", ""
+		return ms.readChat(r.Table)
 	case "w":
 		// The table the report is about, as a spectator sees it (over,
 		// its end and every secret), or the event whose chat line it is
@@ -435,6 +508,9 @@ func (ms *modScreen) view() string {
 	if ms.form != "" {
 		return ms.formView()
 	}
+	if ms.reading != "" {
+		return ms.chatView()
+	}
 	open := 0
 	for _, r := range ms.reports {
 		if r.Status == "open" {
@@ -499,7 +575,7 @@ func (ms *modScreen) view() string {
 	if ms.loaded && len(ms.lines) == 0 {
 		b.WriteString(faint("nothing yet") + "\n")
 	}
-	keys := faint(wrap("↑↓ choose · w watch its table or event · c close the report · m mute · n rename · x close the account · o reopen one · r read again · esc back", ms.w))
+	keys := faint(wrap("↑↓ choose · w watch its table or event · t read its table's chat · c close the report · m mute · n rename · x close the account · o reopen one · r read again · esc back", ms.w))
 	tail := "\n" + ms.message() + "\n" + keys
 	// The newest lines of the log, as many as the screen has room for
 	// (the browser's page has the rest).

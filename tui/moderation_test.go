@@ -150,8 +150,18 @@ func TestModeration(t *testing.T) {
 	if _, err := bc.Report(ctx, bs.Token, "ann_m", "cheating", "", vs.Table); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := bc.Chat(ctx, vs.Token, vs.Table, "players", "gg computer"); err != nil {
+		t.Fatal(err)
+	}
 	tm.key("r")
 	tm.waitFor("the new report first", has("1 open report", "> ann_m", "about table "+vs.Table))
+	// t reads the table's whole chat, its game still on; the reading
+	// is logged.
+	tm.key("t")
+	tm.waitFor("the table's chat", has("The chat of table "+vs.Table, "players: ben_m: “gg computer”", "esc back to the queue"))
+	checkFits(t, tm)
+	tm.key("esc")
+	tm.waitFor("the reading in the log", has("1 open report", "read the chat of a table where ann_m was reported"))
 	tm.key("w")
 	tm.waitFor("the table, watched", func(s string) bool {
 		return tm.table() != nil && tm.table().id == vs.Table && strings.Contains(s, "watching")

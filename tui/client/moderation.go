@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 )
 
@@ -169,4 +170,19 @@ func (c *Client) ReopenAccount(ctx context.Context, token, name, reason string) 
 	var r Reopened
 	err := c.do(ctx, http.MethodPost, "/api/v1/moderation/reopen", token, map[string]string{"name": name, "reason": reason}, &r)
 	return r, err
+}
+
+// TableChat is a page of a reported table's chat as a moderator reads
+// it: both channels, while the game is on too.
+type TableChat struct {
+	Chat []ChatLine `json:"chat"`
+	Last int        `json:"last"`
+}
+
+// ReadTableChat reads the chat of table id, which a report names, after
+// line since; the server logs the first page of each reading.
+func (c *Client) ReadTableChat(ctx context.Context, token, id string, since int) (TableChat, error) {
+	var page TableChat
+	err := c.do(ctx, http.MethodGet, "/api/v1/moderation/tables/"+url.PathEscape(id)+"/chat?since="+strconv.Itoa(since), token, nil, &page)
+	return page, err
 }

@@ -128,6 +128,7 @@ func endpoints() []endpoint {
 		{"Rename", "POST", `/api/v1/moderation/rename`, typeOf[Renamed](), false},
 		{"CloseAccount", "POST", `/api/v1/moderation/close`, typeOf[Closed](), false},
 		{"ReopenAccount", "POST", `/api/v1/moderation/reopen`, typeOf[Reopened](), false},
+		{"ReadTableChat", "GET", `/api/v1/moderation/tables/[^/]+/chat`, typeOf[TableChat](), false},
 		{"ModLog", "GET", `/api/v1/moderation/log`, typeOf[[]ModLine](), false},
 		{"Tournaments", "GET", `/api/v1/tournaments`, typeOf[tournamentList](), false},
 		{"Tournament", "GET", `/api/v1/tournaments/[^/]+`, typeOf[Tournament](), false},
@@ -796,6 +797,8 @@ func TestWireTypes(t *testing.T) {
 	if len(queue) != 1 || queue[0].Name != "Ann" || queue[0].Reporter != "Ben" || queue[0].Status != "open" {
 		t.Fatalf("the queue: %+v", queue)
 	}
+	_, err = ann.ReadTableChat(ctx, annS.Token, salvo.Table, 0)
+	must("the reported table's chat", err)
 	_, err = ann.CloseReport(ctx, annS.Token, queue[0].ID, "nothing rude said")
 	must("the report closed", err)
 	if queue, err = ann.Reports(ctx, annS.Token); err != nil || len(queue) != 1 || queue[0].Status != "closed" || queue[0].ClosedBy != "Ann" {
