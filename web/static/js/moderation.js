@@ -72,7 +72,7 @@ function drawQueue(el, reports, refresh, actions, chat) {
         h("td", {}, r.line ? [h("q", { class: "report-line" }, r.line.text), ` (line ${r.seq})`, r.text ? [h("br"), r.text] : ""]
           : r.seq ? [`line ${r.seq}`, r.text ? [h("br"), r.text] : ""] : r.text || "—"),
         h("td", {}, r.table ? [h("a", { href: "/t/" + r.table }, r.table), " ",
-          h("button", { type: "button", class: "report-chat", "aria-label": `Read the chat of table ${r.table}`,
+          h("button", { type: "button", class: "report-chat", "aria-label": `Read its chat, table ${r.table}`,
             onclick: () => readChat(chat, r.table, refresh) }, "Read its chat")]
           : r.tournament ? h("a", { href: "/tournaments/" + encodeURIComponent(r.tournament) }, `event ${r.tournament}`) : "—"),
         h("td", {}, r.reporter),
