@@ -624,6 +624,23 @@ func bad(s string) string   { return lipgloss.NewStyle().Foreground(lipgloss.Red
 func good(s string) string  { return lipgloss.NewStyle().Foreground(lipgloss.Green).Render(s) }
 func faint(s string) string { return lipgloss.NewStyle().Faint(true).Render(s) }
 func hi(s string) string    { return lipgloss.NewStyle().Reverse(true).Render(s) }
+
+// cursorCell is a grid's square under the cursor: shown reversed, and,
+// since a terminal without styles (TERM=dumb, NO_COLOR) shows no
+// reversing, between > and < where the square has room for them. A
+// square's own mark ([x] for a square of the password line) stays.
+func cursorCell(cell string) string {
+	plain := []rune(ansi.Strip(cell))
+	if len(plain) == 3 {
+		if plain[0] == ' ' {
+			plain[0] = '>'
+		}
+		if plain[2] == ' ' {
+			plain[2] = '<'
+		}
+	}
+	return hi(string(plain))
+}
 func warm(s string) string {
 	return lipgloss.NewStyle().Foreground(lipgloss.Yellow).Bold(true).Render(s)
 }

@@ -151,7 +151,7 @@ func letterGrid(rows []string, called map[string]bool, r0, c0 int, pw string) []
 				cell = "[" + ch + "]"
 			}
 			if r == r0 && c == c0 {
-				cell = hi(cell)
+				cell = cursorCell(cell)
 			}
 			b.WriteString(cell)
 		}

@@ -211,7 +211,7 @@ func (p *playScreen) salvoView() string {
 				}
 			}
 			if row == p.r && c == p.c && !v.Finished {
-				cell = hi(cell)
+				cell = cursorCell(cell)
 			}
 			l.WriteString(cell)
 			oc := " · "

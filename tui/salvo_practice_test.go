@@ -264,7 +264,8 @@ func TestSalvoPractice(t *testing.T) {
 		lines := strings.Split(s, "\n")
 		for _, q := range aimed {
 			c, r, _ := parseSquare(q)
-			cell := strings.TrimSpace(string([]rune(lines[3+r])[3+3*c : 6+3*c]))
+			// The square under the cursor is marked > <.
+			cell := strings.Trim(string([]rune(lines[3+r])[3+3*c:6+3*c]), " ><")
 			if cell != strconv.Itoa(salvo) {
 				t.Fatalf("%s shows %q, not salvo %d:\n%s", q, cell, salvo, s)
 			}

@@ -38,7 +38,7 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 	tm.key("up")
 	tm.key("left")
 	tm.key("m")
-	if l := strings.Split(tm.screen(), "\n")[12]; !strings.HasPrefix(l, "10  ·  ·  ·  ·  ·  ·  ·  ·  ·  x") {
+	if l := strings.Split(tm.screen(), "\n")[12]; !strings.HasPrefix(l, "10  ·  ·  ·  ·  ·  ·  ·  ·  · >x<") {
 		t.Fatalf("no pencil mark on J10: %q", l)
 	}
 	tm.key("m")

@@ -418,7 +418,7 @@ func (st *setupScreen) gridEditor() string {
 				cell = "[" + ch + "]"
 			}
 			if r == st.r && c == st.c {
-				cell = hi(cell)
+				cell = cursorCell(cell)
 			}
 			b.WriteString(cell)
 		}
