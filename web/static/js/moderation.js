@@ -90,15 +90,24 @@ function drawQueue(el, reports, refresh, actions, chat) {
 // is on as after: the players' chat of a game under way is theirs alone,
 // so the reading goes in the moderators' log.
 async function readChat(el, table, refresh) {
+  const path = `/moderation/tables/${encodeURIComponent(table)}/chat`;
   let page;
-  try { page = await call("GET", `/moderation/tables/${encodeURIComponent(table)}/chat`); } catch (e) { toast(e.message); return; }
+  try {
+    page = await call("GET", path);
+    // A long chat comes a page at a time: the next pages, up to the
+    // newest line (only the first page's reading is logged).
+    for (let more = 0; page.more && page.chat.length && more < 20; more++) {
+      const next = await call("GET", `${path}?since=${page.chat[page.chat.length - 1].seq}`);
+      page = { ...next, chat: page.chat.concat(next.chat) };
+    }
+  } catch (e) { toast(e.message); return; }
   el.hidden = false;
   fill(el, h("h2", { id: "chat-title", tabindex: -1 }, `The chat of table ${table}`),
     h("p", { class: "muted" }, "Both channels, as written. Your reading is in the moderators' log."),
     page.chat.length ? h("ol", { class: "list", id: "chat-lines" }, page.chat.map(l => h("li", { "data-seq": l.seq },
       `${l.seq}. ${when(l.at)} ${l.channel === "players" ? "players" : "spectators"}: ${l.name}${l.player === "guest" ? " (guest)" : ""}: `, h("q", {}, l.text))))
       : h("p", { class: "muted" }, "Nothing written yet."),
-    page.more ? h("p", { class: "muted" }, "Older lines only: the newest are past these.") : "");
+    page.more ? h("p", { class: "muted" }, "The chat goes on past these lines, more than this page shows.") : "");
   el.querySelector("#chat-title").focus();
   refresh();
 }
