@@ -224,6 +224,13 @@ func TestChallengeLexicon(t *testing.T) {
 		if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, &plain); st != 201 || plain.Lexicon != "" {
 			t.Fatalf("the same challenge on the default list: %d %s", st, body)
 		}
+		// The lists named otherwise are the same challenges again.
+		for _, lex := range []string{"en", "EN", "EN-Common"} {
+			body := `{"to": "bob", "game": "nymphabet", "lexicon": "` + lex + `"}`
+			if st, got := ann.do("POST", "/api/v1/challenges", body, nil); st != 409 || !strings.Contains(got, "already") {
+				t.Errorf("the same challenge on %s: %d %s, want 409", lex, st, got)
+			}
+		}
 		// The default list named in capitals is the default list, which
 		// a rated challenge may take.
 		var rated social.Challenge

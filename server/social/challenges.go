@@ -139,7 +139,10 @@ func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req Challeng
 	if err != nil {
 		return Challenge{}, err
 	}
-	lexName := strings.TrimSpace(req.Lexicon)
+	lexName, err := s.tables.ChallengeLexicon(req.Lexicon)
+	if err != nil {
+		return Challenge{}, err
+	}
 	pr := table.Pairing{Game: g, Rules: rules, Rated: req.Rated, Lexicon: lexName, Asker: me.Identity,
 		Seats: []table.PairedSeat{{Identity: me.Identity, Name: me.Name}, {Identity: them.Identity, Name: them.Name}}}
 	if err := s.tables.CheckPairing(pr); err != nil {

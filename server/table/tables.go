@@ -442,6 +442,18 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req Jo
 	return Seated{Table: t.id, Seat: seat, Token: tok}, nil
 }
 
+// ChallengeLexicon returns the name a challenge keeps for the word list
+// name means: "" for the default, however it is named ("", "en", "EN"),
+// and otherwise the list's own spelling; two challenges on one list are
+// then one challenge. It refuses a name that means no list.
+func (s *Service) ChallengeLexicon(name string) (string, error) {
+	n, err := s.lexiconName(strings.TrimSpace(name))
+	if err != nil || n == lexicon.DefaultName {
+		return "", err
+	}
+	return n, nil
+}
+
 // lexiconName returns the name of the word list the server holds that
 // name means ("" is the default): the same name, or one that differs
 // from it only in case ("EN" is en), the table then keeping the name as
