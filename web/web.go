@@ -176,6 +176,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	a := h.files[p]
 	if a == nil {
+		// A game's rules are asked for by its name in any case, as the
+		// API reads it; the address is put right to the page's own.
+		if low := strings.ToLower(p); strings.HasPrefix(p, "/rules/") && low != p && h.files[low] != nil {
+			http.Redirect(w, r, low, http.StatusMovedPermanently)
+			return
+		}
 		if strings.HasPrefix(p, "/static/") || strings.HasPrefix(p, "/rules/") || path.Ext(p) != "" {
 			http.NotFound(w, r)
 			return
@@ -193,12 +199,20 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // that opens with a regular expression literal anchored at both ends,
 // such as [/^\/lobby$/, () => import("./lobby.js")...], written in the
 // subset JavaScript and Go share, with "/" escaped as JavaScript literals
-// need.
+// need; the flag i (any case) is the only one it may carry.
 func clientRoutes(mainJS []byte) ([]*regexp.Regexp, error) {
-	jsRoute := regexp.MustCompile(`(?m)^\s*\[/(\^.*?\$)/, \(\) =>`)
+	jsRoute := regexp.MustCompile(`(?m)^\s*\[/(\^.*?\$)/([a-z]*), \(\) =>`)
 	var out []*regexp.Regexp
 	for _, m := range jsRoute.FindAllSubmatch(mainJS, -1) {
-		re, err := regexp.Compile(strings.ReplaceAll(string(m[1]), `\/`, "/"))
+		expr := strings.ReplaceAll(string(m[1]), `\/`, "/")
+		switch string(m[2]) {
+		case "":
+		case "i":
+			expr = "(?i)" + expr
+		default:
+			return nil, fmt.Errorf("main.js route /%s/%s: flags other than i are not read", m[1], m[2])
+		}
+		re, err := regexp.Compile(expr)
 		if err != nil {
 			return nil, fmt.Errorf("main.js route /%s/: %w", m[1], err)
 		}

@@ -55,12 +55,20 @@ func TestHandlerRoutes(t *testing.T) {
 		{"/api", 404, "", ""},
 		{"/lobby/", 200, "text/html", "Parlour"},
 		{"/players/Ann_b-2", 200, "text/html", "Parlour"},
+		// A game's name in any case; a player's name no account has is
+		// the page's to say (No such player), as a mistyped one is.
+		{"/daily/Quizl", 200, "text/html", `src="/static/js/main.js"`},
+		{"/new/SALVO", 200, "text/html", `src="/static/js/main.js"`},
+		{"/players/Ann%20B", 200, "text/html", `src="/static/js/main.js"`},
+		{"/players/Zo%C3%AB", 200, "text/html", `src="/static/js/main.js"`},
+		{"/rules/Quizl", 301, "", ""},
+		{"/rules/QUIZL.md", 301, "", ""},
+		{"/rules/Nope", 404, "", ""},
 		{"/tournaments/x7k2", 200, "text/html", "Parlour"},
 		{"/j/KQ%2FPX", 200, "text/html", "Parlour"},
 		// No screen of the page's: the page, which says so, with a 404.
 		{"/events", 404, "text/html", `src="/static/js/main.js"`},
 		{"/players", 404, "text/html", `src="/static/js/main.js"`},
-		{"/players/Ann%20B", 404, "text/html", `src="/static/js/main.js"`},
 		{"/lobby/more", 404, "text/html", `src="/static/js/main.js"`},
 		{"/new/", 404, "text/html", `src="/static/js/main.js"`},
 	}
@@ -97,7 +105,7 @@ func TestClientRoutes(t *testing.T) {
 	if want := bytes.Count(main, []byte("() => import(")); len(routes) != want {
 		t.Errorf("read %d routes of main.js's %d", len(routes), want)
 	}
-	for _, bad := range []string{"", "const routes = [];", "  [/^\\/(?=a)$/, () => import(\"./a.js\")],"} {
+	for _, bad := range []string{"", "const routes = [];", "  [/^\\/(?=a)$/, () => import(\"./a.js\")],", "  [/^\\/a$/g, () => import(\"./a.js\")],"} {
 		if _, err := clientRoutes([]byte(bad)); err == nil {
 			t.Errorf("clientRoutes(%q) read a table", bad)
 		}

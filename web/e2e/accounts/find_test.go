@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -51,4 +52,29 @@ func TestFindAPlayer(t *testing.T) {
 	ben.Wait("the challenge form", `!!document.querySelector("#challenge-to")`)
 	ben.TypeIn("#challenge-to", "ANN")
 	ben.Wait("Annabel offered", `[...document.querySelectorAll("#challenge-to-names option")].map(o => o.value).join() === "Annabel"`)
+}
+
+// TestAddressesInAnyCase: an address typed with a game's name in capitals
+// opens that game's page, put right to the name's own spelling; a
+// player's address with a name no account can have (names are ASCII)
+// says no such player, as a mistyped one does, not "No such page".
+func TestAddressesInAnyCase(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Cy", base)
+	for _, tc := range []struct{ open, path, heading string }{
+		{"/daily/Quizl", "/daily/quizl", "Daily Quizl"},
+		{"/new/SALVO?practice", "/new/salvo", "New Salvo table"},
+		{"/players/Zo%C3%AB", "/players/Zo%C3%AB", "No such player"},
+	} {
+		p.Open(tc.open)
+		p.WaitPage(tc.open, `location.pathname === `+strconv.Quote(tc.path)+` && !!document.querySelector("#main h1")`)
+		if got := p.Text("#main h1"); got != tc.heading {
+			t.Errorf("%s: the page's heading is %q, want %q", tc.open, got, tc.heading)
+		}
+		if _, query, _ := strings.Cut(tc.open, "?"); query != "" && !e2e.Eval[bool](p, `location.search === "?`+query+`"`) {
+			t.Errorf("%s: the address put right lost its query", tc.open)
+		}
+	}
 }

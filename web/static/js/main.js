@@ -8,15 +8,15 @@ import { go, navigated } from "./nav.js";
 
 const routes = [
   [/^\/$/, () => import("./home.js").then(m => m.home)],
-  [/^\/new\/([a-z]+)$/, () => import("./home.js").then(m => m.newTable)],
+  [/^\/new\/([a-z]+)$/i, () => import("./home.js").then(m => m.newTable)],
   [/^\/account$/, () => import("./account.js").then(m => m.account)],
   [/^\/reset$/, () => import("./account.js").then(m => m.reset)],
   [/^\/moderation$/, () => import("./moderation.js").then(m => m.moderation)],
-  [/^\/players\/([A-Za-z0-9_-]+)$/, () => import("./players.js").then(m => m.profile)],
+  [/^\/players\/([^/]+)$/, () => import("./players.js").then(m => m.profile)],
   [/^\/leaderboards$/, () => import("./players.js").then(m => m.leaderboards)],
   [/^\/lobby$/, () => import("./lobby.js").then(m => m.lobby)],
   [/^\/daily$/, () => import("./daily.js").then(m => m.dailyIndex)],
-  [/^\/daily\/([a-z]+)$/, () => import("./daily.js").then(m => m.daily)],
+  [/^\/daily\/([a-z]+)$/i, () => import("./daily.js").then(m => m.daily)],
   [/^\/tournaments$/, () => import("./tournaments.js").then(m => m.events)],
   [/^\/tournaments\/([A-Za-z0-9_-]+)$/, () => import("./tournaments.js").then(m => m.event)],
   [/^\/replay$/, () => import("./replay.js").then(m => m.replay)],
@@ -83,6 +83,13 @@ async function route() {
   for (const [re, loader] of routes) {
     const m = re.exec(path);
     if (!m) continue;
+    // A game's name is read in any case (/daily/Quizl), as the API reads
+    // it; the address is put right so that it is shared as the game's.
+    if (re.ignoreCase && m[1] !== m[1].toLowerCase()) {
+      m[1] = m[1].toLowerCase();
+      history.replaceState(history.state, "", path.slice(0, -m[1].length) + m[1] + location.search + location.hash);
+      drawn = location.pathname + location.search;
+    }
     try {
       const screen = await loader();
       clear(main);
