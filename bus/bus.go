@@ -245,3 +245,13 @@ func WithDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
 	}
 	return context.WithTimeout(ctx, DefaultTimeout)
 }
+
+// Pinger is a bus that can say whether it carries messages now: one
+// between nodes loses its connection and gets it back. A node's
+// readiness check (GET /readyz) asks it, so that a load balancer leaves
+// out a node cut off from the others.
+type Pinger interface {
+	// Ping returns nil once the bus has made a round trip to what
+	// carries its messages, or why it could not by the time ctx ends.
+	Ping(ctx context.Context) error
+}

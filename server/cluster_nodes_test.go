@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"parlour/server/internal/servertest"
 	"parlour/server/moderation"
 	"parlour/server/players"
 	"parlour/server/social"
@@ -382,4 +384,48 @@ func TestClusterRenamedAccountEveryNode(t *testing.T) {
 			t.Errorf("Robin's game%s on b after the renaming: %d %s", path, st, body)
 		}
 	}
+}
+
+// TestClusterReadyz: a node's GET /readyz says it is ready while its bus
+// answers, says which part does not while NATS is gone (so that a load
+// balancer leaves the node out), and is ready again once NATS is back;
+// /healthz, which says only that the process serves, says ok throughout.
+func TestClusterReadyz(t *testing.T) {
+	t.Parallel()
+	var proxy *freezable
+	nodes := startClusterOpts(t, clusterOpts{nats: func(name, url string) string {
+		p, via := freezeProxy(t, url)
+		proxy = p
+		return via
+	}}, "a")
+	get := func(path string) (int, string) {
+		resp, err := http.Get(nodes[0].srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if st, body := get("/readyz"); st != 200 || body != "ready\n" {
+		t.Fatalf("readyz with NATS up: %d %q", st, body)
+	}
+	proxy.kill()
+	var st int
+	var body string
+	servertest.Eventually(t, 20*time.Second, "readyz to say the bus is gone", func() bool {
+		st, body = get("/readyz")
+		return st == 503
+	})
+	if body != "not ready: the bus between the nodes does not answer\n" {
+		t.Errorf("readyz with NATS gone says %q", body)
+	}
+	if st, body := get("/healthz"); st != 200 || body != "ok\n" {
+		t.Errorf("healthz with NATS gone: %d %q", st, body)
+	}
+	proxy.restart()
+	servertest.Eventually(t, 20*time.Second, "readyz to be ready again", func() bool {
+		st, body = get("/readyz")
+		return st == 200 && body == "ready\n"
+	})
 }

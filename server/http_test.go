@@ -748,3 +748,25 @@ func TestInviteTextSeatsTaken(t *testing.T) {
 		}
 	}
 }
+
+// TestReadyz: a node answers GET /readyz "ready" while its store answers,
+// and 503 naming the store, without its error, once the store takes no
+// more writes; /healthz still says the process serves.
+func TestReadyz(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	srv := startServer(t, f, limit.Limits{})
+	c := &client{t: t, base: srv.URL}
+	if st, body := c.do("GET", "/readyz", nil, nil); st != 200 || body != "ready\n" {
+		t.Fatalf("readyz: %d %q", st, body)
+	}
+	if err := f.db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st, body := c.do("GET", "/readyz", nil, nil); st != 503 || body != "not ready: the store does not answer\n" {
+		t.Errorf("readyz with the store closed: %d %q", st, body)
+	}
+	if st, body := c.do("GET", "/healthz", nil, nil); st != 200 || body != "ok\n" {
+		t.Errorf("healthz with the store closed: %d %q", st, body)
+	}
+}

@@ -527,7 +527,7 @@ func newHandler(s *Service, lim limit.Limits, tune func(*httpapi.Config)) *Handl
 		Relations: s.rel, Tournaments: s.tournaments.Load(),
 	}
 	if s.cl != nil {
-		cfg.Forward, cfg.Remote = s.cl.Forward, s.cl
+		cfg.Forward, cfg.Remote, cfg.Ping = s.cl.Forward, s.cl, s.cl.Ping
 	}
 	if tune != nil {
 		tune(&cfg)

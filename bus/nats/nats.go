@@ -445,6 +445,20 @@ func (b *Bus) confirm(f *fanout) {
 	close(f.ready)
 }
 
+// Ping makes a round trip to the NATS server (bus.Pinger).
+func (b *Bus) Ping(ctx context.Context) error {
+	switch {
+	case b.closed.Load():
+		return fmt.Errorf("bus: ping: %w", bus.ErrClosed)
+	case !b.nc.IsConnected():
+		return b.unavailable("ping", nil)
+	}
+	if err := b.flush(ctx); err != nil {
+		return b.failed("ping", err)
+	}
+	return nil
+}
+
 // flush waits until NATS has taken in everything sent before it, so that
 // a subscription made is in force when the call that made it returns.
 func (b *Bus) flush(ctx context.Context) error {

@@ -143,6 +143,9 @@ func TestReconnect(t *testing.T) {
 	if c, err := sub.Next(ctx); err != nil || c.Version != 1 || c.Gap {
 		t.Fatalf("before the restart: %+v, %v", c, err)
 	}
+	if err := b.Ping(ctx); err != nil {
+		t.Errorf("a ping before the restart: %v", err)
+	}
 
 	s.Shutdown()
 	s.WaitForShutdown()
@@ -157,6 +160,9 @@ func TestReconnect(t *testing.T) {
 		t.Errorf("request while NATS is down: %v, want ErrUnavailable naming NATS at %s", err, url)
 	}
 	t.Logf("the request failed in %v", time.Since(start))
+	if err := b.Ping(ctx); !errors.Is(err, bus.ErrUnavailable) {
+		t.Errorf("a ping while NATS is down: %v, want ErrUnavailable", err)
+	}
 	if _, err := b.Subscribe(ctx, "other"); !errors.Is(err, bus.ErrUnavailable) {
 		t.Errorf("a new subscription while NATS is down: %v, want ErrUnavailable", err)
 	}
@@ -171,6 +177,9 @@ func TestReconnect(t *testing.T) {
 		return a.nc.IsConnected() && b.nc.IsConnected()
 	})
 	t.Logf("both nodes reconnected %v after the server came back", time.Since(restarted).Round(time.Millisecond))
+	if err := b.Ping(ctx); err != nil {
+		t.Errorf("a ping once NATS is back: %v", err)
+	}
 
 	// The first thing the subscriber hears is that it may have missed
 	// changes: a bare mark, or the kept change marked.

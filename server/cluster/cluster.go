@@ -248,6 +248,19 @@ func (c *Node) Halt() {
 	c.loops.Wait()
 }
 
+// Ping says whether the node can reach the others: the bus makes a round
+// trip, when it can say (bus.Pinger). A node cut off from the bus would
+// serve its own tables alone, its players seeing nothing of the rest; its
+// readiness check (GET /readyz) answers no, so that a balancer sends the
+// players elsewhere.
+func (c *Node) Ping(ctx context.Context) error {
+	p, ok := c.b.(bus.Pinger)
+	if !ok {
+		return nil
+	}
+	return p.Ping(ctx)
+}
+
 // Close halts the node and releases every lease it holds, its tables'
 // and its events', so that other nodes take them up at once rather than
 // after the lease's time.

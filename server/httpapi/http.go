@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -78,6 +79,9 @@ type Config struct {
 	// Remote follows the tables other nodes run, for the event streams
 	// and the sockets (nil on a single node).
 	Remote socket.Remote
+	// Ping, when set, says whether the node reaches what it needs beside
+	// its store, for GET /readyz: on a node of a cluster, the bus.
+	Ping func(context.Context) error
 	// HelloWait is how long a new socket has to say hello (default 10
 	// s, as docs/protocol.md promises); KeepAlive how often the player
 	// stream writes an empty line, and a table's event stream asked with
@@ -153,6 +157,11 @@ type Handler struct {
 	// remote follows the tables other nodes run (nil on a single node).
 	remote socket.Remote
 
+	// ping is Config's Ping; notReady says whether the last GET /readyz
+	// found the node not ready, so that the log says so once a time.
+	ping     func(context.Context) error
+	notReady atomic.Bool
+
 	// static serves the browser client, when set (see ServeStatic).
 	static http.Handler
 
@@ -185,7 +194,7 @@ func New(cfg Config) (*Handler, error) {
 	h := &Handler{
 		tables: cfg.Tables, players: cfg.Players, social: cfg.Social, daily: cfg.Daily, analyses: cfg.Analyses, seeks: cfg.Seeks, mail: cfg.Mail,
 		auth: cfg.Auth, games: cfg.Games, st: cfg.Store, reg: cfg.Metrics, metrics: m, closing: cfg.Closing,
-		remote: cfg.Remote, moderation: cfg.Moderation,
+		remote: cfg.Remote, ping: cfg.Ping, moderation: cfg.Moderation,
 		reportsByID:   limit.NewKeyed(moderation.ReportsPerHour/3600.0, moderation.ReportsBurst),
 		reportsByAddr: limit.NewKeyed(moderation.ReportsPerAddrHour/3600.0, moderation.ReportsPerAddrBurst),
 		lim:           lim, log: cfg.Logger, mux: http.NewServeMux(),
@@ -224,6 +233,7 @@ func New(cfg Config) (*Handler, error) {
 	// socket, cookies, the move) are plain handler funcs.
 	ok, created, none := http.StatusOK, http.StatusCreated, http.StatusNoContent
 	h.mux.HandleFunc("GET /healthz", h.healthz)
+	h.mux.HandleFunc("GET /readyz", h.readyz)
 	h.mux.HandleFunc("GET /metrics", h.serveMetrics)
 	h.mux.HandleFunc("GET /api/v1/games", h.listGames)
 	h.mux.HandleFunc("POST /api/v1/identity", handleJSON(h, byAnyone, created, h.newIdentity))

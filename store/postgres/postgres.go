@@ -329,6 +329,21 @@ func (s *Store) Migrated() []string { return s.migrated }
 // it, so serve says so.
 func (s *Store) NewerMigrations() []string { return s.newer }
 
+// Ping makes a round trip to PostgreSQL on one of the pool's connections
+// (store.Pinger).
+func (s *Store) Ping(ctx context.Context) error {
+	s.mu.RLock()
+	closed := s.closed
+	s.mu.RUnlock()
+	if closed {
+		return errors.New("postgres: store is closed")
+	}
+	if err := s.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("postgres: ping: %w", err)
+	}
+	return nil
+}
+
 // Close waits for the pending appends, stops the appenders and closes the
 // pool.
 func (s *Store) Close() error {

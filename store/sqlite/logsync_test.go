@@ -64,9 +64,19 @@ func TestLogSyncedBeforeAnswer(t *testing.T) {
 		t.Fatalf("the move returned (%v) before the log was synced", err)
 	case <-time.After(50 * time.Millisecond):
 	}
+	// A writer held up by its disk is not ready; once the sync is done
+	// it is again.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := s.Ping(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a ping while the writer waits for its disk: %v, want the deadline", err)
+	}
 	close(release)
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+	if err := s.Ping(context.Background()); err != nil {
+		t.Errorf("a ping once the disk answered: %v", err)
 	}
 	if n := synced.Load(); n != 2 {
 		t.Errorf("%d syncs for two writes in turn, want 2", n)
@@ -111,6 +121,9 @@ func TestLogSyncFails(t *testing.T) {
 		if errors.Is(err, store.ErrNoSpace) {
 			t.Errorf("write %d: %v is marked as a refusal that changed nothing", i+1, err)
 		}
+	}
+	if err := s.Ping(ctx); !errors.Is(err, syscall.EIO) {
+		t.Errorf("a ping of the store that takes no more writes: %v, want the sync's failure", err)
 	}
 	if n := calls.Load(); n != 3 {
 		t.Errorf("%d syncs, want 3: none after the one that failed", n)

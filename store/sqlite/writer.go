@@ -20,6 +20,8 @@ type write struct {
 	// with the other appends of its batch in one statement.
 	move *appendMove
 	err  chan error
+	// ping marks Ping's write, which writes nothing: its fn does nothing.
+	ping bool
 }
 
 type appendMove struct {
@@ -171,6 +173,14 @@ func (s *Store) writer() {
 // it could not write), so the store cannot say any later write is
 // durable, nor that the ones the sync covered are not.
 func (s *Store) commit(batch []*write) {
+	if !slices.ContainsFunc(batch, func(w *write) bool { return !w.ping }) {
+		// Pings alone: the writer is here, and says whether it is broken,
+		// without a transaction or a sync.
+		for _, w := range batch {
+			w.err <- s.broken
+		}
+		return
+	}
 	var errs []error
 	var err error
 	if s.broken == nil {
@@ -311,9 +321,19 @@ func (s *Store) do(ctx context.Context, fn func(ex *execer) error) error {
 
 // send hands w to the writer and waits until its transaction commits.
 func (s *Store) send(ctx context.Context, w *write) error {
+	if err := s.hand(ctx, w); err != nil {
+		return err
+	}
+	// Once handed over, the write happens whatever ctx says: wait for it,
+	// so the caller never believes a committed write failed.
+	return noSpace(<-w.err)
+}
+
+// hand gives w to the writer, waiting for room no longer than ctx.
+func (s *Store) hand(ctx context.Context, w *write) error {
 	s.mu.RLock()
+	defer s.mu.RUnlock()
 	if s.closed {
-		s.mu.RUnlock()
 		return errors.New("sqlite: store is closed")
 	}
 	select {
@@ -324,14 +344,32 @@ func (s *Store) send(ctx context.Context, w *write) error {
 		select {
 		case s.writes <- w:
 		case <-ctx.Done():
-			s.mu.RUnlock()
 			return ctx.Err()
 		}
 	}
-	s.mu.RUnlock()
-	// Once handed over, the write happens whatever ctx says: wait for it,
-	// so the caller never believes a committed write failed.
-	return noSpace(<-w.err)
+	return nil
+}
+
+// Ping asks the writer whether it takes writes (store.Pinger): it answers
+// between two transactions, so a writer held up past ctx by a disk that
+// does not answer is not ready, and neither is one that refuses every
+// write since a sync of the log failed. Reads would still answer in both
+// cases; moves would not. A ping writes nothing and syncs nothing.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sqlite: no time left to ask the writer: %w", err)
+	}
+	w := &write{fn: func(*execer) error { return nil }, err: make(chan error, 1), ping: true}
+	if err := s.hand(ctx, w); err != nil {
+		return fmt.Errorf("sqlite: the writer takes no writes: %w", err)
+	}
+	select {
+	case err := <-w.err:
+		return err
+	case <-ctx.Done():
+		// w.err has room for the answer: the writer does not wait for us.
+		return fmt.Errorf("sqlite: the writer has not answered: %w", ctx.Err())
+	}
 }
 
 // SQLite's primary result codes for a failing disk.

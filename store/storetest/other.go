@@ -26,6 +26,7 @@ func otherTests() []test {
 		{"InviteCodes", testInviteCodes},
 		{"Analyses", testAnalyses},
 		{"Clock", testClock},
+		{"Ping", testPing},
 		{"Relations", testRelations},
 		{"RelationsOfDeleted", testRelationsOfDeleted},
 	}
@@ -649,5 +650,33 @@ func testClock(t *testing.T, e *env) {
 	}
 	if d := time.Since(first); d < -time.Minute || d > time.Minute {
 		t.Errorf("the store's clock is %v from this machine's", d)
+	}
+}
+
+// testPing: an open store answers a ping; a closed one, or one asked
+// with no time left, says it does not, and a ping writes nothing.
+func testPing(t *testing.T, e *env) {
+	ctx := context.Background()
+	p := as[store.Pinger](t, e.s)
+	for range 3 {
+		if err := p.Ping(ctx); err != nil {
+			t.Fatalf("an open store's ping: %v", err)
+		}
+	}
+	if st, ok := e.s.(interface{ CommitStats() (int64, int64) }); ok {
+		if commits, writes := st.CommitStats(); commits != 0 || writes != 0 {
+			t.Errorf("three pings made %d commits of %d writes, want none", commits, writes)
+		}
+	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := p.Ping(done); err == nil {
+		t.Error("a ping with no time left answered nil")
+	}
+	if err := e.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Ping(ctx); err == nil {
+		t.Error("a closed store's ping answered nil")
 	}
 }
