@@ -7,6 +7,7 @@
 package sshdoor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -329,7 +331,7 @@ func (d *Door) run(sess ssh.Session) {
 		return
 	}
 	cmd := sess.Command()
-	table := ""
+	table, resume := "", ""
 	switch {
 	case len(cmd) == 0:
 	case len(cmd) >= 2 && cmd[0] == "join":
@@ -338,8 +340,20 @@ func (d *Door) run(sess ssh.Session) {
 		fmt.Fprintf(sess, "Say which table to join: \"join CODE\", with the code its player gave you.\n")
 		sess.Exit(2)
 		return
+	case len(cmd) >= 2 && cmd[0] == "resume":
+		code, err := readCode(strings.Join(cmd[1:], ""))
+		if err != nil {
+			fmt.Fprintln(sess, err)
+			sess.Exit(2)
+			return
+		}
+		resume = code
+	case len(cmd) == 1 && cmd[0] == "resume":
+		fmt.Fprintf(sess, "Say which guest to come back as: \"resume CODE\", with the code your last session showed.\n")
+		sess.Exit(2)
+		return
 	default:
-		fmt.Fprintf(sess, "Parlour knows one command, \"join CODE\"; %q is not it.\n", strings.Join(cmd, " "))
+		fmt.Fprintf(sess, "Parlour knows two commands, \"join CODE\" and \"resume CODE\"; %q is neither.\n", clip(strings.Join(cmd, " ")))
 		sess.Exit(2)
 		return
 	}
@@ -349,6 +363,15 @@ func (d *Door) run(sess ssh.Session) {
 		// A login the server keeps from guests (root, admin, ...) would
 		// be refused at the first table: the server names the guest.
 		name = ""
+	}
+	resumeTok := ""
+	if resume != "" {
+		var ok bool
+		if name, resumeTok, ok = d.guests.resumed(resume, time.Now()); !ok {
+			fmt.Fprintf(sess, "No guest has the resume code %s (a code is forgotten %d days after its last use). Connect without it to play as a new guest.\n", showCode(resume), int(guestTTL/(24*time.Hour)))
+			sess.Exit(1)
+			return
+		}
 	}
 	hc := d.httpFor(sess.RemoteAddr())
 	c, err := client.New(d.cfg.API, name)
@@ -365,7 +388,10 @@ func (d *Door) run(sess ssh.Session) {
 	// to this one's disk.
 	cfg := tui.Config{Client: c, Table: table, NoDisk: true, PublicURL: d.cfg.PublicURL}
 	pub := sess.PublicKey()
-	if pub == nil {
+	if resumeTok != "" {
+		// The guest asked for comes back, whatever the key would sign
+		// in to: they said which player they are.
+	} else if pub == nil {
 		// No key: an account's name is signed in by its password, as
 		// an SSH server's login is.
 		acct, tok, ok, taken, note, err := d.offerPassword(sess, hc, name, nil)
@@ -396,11 +422,21 @@ func (d *Door) run(sess ssh.Session) {
 			}
 		}
 	}
-	if pub != nil && cfg.Session == "" {
+	var played atomic.Bool // the keyless guest has an identity to come back to
+	code := cmp.Or(resume, newCode())
+	if cfg.Session == "" {
 		// A guest with a key comes back as the same guest, under the
-		// same name, to their tables.
-		fp, guestName := gossh.FingerprintSHA256(pub), c.Name
-		cfg.Identity = d.guests.get(fp, guestName, time.Now())
+		// same name, to their tables; one without, by a resume code.
+		fp, guestName := "", c.Name
+		if pub != nil {
+			fp = gossh.FingerprintSHA256(pub)
+		}
+		switch {
+		case resumeTok != "":
+			cfg.Identity = resumeTok
+		case pub != nil:
+			cfg.Identity = d.guests.get(fp, guestName, time.Now())
+		}
 		if cfg.Identity != "" {
 			// A guest the server no longer knows (its data folder was
 			// replaced, say) starts afresh.
@@ -408,13 +444,35 @@ func (d *Door) run(sess ssh.Session) {
 			rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			if _, err := c.YourTables(rctx, cfg.Identity); errors.As(err, &e) && e.Status == http.StatusUnauthorized {
 				cfg.Identity = ""
+				if resumeTok != "" {
+					cfg.Note = "The server no longer knows the guest of that code: you play as a new guest."
+				}
 			}
 			cancel()
 		}
-		cfg.OnIdentity = func(tok string) { d.guests.put(fp, guestName, tok, time.Now()) }
-		// No account holds the key: signing in or up in the session
-		// adds it, as the password prompt above does.
-		cfg.SessionKey = strings.TrimSpace(string(gossh.MarshalAuthorizedKey(pub))) + " added over ssh"
+		remember := func(tok string) {
+			if pub != nil {
+				d.guests.put(fp, guestName, tok, time.Now())
+			} else {
+				d.guests.put(codePrefix+code, guestName, tok, time.Now())
+				played.Store(true)
+			}
+		}
+		switch {
+		case cfg.Identity == "":
+		case pub == nil:
+			played.Store(true) // resumed by the code, which goes on serving
+		case resumeTok != "":
+			remember(cfg.Identity) // resumed by code: next time the key does
+		}
+		cfg.OnIdentity = remember
+		if pub == nil {
+			cfg.Resume = d.resumeCommand(sess, code)
+		} else {
+			// No account holds the key: signing in or up in the session
+			// adds it, as the password prompt above does.
+			cfg.SessionKey = strings.TrimSpace(string(gossh.MarshalAuthorizedKey(pub))) + " added over ssh"
+		}
 	}
 	defer hc.CloseIdleConnections()
 	in := &lastKey{r: sess}
@@ -493,6 +551,11 @@ func (d *Door) run(sess ssh.Session) {
 	case <-closed:
 		fmt.Fprintf(sess, "\r\n%s\r\n", shuttingDown)
 	default:
+	}
+	if played.Load() {
+		// Left on the player's screen when the client has gone: nothing
+		// else brings a guest without a key back to their tables.
+		fmt.Fprintf(sess, "\r\nTo come back to your tables as this guest: %s\r\n", cfg.Resume)
 	}
 	select {
 	case refusal := <-resized:

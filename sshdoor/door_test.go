@@ -1075,10 +1075,13 @@ func TestGuests(t *testing.T) {
 // without its code, is answered with a line saying what to type, and
 // the session ends with status 2, starting no client.
 func TestRefusedCommands(t *testing.T) {
-	f := newFixture(t, Config{})
+	f := newFixture(t, Config{Burst: 20, PerAddr: 20})
 	for _, tc := range []struct{ cmd, want string }{
 		{"join", `Say which table to join: "join CODE"`},
-		{"play chess", `Parlour knows one command, "join CODE"; "play chess" is not it.`},
+		{"play chess", `Parlour knows two commands, "join CODE" and "resume CODE"; "play chess" is neither.`},
+		{"resume", `Say which guest to come back as: "resume CODE"`},
+		{"resume K7XQ", `"K7XQ" is not a resume code`},
+		{"resume 0000011111", `"0000011111" is not a resume code`},
 	} {
 		tm := f.dial("gus", newSigner(t), tc.cmd)
 		tm.waitFor(tc.want)
@@ -1086,7 +1089,7 @@ func TestRefusedCommands(t *testing.T) {
 		if err := tm.sess.Wait(); !errors.As(err, &exit) || exit.ExitStatus() != 2 {
 			t.Errorf("%q: the session ended with %v, want status 2", tc.cmd, err)
 		}
-		if strings.Contains(tm.text(), "guest") {
+		if strings.Contains(tm.text(), "newtable") {
 			t.Errorf("%q: a client started: %s", tc.cmd, tm.text())
 		}
 	}
@@ -1132,4 +1135,100 @@ func TestRefusedThriceSaysWhy(t *testing.T) {
 	tm.send("one\rtwo\rthree\r")
 	tm.waitFor("guest (no name yet)")
 	tm.waitFor("Not signed in as ann, three times refused (the last: wrong name or password): you play as a guest; s signs in.")
+}
+
+// TestGuestWithoutKeyResumes: a guest who came without a key is shown,
+// once seated, the command that brings them back; after a dropped
+// connection that command, typed in any case, sits them as the same
+// guest (under the name they played as, whatever the login) with the
+// table under way listed; a session that ends prints it again. Without
+// the code a keyless session is a stranger, and a code nobody holds is
+// refused, starting nothing.
+func TestGuestWithoutKeyResumes(t *testing.T) {
+	f := newFixture(t, Config{Burst: 20, PerAddr: 20})
+	tm := f.guestTable("gus", nil)
+	tm.waitFor("You came without an SSH key")
+	m := regexp.MustCompile(`resume([0-9a-z]{5}-[0-9a-z]{5})bringsyou`).FindStringSubmatch(tm.text())
+	if m == nil {
+		t.Fatalf("no resume code on the table's screen:\n%s", tm.text())
+	}
+	code := m[1]
+	_, port, _ := net.SplitHostPort(f.sshAddr)
+	if !strings.Contains(tm.text(), "ssh-t-p"+port) {
+		t.Errorf("the command does not name the door's port %s:\n%s", port, tm.text())
+	}
+	tm.sess.Close() // the connection drops mid-game
+
+	stranger := f.dial("gus", nil, "")
+	stranger.waitFor("Your recent games")
+	stranger.waitFor("none yet")
+
+	back := f.dial("someone", nil, "resume "+code)
+	back.waitFor("guest gus")
+	back.waitFor("Nymphabet")
+	back.waitFor("playing")
+	back.waitFor("Back to your tables after a dropped connection")
+	back.waitFor("resume " + strings.ToUpper(code))
+	back.send(strings.Repeat("\x1b[B", 7)) // down past the 4 games and 3 lines to the table
+	back.send("\r")
+	back.waitFor("your turn")
+	back.setMark()
+	back.send("\x03")
+	back.waitFor("To come back to your tables as this guest")
+	back.waitFor("resume " + code)
+
+	for _, wrong := range []string{"22222-33333", "2222233333"} {
+		tm := f.dial("gus", nil, "resume "+wrong)
+		tm.waitFor("No guest has the resume code 22222-33333")
+		var exit *gossh.ExitError
+		if err := tm.sess.Wait(); !errors.As(err, &exit) || exit.ExitStatus() != 1 {
+			t.Errorf("%s: the session ended with %v, want status 1", wrong, err)
+		}
+	}
+}
+
+// TestResumeCodes: codes drawn are of the door's alphabet and length,
+// and differ; a code is read in any case, with its dash or spaces.
+func TestResumeCodes(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for range 1000 {
+		c := newCode()
+		if len(c) != codeLen || strings.Trim(c, codeAlphabet) != "" || seen[c] {
+			t.Fatalf("drawn %q (seen before: %v)", c, seen[c])
+		}
+		seen[c] = true
+		if got, err := readCode(strings.ToLower(showCode(c))); err != nil || got != c {
+			t.Errorf("readCode(%q) = %q, %v", strings.ToLower(showCode(c)), got, err)
+		}
+	}
+	for _, bad := range []string{"", "K7XQM", "K7XQM2PA9DX", "O7XQM2PA9D", "K7XQM 2PA9!"} {
+		if _, err := readCode(bad); err == nil {
+			t.Errorf("readCode(%q) read a code", bad)
+		}
+	}
+}
+
+// FuzzReadCode: whatever a player types after "resume", readCode either
+// refuses it or reads a code of the door's alphabet and length, which it
+// reads again the same when shown.
+func FuzzReadCode(f *testing.F) {
+	for _, s := range []string{"K7XQM-2PA9D", "k7xqm 2pa9d", "", "resume", "ÄÖÜ-12345", "2222233333"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		code, err := readCode(s)
+		if err != nil {
+			if code != "" || !strings.Contains(err.Error(), "is not a resume code") {
+				t.Fatalf("readCode(%q) = %q, %v", s, code, err)
+			}
+			return
+		}
+		if len(code) != codeLen || strings.Trim(code, codeAlphabet) != "" {
+			t.Fatalf("readCode(%q) read %q", s, code)
+		}
+		if again, err := readCode(showCode(code)); err != nil || again != code {
+			t.Fatalf("readCode(showCode(%q)) = %q, %v", code, again, err)
+		}
+	})
 }

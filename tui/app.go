@@ -68,6 +68,11 @@ type Config struct {
 	// client makes for itself.
 	Identity   string
 	OnIdentity func(token string)
+	// Resume, when set, is the command that brings this guest back to
+	// their tables: the SSH door's for a session without a key, which
+	// nothing else of the next connection would tell from a stranger's.
+	// It is shown once the guest has a table (and on the home screen).
+	Resume string
 	// SSHKey, when set, is the public key file the home screen's `k`
 	// adds to the account (~/.ssh/id_ed25519.pub).
 	SSHKey string
@@ -151,6 +156,8 @@ type shared struct {
 	soc      social // the player stream, challenges and recent games
 	// idToken binds every seat this client takes to one guest identity.
 	idToken string
+	// toldResume says the table screen has shown Config.Resume.
+	toldResume bool
 	// event is the event followed (the last opened, or the one that
 	// paired the player), whatever screen is on show; eventsGen tells
 	// the events' screens' messages from earlier ones'.
@@ -242,6 +249,12 @@ func (m *Model) sit(s client.Seated, game string) tea.Cmd {
 	m.tables++
 	t := openTable(m.shared, s, game, m.tables)
 	m.err, m.note = "", ""
+	if m.cfg.Resume != "" && m.cfg.Session == "" && m.idToken != "" && !m.toldResume {
+		// The first table is where a dropped connection costs a guest
+		// without a key most: say there how to come back, once.
+		m.note = "You came without an SSH key: if the connection drops, " + m.cfg.Resume + " brings you back to your tables."
+		m.toldResume = true
+	}
 	m.show(t)
 	return t.next()
 }
@@ -611,7 +624,7 @@ func (m *Model) startView() string {
 		b.WriteString(bad(wrap(m.err, m.w)) + "\n\n")
 		b.WriteString("r: ask the server again · q: quit\n")
 	} else {
-		b.WriteString("Asking " + m.c.Base() + " for its games…\n")
+		b.WriteString("Asking " + m.public() + " for its games…\n")
 	}
 	return b.String()
 }

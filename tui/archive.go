@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -17,11 +16,7 @@ import (
 // path, the export's address on the server, there instead.
 func (sh *shared) archive(path, file string, fetch func(ctx context.Context) (string, int, error), done func(path string, n int, err error) tea.Msg) tea.Cmd {
 	if sh.cfg.NoDisk {
-		base := sh.cfg.PublicURL
-		if base == "" {
-			base = sh.c.Base()
-		}
-		sh.err, sh.note = "", "every game's record, one a line, from your own computer: curl -o "+file+" "+strings.TrimRight(base, "/")+path
+		sh.err, sh.note = "", "every game's record, one a line, from your own computer: curl -o "+file+" "+sh.public()+path
 		return nil
 	}
 	dir := sh.cfg.DataDir

@@ -196,7 +196,7 @@ func (d *dailyScreen) finished() *client.DailyResult {
 // the identity's own token acts for its seat there.
 func (d *dailyScreen) play(p client.Daily) tea.Cmd {
 	if a := p.Attempt; a != nil && a.Table != "" {
-		return d.nav.sit(client.Seated{Table: a.Table, Token: d.idToken, Invite: d.c.Base() + "/t/" + a.Table}, p.Game)
+		return d.nav.sit(client.Seated{Table: a.Table, Token: d.idToken, Invite: d.public() + "/t/" + a.Table}, p.Game)
 	}
 	d.busy = true
 	d.err = ""

@@ -294,7 +294,7 @@ func (e *endScreen) key(s string) tea.Cmd {
 				return errMsg{fmt.Errorf("rematch: %w", err)}
 			}
 			if s.Invite == "" {
-				s.Invite = t.c.Base() + "/t/" + s.Table
+				s.Invite = t.public() + "/t/" + s.Table
 			}
 			return seatedMsg{s: s, game: game}
 		}
@@ -341,11 +341,7 @@ func (t *tableScreen) saveRecord(soFar bool) tea.Cmd {
 // recordAt is the address of a table's record as players reach the
 // server (Config.PublicURL, else the API's base).
 func (e *endScreen) recordAt(id string) string {
-	base := e.t.cfg.PublicURL
-	if base == "" {
-		base = e.t.c.Base()
-	}
-	return strings.TrimRight(base, "/") + "/api/v1/tables/" + url.PathEscape(id) + "/record"
+	return e.t.public() + "/api/v1/tables/" + url.PathEscape(id) + "/record"
 }
 
 // verify checks a revealed setup against its commitment: the SHA-256 of

@@ -587,7 +587,7 @@ func (e *eventScreen) got(msg eventMsg) tea.Cmd {
 // seatAt finds the player's seat at table id among their tables under
 // way (the standings name the table, not the seat).
 func (e *eventScreen) seatAt(id string) tea.Cmd {
-	gen, c, tok, game := e.gen, e.c, e.idToken, e.ev.Game
+	gen, c, tok, game, base := e.gen, e.c, e.idToken, e.ev.Game, e.public()
 	if tok == "" {
 		return nil
 	}
@@ -600,7 +600,7 @@ func (e *eventScreen) seatAt(id string) tea.Cmd {
 		}
 		for _, t := range ts {
 			if t.ID == id {
-				return eventPairedMsg{gen: gen, s: client.Seated{Table: id, Seat: t.Seat, Token: tok, Invite: c.Base() + "/t/" + id}, game: game}
+				return eventPairedMsg{gen: gen, s: client.Seated{Table: id, Seat: t.Seat, Token: tok, Invite: base + "/t/" + id}, game: game}
 			}
 		}
 		return nil
@@ -635,7 +635,7 @@ func (m *Model) pairing(msg pairingMsg) tea.Cmd {
 		e = followEvent(m.shared, p.Event, nil)
 		cmds = append(cmds, e.resume())
 	}
-	s := client.Seated{Table: p.Table, Seat: p.Seat, Token: m.idToken, Invite: m.c.Base() + "/t/" + p.Table}
+	s := client.Seated{Table: p.Table, Seat: p.Seat, Token: m.idToken, Invite: m.public() + "/t/" + p.Table}
 	return tea.Batch(append(cmds, m.paired(e, s, p.Game, p.Name))...)
 }
 
@@ -817,7 +817,7 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 				e.opened[g.Table] = false
 				return e.seatAt(g.Table)
 			}
-			return e.nav.sitFor(client.Seated{Table: g.Table, Seat: -1, Invite: e.c.Base() + "/t/" + g.Table}, e.ev.Game, e)
+			return e.nav.sitFor(client.Seated{Table: g.Table, Seat: -1, Invite: e.public() + "/t/" + g.Table}, e.ev.Game, e)
 		}
 	case "j":
 		if e.ev == nil || e.busy {

@@ -171,6 +171,17 @@ func (sh *shared) adopt(tok string) {
 	}
 }
 
+// public is the server's address as players reach it: Config.PublicURL
+// (the SSH door's client plays through an address of the server's own),
+// else the API's base. Every link and address a player is shown starts
+// with it.
+func (sh *shared) public() string {
+	if sh.cfg.PublicURL != "" {
+		return strings.TrimRight(sh.cfg.PublicURL, "/")
+	}
+	return sh.c.Base()
+}
+
 // serverName is the server's name in the list of recent games.
 func (sh *shared) serverName() string {
 	if sh.cfg.Server != "" {
@@ -290,7 +301,7 @@ func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
 			if r.Identity != "" && hm.cfg.Session == "" {
 				hm.idToken = r.Identity
 			}
-			return hm.nav.sit(client.Seated{Table: r.Table, Seat: r.Seat, Token: r.Token, Invite: hm.c.Base() + "/t/" + r.Table}, r.Game)
+			return hm.nav.sit(client.Seated{Table: r.Table, Seat: r.Seat, Token: r.Token, Invite: hm.public() + "/t/" + r.Table}, r.Game)
 		}
 	}
 	return nil
@@ -343,7 +354,7 @@ func (hm *homeScreen) view() string {
 	if hm.cfg.Account != "" {
 		who = "signed in as " + hm.cfg.Account
 	}
-	head := fmt.Sprintf("%s  ·  %s  ·  %s", title("Parlour"), who, hm.c.Base())
+	head := fmt.Sprintf("%s  ·  %s  ·  %s", title("Parlour"), who, hm.public())
 	if hm.news != nil {
 		// Who is about, so that a player sees others to play; the
 		// server's address gives way first when the line is too long.
@@ -396,7 +407,11 @@ func (hm *homeScreen) view() string {
 		}
 		b.WriteString(line + "\n\n")
 	} else {
-		b.WriteString("  s sign in · u sign up (you play as a guest until then)\n\n")
+		b.WriteString("  s sign in · u sign up (you play as a guest until then)\n")
+		if hm.cfg.Resume != "" && hm.idToken != "" {
+			b.WriteString(wrap("  Back to your tables after a dropped connection: "+hm.cfg.Resume, hm.w) + "\n")
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString(title("Your recent games") + "\n")
 	rs := hm.recentHere()

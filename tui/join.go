@@ -85,7 +85,7 @@ func (js *joinScreen) update(msg tea.Msg) tea.Cmd {
 			}
 			if js.upd.Table.Status != "open" {
 				// No seat to take: the game is watched, as from the lobby.
-				return js.nav.sit(client.Seated{Table: js.id, Seat: -1, Invite: js.c.Base() + "/t/" + js.id}, js.upd.Table.Game)
+				return js.nav.sit(client.Seated{Table: js.id, Seat: -1, Invite: js.public() + "/t/" + js.id}, js.upd.Table.Game)
 			}
 			return js.join(js.id)
 		}
@@ -162,5 +162,5 @@ func (sh *shared) sitHeld(id, game string, r Recent) tea.Cmd {
 	if r.Identity != "" && sh.cfg.Session == "" {
 		sh.idToken = r.Identity
 	}
-	return sh.nav.sit(client.Seated{Table: id, Seat: r.Seat, Token: r.Token, Invite: sh.c.Base() + "/t/" + id}, game)
+	return sh.nav.sit(client.Seated{Table: id, Seat: r.Seat, Token: r.Token, Invite: sh.public() + "/t/" + id}, game)
 }

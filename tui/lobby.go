@@ -159,7 +159,7 @@ func (lb *lobbyScreen) key(s string) tea.Cmd {
 				return lb.sitHeld(t.ID, t.Game, r)
 			}
 			// Another's game in play is watched: no seat, no token.
-			return lb.nav.sit(client.Seated{Table: t.ID, Seat: -1, Invite: lb.c.Base() + "/t/" + t.ID}, t.Game)
+			return lb.nav.sit(client.Seated{Table: t.ID, Seat: -1, Invite: lb.public() + "/t/" + t.ID}, t.Game)
 		}
 	}
 	return nil

@@ -280,7 +280,7 @@ func (ms *modScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		ms.err, ms.note = "", ""
-		return ms.nav.sitFrom(client.Seated{Table: r.Table, Seat: -1, Invite: ms.c.Base() + "/t/" + r.Table}, "", ms)
+		return ms.nav.sitFrom(client.Seated{Table: r.Table, Seat: -1, Invite: ms.public() + "/t/" + r.Table}, "", ms)
 	case "c", "m", "n", "x", "o":
 		r := ms.chosen()
 		if s == "c" && (r == nil || r.Status != "open") {

@@ -413,7 +413,7 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 			so.out = without(so.out, t.Challenge)
 			delete(so.putAway, t.Challenge)
 			if on := m.table(); on == nil || on.upd != nil && on.upd.Table.Status == "finished" {
-				s := client.Seated{Table: t.ID, Seat: t.Seat, Token: m.cfg.Session, Invite: m.c.Base() + "/t/" + t.ID}
+				s := client.Seated{Table: t.ID, Seat: t.Seat, Token: m.cfg.Session, Invite: m.public() + "/t/" + t.ID}
 				return tea.Batch(m.sit(s, t.Game), m.loadServed())
 			}
 			m.note = fmt.Sprintf("your challenge was accepted: the %s table is in your recent games", m.gameTitle(t.Game))
@@ -454,7 +454,7 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 		if e.ev != nil && e.mine() == nil {
 			return m.loadServed() // left: the game is among the recent ones
 		}
-		s := client.Seated{Table: p.Table, Seat: p.Seat, Token: m.idToken, Invite: m.c.Base() + "/t/" + p.Table}
+		s := client.Seated{Table: p.Table, Seat: p.Seat, Token: m.idToken, Invite: m.public() + "/t/" + p.Table}
 		return tea.Batch(m.paired(e, s, p.Game, p.Name), m.loadServed())
 	}
 	return nil
@@ -690,7 +690,7 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			ps.err = "only the games of players you follow show here: f follows " + chosen + ", then w watches theirs"
 		default:
 			if id, game := watchable(f); id != "" {
-				return ps.nav.sitFrom(client.Seated{Table: id, Seat: -1, Invite: ps.c.Base() + "/t/" + id}, game, ps)
+				return ps.nav.sitFrom(client.Seated{Table: id, Seat: -1, Invite: ps.public() + "/t/" + id}, game, ps)
 			}
 			ps.err = f.Name + " is not playing a game open to watch right now"
 		}

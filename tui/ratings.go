@@ -600,7 +600,7 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 				// A finished game is public: watched, it shows its end,
 				// every secret and its analysis.
 				g := ps.games[ps.at]
-				return ps.nav.sitFrom(client.Seated{Table: g.Table, Seat: -1, Invite: ps.c.Base() + "/t/" + g.Table}, g.Game, ps)
+				return ps.nav.sitFrom(client.Seated{Table: g.Table, Seat: -1, Invite: ps.public() + "/t/" + g.Table}, g.Game, ps)
 			}
 		}
 	}

@@ -300,7 +300,7 @@ func (sk *seekScreen) readIn(msg seekStateMsg) tea.Cmd {
 	}
 	if msg.s.Status == "paired" && msg.s.Table != nil {
 		// The identity's own token acts for its seat at a seek's table.
-		seat := client.Seated{Table: msg.s.Table.Table, Seat: msg.s.Table.Seat, Token: sk.token, Invite: sk.c.Base() + "/t/" + msg.s.Table.Table}
+		seat := client.Seated{Table: msg.s.Table.Table, Seat: msg.s.Table.Seat, Token: sk.token, Invite: sk.public() + "/t/" + msg.s.Table.Table}
 		game := sk.seek.Game
 		sk.seek = nil
 		return sk.nav.sit(seat, game)

@@ -978,7 +978,7 @@ func (t *tableScreen) waitingView() string {
 	if t.upd.Table.Status == "open" {
 		inv := t.invite
 		if inv == "" {
-			inv = t.c.Base() + "/t/" + t.id
+			inv = t.public() + "/t/" + t.id
 		}
 		// The link on a line of its own: cut at the edge, it would lead
 		// nowhere.

@@ -691,13 +691,19 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		door *sshdoor.Door
 		pipe *sshdoor.Pipe
 	)
+	// public is where players reach the server: the links the server
+	// and the door's sessions show start with it.
+	public := base
+	if mo.public != "" {
+		public = strings.TrimRight(mo.public, "/")
+	}
 	if sshOpt.addr != "" {
 		// The door's sessions reach the same handler through an
 		// in-memory pipe, each under its SSH client's address.
 		pipe = sshdoor.NewPipe()
 		defer pipe.Close()
 		door, err = sshdoor.New(sshOpt.addr, sshdoor.Config{
-			API: base, PublicURL: base, DataDir: data, Idle: sshOpt.idle, Grace: sshOpt.grace, Log: log, HTTP: pipe.Client,
+			API: base, PublicURL: public, DataDir: data, Idle: sshOpt.idle, Grace: sshOpt.grace, Log: log, HTTP: pipe.Client,
 			KeySession: func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
 				s, err := svc.KeySession(ctx, pub)
 				return s.Name, s.Token, err
@@ -729,11 +735,8 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	}
 	cfg := server.Config{
 		Store: db, Games: games.Registry(), NewBot: games.NewBot,
-		BaseURL: base, Logger: log, OpenExpiry: topt.openExpiry, ParkAfter: topt.parkAfter, LeftMemory: topt.leftMemory, ChatFilter: filter,
+		BaseURL: public, Logger: log, OpenExpiry: topt.openExpiry, ParkAfter: topt.parkAfter, LeftMemory: topt.leftMemory, ChatFilter: filter,
 		HouseLexicons: house, Calendar: cal,
-	}
-	if mo.public != "" {
-		cfg.BaseURL = strings.TrimRight(mo.public, "/")
 	}
 	if mo.smtp != nil {
 		cfg.SMTP = mo.smtp

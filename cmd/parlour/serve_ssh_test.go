@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,9 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
 	"parlour/sshdoor"
@@ -42,7 +45,7 @@ func TestServeSSHLogsHostKey(t *testing.T) {
 	go func() {
 		// Port 0: the door takes a free port and prints it, where a port
 		// found free beforehand may be taken by then.
-		code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data, "--ssh", "127.0.0.1:0", "--log", "json"}, strings.NewReader(""), outW, logs)
+		code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data, "--ssh", "127.0.0.1:0", "--log", "json", "--public-url", "https://parlour.example/"}, strings.NewReader(""), outW, logs)
 		outW.Close()
 		done <- code
 	}()
@@ -108,10 +111,20 @@ func TestServeSSHLogsHostKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Close()
 	if presented != want {
 		t.Errorf("the door presents %s, the log says %s", presented, want)
 	}
+	// The door's sessions show the server's public address, not the
+	// loopback one they play through: a guest without a key, once at a
+	// table, is told how to come back by it.
+	screen := keylessTable(t, c)
+	if !strings.Contains(screen, "ssh-t-p"+port+"parlour.exampleresume") {
+		t.Errorf("the table screen does not say how to come back at parlour.example:\n%s", screen)
+	}
+	if !strings.Contains(screen, "https://parlour.example") || strings.Contains(screen, "127.0.0.1") {
+		t.Errorf("the session shows an address other than the public one:\n%s", screen)
+	}
+	c.Close()
 	stop()
 	go func() {
 		for range logs.ch {
@@ -178,3 +191,53 @@ func TestServeSSHBadStartChangesNothing(t *testing.T) {
 		})
 	}
 }
+
+// keylessTable opens a session on c, starts a Nymphabet table against
+// the computer and returns what the screen showed by the player's first
+// turn, escape sequences and spaces left out, in lower case.
+func keylessTable(t *testing.T, c *gossh.Client) string {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	in, _ := sess.StdinPipe()
+	var mu sync.Mutex
+	var out bytes.Buffer
+	sess.Stdout = writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return out.Write(p)
+	})
+	if err := sess.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	screen := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.ToLower(strings.Join(strings.Fields(ansi.Strip(out.String())), ""))
+	}
+	wait := func(want string) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if strings.Contains(screen(), want) {
+				return
+			}
+		}
+		t.Fatalf("%q never shown; the screen:\n%s", want, screen())
+	}
+	wait("newtable")
+	io.WriteString(in, "1")
+	wait("nymphabet·newtable")
+	io.WriteString(in, "\r")
+	wait("yourturn")
+	return screen()
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
