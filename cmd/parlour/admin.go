@@ -30,7 +30,7 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	storeAt := fs.String("store", "", "the server's store, as given to parlour serve: a postgres:// URL, or the path of an SQLite database file; empty: parlour.db in --data")
 	reason := fs.String("reason", "", "why, for the moderators' log (grant, revoke and reopen)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: parlour admin [--data DIR | --store URL] grant NAME | revoke NAME | reopen NAME | reports | backup DIR | restore DIR")
+		fmt.Fprintln(stderr, "usage: parlour admin [--data DIR | --store URL] grant NAME | revoke NAME | reopen NAME | reports | backup DIR | restore DIR | to-postgres URL")
 		fmt.Fprintln(stderr, "\nRun on the server's machine, against its data:")
 		fmt.Fprintln(stderr, "  grant NAME    make the account NAME a moderator")
 		fmt.Fprintln(stderr, "  revoke NAME   take the moderator role back from NAME")
@@ -40,6 +40,8 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "                into DIR, new or empty: a data directory parlour serve --data DIR serves")
 		fmt.Fprintln(stderr, "  restore DIR   put the backup in DIR in place of the server's database and SSH files,")
 		fmt.Fprintln(stderr, "                the server stopped; what it replaces is moved aside, not deleted")
+		fmt.Fprintln(stderr, "  to-postgres URL  copy the SQLite database, the server stopped, into the new, empty")
+		fmt.Fprintln(stderr, "                PostgreSQL database at URL, which parlour serve --store URL then serves")
 		fs.PrintDefaults()
 	}
 	// The flags may come before the action, after it, or after its name.
@@ -61,17 +63,20 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if len(pos) > 0 {
 		verb, rest = pos[0], pos[1:]
 	}
-	want := map[string]int{"grant": 1, "revoke": 1, "reopen": 1, "reports": 0, "backup": 1, "restore": 1}
+	want := map[string]int{"grant": 1, "revoke": 1, "reopen": 1, "reports": 0, "backup": 1, "restore": 1, "to-postgres": 1}
 	n, ok := want[verb]
 	switch {
 	case verb == "":
 		fs.Usage()
 		return 2
 	case !ok:
-		fmt.Fprintf(stderr, "parlour admin: unknown action %q: grant NAME, revoke NAME, reopen NAME, reports, backup DIR or restore DIR\n", verb)
+		fmt.Fprintf(stderr, "parlour admin: unknown action %q: grant NAME, revoke NAME, reopen NAME, reports, backup DIR, restore DIR or to-postgres URL\n", verb)
 		return 2
 	case len(rest) != n && verb == "backup":
 		fmt.Fprintf(stderr, "parlour admin backup: name one directory to back up into\n")
+		return 2
+	case len(rest) != n && verb == "to-postgres":
+		fmt.Fprintf(stderr, "parlour admin to-postgres: name one PostgreSQL database to copy into, as postgres://USER@HOST/DB\n")
 		return 2
 	case len(rest) != n && verb == "restore":
 		fmt.Fprintf(stderr, "parlour admin restore: name one directory, made by parlour admin backup, to restore from\n")
@@ -116,6 +121,9 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if verb == "backup" {
 		return adminBackup(ctx, where, *data, rest[0], stdout, stderr)
+	}
+	if verb == "to-postgres" {
+		return adminToPostgres(ctx, where, rest[0], stdout, stderr)
 	}
 	where.sqlite = sqlite.Options{Synchronous: "FULL"}
 	where.noMigrate = true

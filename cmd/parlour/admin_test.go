@@ -386,6 +386,75 @@ func TestAdminPostgres(t *testing.T) {
 	checkAdmin(t, st, "--store", url)
 }
 
+// TestAdminToPostgres: parlour admin to-postgres copies a server's
+// SQLite database into an empty PostgreSQL database, which then serves
+// its accounts and reports; a second copy, a target that is no
+// PostgreSQL URL, a source that is PostgreSQL already, or a database a
+// server is using is refused, saying why, and copies nothing.
+func TestAdminToPostgres(t *testing.T) {
+	ctx := context.Background()
+	srv, err := pgtest.Start(ctx, pgtest.Options{})
+	if err != nil {
+		if _, missing := pgtest.Bin(); missing != nil {
+			pgtest.Missing(t)
+		}
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	url := srv.NewDatabase(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "parlour.db")
+	st, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedAdmin(t, st)
+	st.Close()
+
+	lock, err := lockStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"to-postgres"}, 2, "name one PostgreSQL database"},
+		{[]string{"to-postgres", "mysql://x/y"}, 2, "postgres"},
+		{[]string{"to-postgres", filepath.Join(dir, "other.db")}, 2, "is not a PostgreSQL database"},
+		{[]string{"to-postgres", url, "--store", url}, 2, "the store is PostgreSQL already"},
+		{[]string{"to-postgres", url, "--data", t.TempDir()}, 1, "no database at"},
+		{[]string{"to-postgres", url, "--data", dir}, 1, "already serving"},
+	} {
+		code, _, errs := adminRun(c.args...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("admin %q: %d %q; want %d saying %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+	lock.Release()
+
+	code, out, errs := adminRun("to-postgres", url, "--data", dir)
+	if code != 0 || !strings.Contains(out, "among them 3 accounts") || !strings.Contains(out, "parlour serve --store URL") {
+		t.Fatalf("to-postgres: %d %q %q", code, out, errs)
+	}
+	pg, err := postgres.Open(ctx, url, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := pg.AccountByKey(ctx, "ann"); err != nil || a.Name != "Ann" {
+		t.Errorf("Ann on the copy: %+v, %v", a, err)
+	}
+	if rs, err := pg.Reports(ctx, 10); err != nil || len(rs) != 1 || rs[0].Text != "rude words" {
+		t.Errorf("the reports on the copy: %+v, %v", rs, err)
+	}
+	pg.Close()
+	code, _, errs = adminRun("to-postgres", url, "--data", dir)
+	if code != 1 || !strings.Contains(errs, "holds data already") || !strings.Contains(errs, "Nothing was copied") {
+		t.Errorf("a second copy: %d %q", code, errs)
+	}
+}
+
 // TestServeChatFilterFlag: serve refuses a chat filter it cannot read or
 // that is not a list of words, naming the problem, and serves nothing.
 func TestServeChatFilterFlag(t *testing.T) {

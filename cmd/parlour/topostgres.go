@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"parlour/store/transfer"
+)
+
+// adminToPostgres copies the SQLite database at where into the empty
+// PostgreSQL database at target: the way a site on one server moves to a
+// cluster. The server must be stopped: the copy takes its lock for the
+// while, so that nothing is written to the database after the rows it
+// read.
+func adminToPostgres(ctx context.Context, where storeAt, target string, stdout, stderr io.Writer) int {
+	if where.postgres != "" {
+		fmt.Fprintln(stderr, "parlour admin to-postgres: the store is PostgreSQL already: give the SQLite database's --data or --store")
+		return 2
+	}
+	to, err := parseStore(target, "")
+	if err != nil || to.postgres == "" {
+		if err == nil {
+			err = fmt.Errorf("%q is not a PostgreSQL database: give a postgres:// URL", target)
+		}
+		fmt.Fprintf(stderr, "parlour admin to-postgres: %v\n", err)
+		return 2
+	}
+	lock, err := lockStore(where.path)
+	if err != nil {
+		fmt.Fprintf(stderr, "parlour admin to-postgres: %v\n", err)
+		return 1
+	}
+	defer lock.Release()
+	copied, err := transfer.ToPostgres(ctx, where.path, to.postgres)
+	if err != nil {
+		fmt.Fprintf(stderr, "parlour admin to-postgres: %v\nNothing was copied: the PostgreSQL database holds what it held before.\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "Copied %s into %s: %d rows, among them %d accounts, %d tables and %d moves.\n",
+		where.path, redacted(to.postgres), copied.Rows(), copied["accounts"], copied["tables"], copied["moves"])
+	fmt.Fprintf(stdout, "Serve it with parlour serve --store URL (and --data for the SSH door's files); %s stays as it was.\n", where.path)
+	return 0
+}
