@@ -12,7 +12,6 @@ import (
 	"parlour/sshdoor"
 	"parlour/store"
 	"parlour/store/postgres"
-	"parlour/store/postgres/pgtest"
 	"parlour/store/sqlite"
 )
 
@@ -368,15 +367,7 @@ func TestAdminRestore(t *testing.T) {
 
 // TestAdminPostgres: parlour admin on a server's PostgreSQL database.
 func TestAdminPostgres(t *testing.T) {
-	srv, err := pgtest.Start(context.Background(), pgtest.Options{})
-	if err != nil {
-		if _, missing := pgtest.Bin(); missing != nil {
-			pgtest.Missing(t)
-		}
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	url := srv.NewDatabase(t)
+	url := pgDatabase(t)
 	st, err := postgres.Open(context.Background(), url, postgres.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -393,15 +384,7 @@ func TestAdminPostgres(t *testing.T) {
 // server is using is refused, saying why, and copies nothing.
 func TestAdminToPostgres(t *testing.T) {
 	ctx := context.Background()
-	srv, err := pgtest.Start(ctx, pgtest.Options{})
-	if err != nil {
-		if _, missing := pgtest.Bin(); missing != nil {
-			pgtest.Missing(t)
-		}
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	url := srv.NewDatabase(t)
+	url := pgDatabase(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "parlour.db")
 	st, err := sqlite.Open(ctx, path, sqlite.Options{})

@@ -16,6 +16,14 @@ import (
 // skips (fails under CI).
 func clusterEngines(t *testing.T) (pgURL, natsURL string) {
 	t.Helper()
+	return pgDatabase(t), natstest.URL(natstest.Run(t, -1))
+}
+
+// pgDatabase starts a throwaway PostgreSQL server for t and returns the
+// URL of a new database on it. Without PostgreSQL the test skips (fails
+// under CI).
+func pgDatabase(t *testing.T) string {
+	t.Helper()
 	pg, err := pgtest.Start(context.Background(), pgtest.Options{})
 	if err != nil {
 		if _, missing := pgtest.Bin(); missing != nil {
@@ -24,7 +32,7 @@ func clusterEngines(t *testing.T) (pgURL, natsURL string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pg.Close() })
-	return pg.NewDatabase(t), natstest.URL(natstest.Run(t, -1))
+	return pg.NewDatabase(t)
 }
 
 // TestServeCluster runs two parlour serve nodes on one throwaway

@@ -15,8 +15,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"parlour/store/postgres/pgtest"
 )
 
 // TestServeWithoutPostgres points parlour serve at a PostgreSQL address
@@ -61,15 +59,7 @@ func TestServeWithoutPostgres(t *testing.T) {
 // creates a table and plays a move, stops the server, and starts another
 // on the same database: the table is there with its move.
 func TestServeOnPostgres(t *testing.T) {
-	srv, err := pgtest.Start(context.Background(), pgtest.Options{})
-	if err != nil {
-		if _, missing := pgtest.Bin(); missing != nil {
-			pgtest.Missing(t)
-		}
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	url := srv.NewDatabase(t)
+	url := pgDatabase(t)
 
 	ctx, stop := context.WithCancel(context.Background())
 	data := filepath.Join(t.TempDir(), "data")

@@ -38,10 +38,12 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m, &pg)) }
 // site is a server on a store, reached over HTTP.
 type site struct {
 	t   *testing.T
+	st  store.Store
 	svc *server.Service
 	srv *httptest.Server
 }
 
+// serve starts a server on st, which close closes with it.
 func serve(t *testing.T, st store.Store) *site {
 	t.Helper()
 	svc, err := server.New(context.Background(), server.Config{Store: st, Games: games.Registry(), NewBot: games.NewBot})
@@ -49,12 +51,25 @@ func serve(t *testing.T, st store.Store) *site {
 		t.Fatal(err)
 	}
 	h := server.NewHandler(svc, limit.Limits{})
-	return &site{t: t, svc: svc, srv: httptest.NewServer(h)}
+	return &site{t: t, st: st, svc: svc, srv: httptest.NewServer(h)}
+}
+
+// serveSQLite starts a server on a new SQLite database, and returns it
+// with the database's path.
+func serveSQLite(t *testing.T) (*site, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "parlour.db")
+	lite, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serve(t, lite), path
 }
 
 func (s *site) close() {
 	s.srv.Close()
 	s.svc.Close()
+	s.st.Close()
 }
 
 // call sends body as JSON with token and decodes the answer into out,
@@ -90,7 +105,7 @@ func (s *site) call(method, path, token string, body any, want int, out any) []b
 // play fills the site's store as players would: two accounts, a rated
 // game played to its end with chat, a follow, a challenge, a report, an
 // SSH key, a daily attempt, an event joined, a moderator made.
-func play(t *testing.T, s *site, st store.Store) (table string) {
+func play(t *testing.T, s *site) (table string) {
 	t.Helper()
 	var ann, ben struct{ Token string }
 	s.call("POST", "/api/v1/accounts", "", map[string]string{"name": "Ann", "password": "a long secret phrase"}, 201, &ann)
@@ -110,7 +125,7 @@ func play(t *testing.T, s *site, st store.Store) (table string) {
 	var event struct{ ID string }
 	s.call("POST", "/api/v1/tournaments", ann.Token, map[string]any{"kind": "arena", "game": "nymphabet", "clock": 60, "minutes": 60, "starts": time.Now().Add(time.Hour).UTC().Format(time.RFC3339)}, 201, &event)
 	s.call("POST", "/api/v1/tournaments/"+event.ID+"/join", ben.Token, map[string]any{}, 200, nil)
-	if _, err := moderation.Grant(context.Background(), st, "Ann", true, "trusted", time.Now()); err != nil {
+	if _, err := moderation.Grant(context.Background(), s.st, "Ann", true, "trusted", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	return sa.Table
@@ -249,20 +264,14 @@ func micros(s string) string {
 func TestToPostgres(t *testing.T) {
 	ctx := context.Background()
 	url := pg.NewDatabase(t)
-	path := filepath.Join(t.TempDir(), "parlour.db")
-	lite, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := serve(t, lite)
-	id := play(t, s, lite)
+	s, path := serveSQLite(t)
+	id := play(t, s)
 	reads := []string{"/api/v1/players/Ann", "/api/v1/players/Ben/games", "/api/v1/tables/" + id + "/record", "/api/v1/leaderboards/nymphabet-standard", "/api/v1/tables/" + id + "/chat"}
 	before := map[string]string{}
 	for _, p := range reads {
 		before[p] = micros(string(s.call("GET", p, "", nil, 200, nil)))
 	}
 	s.close()
-	lite.Close()
 
 	copied, err := transfer.ToPostgres(ctx, path, url)
 	if err != nil {
@@ -298,7 +307,6 @@ func TestToPostgres(t *testing.T) {
 		t.Errorf("a moderator made on the copy: %v", err)
 	}
 	s.close()
-	st.Close()
 
 	_, err = transfer.ToPostgres(ctx, path, url)
 	if err == nil || !strings.Contains(err.Error(), "holds data already") {
@@ -315,19 +323,13 @@ func TestToPostgres(t *testing.T) {
 func TestToPostgresAllOrNothing(t *testing.T) {
 	ctx := context.Background()
 	url := pg.NewDatabase(t)
-	path := filepath.Join(t.TempDir(), "parlour.db")
-	lite, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := serve(t, lite)
+	s, path := serveSQLite(t)
 	var ann struct{ Token string }
 	s.call("POST", "/api/v1/accounts", "", map[string]string{"name": "Ann", "password": "a long secret phrase"}, 201, &ann)
 	var sa struct{ Table, Token string }
 	s.call("POST", "/api/v1/tables", ann.Token, map[string]any{"game": "nymphabet", "seats": []string{"me", "computer:easy"}}, 201, &sa)
 	s.call("POST", "/api/v1/tables/"+sa.Table+"/moves", sa.Token, map[string]any{"move": "apple"}, 200, nil)
 	s.close()
-	lite.Close()
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
