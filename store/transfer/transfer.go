@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -57,6 +58,11 @@ func (c Copied) Rows() int64 {
 // caller keeps servers off the SQLite file (parlour admin takes its
 // lock); PostgreSQL's serve lock is held here for the while.
 func ToPostgres(ctx context.Context, path, url string) (Copied, error) {
+	// Opening a file that is not there would make an empty database,
+	// and the copy would move nothing, saying it did.
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("the SQLite database: %w", err)
+	}
 	src, err := sqlite.Open(ctx, path, sqlite.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("the SQLite database: %w", err)

@@ -5,8 +5,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -311,6 +313,13 @@ func TestToPostgres(t *testing.T) {
 	_, err = transfer.ToPostgres(ctx, path, url)
 	if err == nil || !strings.Contains(err.Error(), "holds data already") {
 		t.Errorf("a copy into a database with data: %v", err)
+	}
+	missing := filepath.Join(t.TempDir(), "parlour.db")
+	if _, err := transfer.ToPostgres(ctx, missing, url); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a copy of a database that is not there: %v", err)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("the copy of a database that is not there made one")
 	}
 	if again := pgRows(t, url); len(again["moves"]) != len(want["moves"]) || len(again["moderation_log"]) != len(want["moderation_log"])+1 {
 		t.Errorf("the refused copy changed the database: %d moves, %d log lines", len(again["moves"]), len(again["moderation_log"]))
