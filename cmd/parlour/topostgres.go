@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"parlour/store/transfer"
 )
@@ -32,7 +33,12 @@ func adminToPostgres(ctx context.Context, where storeAt, target string, stdout, 
 		return 1
 	}
 	defer lock.Release()
-	copied, err := transfer.ToPostgres(ctx, where.path, to.postgres)
+	start := time.Now()
+	copied, err := transfer.ToPostgres(ctx, where.path, to.postgres, func(table string, rows int64) {
+		if rows > 0 {
+			fmt.Fprintf(stdout, "  %-22s %9d rows  (%s)\n", table, rows, time.Since(start).Round(time.Millisecond))
+		}
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "parlour admin to-postgres: %v\nNothing was copied: the PostgreSQL database holds what it held before.\n", err)
 		return 1

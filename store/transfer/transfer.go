@@ -57,7 +57,11 @@ func (c Copied) Rows() int64 {
 // parlour serve would. No server may use either database meanwhile: the
 // caller keeps servers off the SQLite file (parlour admin takes its
 // lock); PostgreSQL's serve lock is held here for the while.
-func ToPostgres(ctx context.Context, path, url string) (Copied, error) {
+//
+// done, when set, is told each table once its rows are copied (they are
+// committed only once every table is): a large site's copy takes
+// minutes, and the operator sees it move.
+func ToPostgres(ctx context.Context, path, url string, done func(table string, rows int64)) (Copied, error) {
 	// Opening a file that is not there would make an empty database,
 	// and the copy would move nothing, saying it did.
 	if _, err := os.Stat(path); err != nil {
@@ -120,6 +124,9 @@ func ToPostgres(ctx context.Context, path, url string) (Copied, error) {
 			return nil, err
 		}
 		copied[t.name] = n
+		if done != nil {
+			done(t.name, n)
+		}
 	}
 	if err := resetSequences(ctx, tx); err != nil {
 		return nil, err

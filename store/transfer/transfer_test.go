@@ -275,7 +275,7 @@ func TestToPostgres(t *testing.T) {
 	}
 	s.close()
 
-	copied, err := transfer.ToPostgres(ctx, path, url)
+	copied, err := transfer.ToPostgres(ctx, path, url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,12 +310,12 @@ func TestToPostgres(t *testing.T) {
 	}
 	s.close()
 
-	_, err = transfer.ToPostgres(ctx, path, url)
+	_, err = transfer.ToPostgres(ctx, path, url, nil)
 	if err == nil || !strings.Contains(err.Error(), "holds data already") {
 		t.Errorf("a copy into a database with data: %v", err)
 	}
 	missing := filepath.Join(t.TempDir(), "parlour.db")
-	if _, err := transfer.ToPostgres(ctx, missing, url); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := transfer.ToPostgres(ctx, missing, url, nil); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a copy of a database that is not there: %v", err)
 	}
 	if _, err := os.Stat(missing); err == nil {
@@ -348,7 +348,7 @@ func TestToPostgresAllOrNothing(t *testing.T) {
 	}
 	db.Close()
 
-	_, err = transfer.ToPostgres(ctx, path, url)
+	_, err = transfer.ToPostgres(ctx, path, url, nil)
 	if err == nil || !strings.Contains(err.Error(), "copying moves: column at") {
 		t.Fatalf("a copy of a time kept as text: %v", err)
 	}
@@ -357,4 +357,62 @@ func TestToPostgresAllOrNothing(t *testing.T) {
 			t.Errorf("the failed copy left %d rows in %s", len(rows), tb)
 		}
 	}
+}
+
+// BenchmarkToPostgres copies a database of 1,000 finished tables of 100
+// moves each (100,000 moves) and reports the rows copied a second.
+func BenchmarkToPostgres(b *testing.B) {
+	if pg == nil {
+		pgtest.Missing(b)
+	}
+	ctx := context.Background()
+	path := filepath.Join(b.TempDir(), "parlour.db")
+	lite, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	lite.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	at := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC).UnixNano()
+	for i := range 1000 {
+		id := fmt.Sprintf("t%06d", i)
+		if _, err := tx.Exec(`INSERT INTO tables (id, game, status, created, updated, meta) VALUES (?, 'nymphabet', 'finished', ?, ?, ?)`, id, at, at, []byte(`{"game":"nymphabet","seats":[]}`)); err != nil {
+			b.Fatal(err)
+		}
+		for seq := 1; seq <= 100; seq++ {
+			if _, err := tx.Exec(`INSERT INTO moves (table_id, seq, seat, move, at) VALUES (?, ?, ?, 'abdicated', ?)`, id, seq, seq%2, at+int64(seq)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	db.Close()
+	b.ResetTimer()
+	var rows int64
+	for range b.N {
+		b.StopTimer()
+		url, err := pg.CreateDatabase(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		copied, err := transfer.ToPostgres(ctx, path, url, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows += copied.Rows()
+		b.StopTimer()
+		pg.DropDatabase(ctx, url)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
 }
