@@ -61,7 +61,8 @@ func socketHello(t *testing.T, base, id, token string) string {
 }
 
 // TestSecretsStayHidden: while two players' hidden setups are in play
-// (a Quizl grid and password, a Salvo fleet), nothing another player, a
+// (a Quizl grid and password, a Salvo fleet), or their hidden moves (where
+// each placed a word in Sightless Word Fight), nothing another player, a
 // spectator with an identity or a visitor without one can ask for holds
 // any part of them that has not been revealed in play: the table, its
 // record, chat and analysis, its event stream and socket, the lobby's
@@ -106,29 +107,14 @@ func TestSecretsStayHidden(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.game, func(t *testing.T) {
-			var ann, ben, cy struct{ Token string }
-			for _, who := range []struct {
-				name string
-				out  any
-			}{{"Ann", &ann}, {"Ben", &ben}, {"Cy", &cy}} {
-				if st, err := call(base+"/identity", "POST", "", map[string]string{"name": who.name}, who.out); st != 201 {
-					t.Fatalf("identity %s: %d %v", who.name, st, err)
-				}
-			}
-			var sa, sb struct{ Table, Token string }
-			if st, err := call(base+"/tables", "POST", ann.Token, map[string]any{"game": tc.game, "seats": []string{"me", "open"}}, &sa); st != 201 {
-				t.Fatalf("create: %d %v", st, err)
-			}
-			if st, err := call(base+"/tables/"+sa.Table+"/join", "POST", ben.Token, map[string]any{}, &sb); st != 200 {
-				t.Fatalf("join: %d %v", st, err)
-			}
+			id, ann, ben, cy := twoSeated(t, base, tc.game)
 			secrets := map[string][]string{} // by the seat's token
-			for _, tok := range []string{sa.Token, sb.Token} {
+			for _, tok := range []string{ann, ben} {
 				var r struct{ Setup json.RawMessage }
 				if st, err := call(base+"/tools/random-setup", "POST", "", map[string]string{"game": tc.game}, &r); st != 200 {
 					t.Fatalf("random setup: %d %v", st, err)
 				}
-				if st, err := call(base+"/tables/"+sa.Table+"/setup", "POST", tok, map[string]any{"setup": r.Setup}, nil); st != 200 {
+				if st, err := call(base+"/tables/"+id+"/setup", "POST", tok, map[string]any{"setup": r.Setup}, nil); st != 200 {
 					t.Fatalf("setup: %d %v", st, err)
 				}
 				secrets[tok] = tc.secrets(r.Setup)
@@ -136,40 +122,113 @@ func TestSecretsStayHidden(t *testing.T) {
 					t.Fatalf("no secrets read from the setup %s", r.Setup)
 				}
 			}
-			id := sa.Table
-			paths := []string{"/tables/" + id, "/tables/" + id + "/record", "/tables/" + id + "/chat", "/tables/" + id + "/analysis",
-				"/tables/" + id + "/events", "/tables?status=playing", "/tv", "/online", "/players/Ann/games", "/identity/tables"}
-			for _, asker := range []struct {
-				who   string
-				token string
-				not   []string // whose secrets it must not see
-			}{
-				{"a visitor", "", append(secrets[sa.Token], secrets[sb.Token]...)},
-				{"a spectator", cy.Token, append(secrets[sa.Token], secrets[sb.Token]...)},
-				{"Ben, the other player", sb.Token, secrets[sa.Token]},
-				{"Ann, the other player", sa.Token, secrets[sb.Token]},
-			} {
-				answers := map[string]string{}
-				for _, p := range paths {
-					_, answers[p] = fetch(t, base+p, asker.token)
-				}
-				answers["the socket"] = socketHello(t, srv.URL, id, asker.token)
-				for where, body := range answers {
-					for _, s := range asker.not {
-						if strings.Contains(strings.ToUpper(body), s) {
-							t.Errorf("%s reads %q of a hidden setup in %s:\n%s", asker.who, s, where, body)
-						}
-					}
-				}
-			}
+			unread(t, srv.URL, id, cy, secrets)
 			// The check looks where a leak would be: a player's own
 			// view holds their own setup.
-			_, own := fetch(t, base+"/tables/"+id, sa.Token)
-			for _, s := range secrets[sa.Token] {
+			_, own := fetch(t, base+"/tables/"+id, ann)
+			for _, s := range secrets[ann] {
 				if !strings.Contains(own, s) {
 					t.Errorf("Ann's own view lacks %q of her setup: the test looks in the wrong place\n%s", s, own)
 				}
 			}
 		})
 	}
+	// Sightless Word Fight hides no setup but each player's grid: where
+	// each placed the word everyone answers.
+	t.Run("wordfight", func(t *testing.T) {
+		id, ann, ben, cy := twoSeated(t, base, "wordfight")
+		for _, m := range []struct{ tok, move string }{{ann, "declare TOPIC"}, {ann, "place B2 across"}, {ben, "place E1 down"}} {
+			if st, err := call(base+"/tables/"+id+"/moves", "POST", m.tok, map[string]any{"move": m.move}, nil); st != 200 {
+				t.Fatalf("%s: %d %v", m.move, st, err)
+			}
+		}
+		secrets := map[string][]string{ann: {"B2 across"}, ben: {"E1 down"}}
+		for _, tok := range []string{ann, ben} {
+			var v struct{ View struct{ Grid []string } }
+			if st, err := call(base+"/tables/"+id, "GET", tok, nil, &v); st != 200 {
+				t.Fatalf("view: %d %v", st, err)
+			}
+			for _, row := range v.View.Grid {
+				// A row with a letter of the word and an empty square:
+				// no public list of words holds it.
+				if strings.Trim(row, ".#") != "" && strings.ContainsAny(row, ".#") {
+					secrets[tok] = append(secrets[tok], row)
+				}
+			}
+			if len(secrets[tok]) < 2 {
+				t.Fatalf("no row of the grid holds the word placed: %q", v.View.Grid)
+			}
+		}
+		unread(t, srv.URL, id, cy, secrets)
+	})
+}
+
+// unread checks that nobody reads a player's secrets but the player:
+// secrets holds each seat's token and the strings of its hidden play. A
+// visitor without a token, a spectator (spectator, an identity's token)
+// and each other player ask for every route of table id, its stream and
+// socket, the lobby's lists and the players' pages.
+func unread(t *testing.T, url, id, spectator string, secrets map[string][]string) {
+	t.Helper()
+	base := url + "/api/v1"
+	var all []string
+	for _, s := range secrets {
+		all = append(all, s...)
+	}
+	askers := []struct {
+		who, token string
+		not        []string
+	}{{"a visitor", "", all}, {"a spectator", spectator, all}}
+	for tok := range secrets {
+		var others []string
+		for o, s := range secrets {
+			if o != tok {
+				others = append(others, s...)
+			}
+		}
+		askers = append(askers, struct {
+			who, token string
+			not        []string
+		}{"a player", tok, others})
+	}
+	paths := []string{"/tables/" + id, "/tables/" + id + "/record", "/tables/" + id + "/chat", "/tables/" + id + "/analysis",
+		"/tables/" + id + "/events", "/tables?status=playing", "/tv", "/online", "/players/Ann/games", "/identity/tables"}
+	for _, asker := range askers {
+		answers := map[string]string{}
+		for _, p := range paths {
+			_, answers[p] = fetch(t, base+p, asker.token)
+		}
+		answers["the socket"] = socketHello(t, url, id, asker.token)
+		for where, body := range answers {
+			for _, s := range asker.not {
+				if strings.Contains(strings.ToUpper(body), strings.ToUpper(s)) {
+					t.Errorf("%s reads %q of another's hidden play in %s:\n%s", asker.who, s, where, body)
+				}
+			}
+		}
+	}
+}
+
+// twoSeated makes three guests, Ann, Ben and Cy, and a table of game at
+// which Ann and Ben sit; it returns the table and Ann's and Ben's seats'
+// tokens, and Cy's identity token.
+func twoSeated(t *testing.T, base, game string) (id, ann, ben, cy string) {
+	t.Helper()
+	var a, b, c struct{ Token string }
+	for _, who := range []struct {
+		name string
+		out  any
+	}{{"Ann", &a}, {"Ben", &b}, {"Cy", &c}} {
+		if st, err := call(base+"/identity", "POST", "", map[string]string{"name": who.name}, who.out); st != 201 {
+			t.Fatalf("identity %s: %d %v", who.name, st, err)
+		}
+	}
+	var sa, sb struct{ Table, Token string }
+	if st, err := call(base+"/tables", "POST", a.Token, map[string]any{"game": game, "seats": []string{"me", "open"}}, &sa); st != 201 {
+		t.Fatalf("create: %d %v", st, err)
+	}
+	if st, err := call(base+"/tables/"+sa.Table+"/join", "POST", b.Token, map[string]any{}, &sb); st != 200 {
+		t.Fatalf("join: %d %v", st, err)
+	}
+	return sa.Table, sa.Token, sb.Token, c.Token
 }
