@@ -388,10 +388,11 @@ func (d *Door) run(sess ssh.Session) {
 	// to this one's disk.
 	cfg := tui.Config{Client: c, Table: table, NoDisk: true, PublicURL: d.cfg.PublicURL}
 	pub := sess.PublicKey()
-	if resumeTok != "" {
+	switch {
+	case resumeTok != "":
 		// The guest asked for comes back, whatever the key would sign
 		// in to: they said which player they are.
-	} else if pub == nil {
+	case pub == nil:
 		// No key: an account's name is signed in by its password, as
 		// an SSH server's login is.
 		acct, tok, ok, taken, note, err := d.offerPassword(sess, hc, name, nil)
@@ -404,7 +405,7 @@ func (d *Door) run(sess ssh.Session) {
 		} else if taken {
 			c.Name = ""
 		}
-	} else if d.cfg.KeySession != nil {
+	case d.cfg.KeySession != nil:
 		if acct, tok, err := d.cfg.KeySession(ctx, pub); err == nil {
 			cfg.Session, cfg.Account, c.Name = tok, acct, acct
 		} else {
