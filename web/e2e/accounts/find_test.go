@@ -67,6 +67,7 @@ func TestAddressesInAnyCase(t *testing.T) {
 		{"/daily/Quizl", "/daily/quizl", "Daily Quizl"},
 		{"/new/SALVO?practice", "/new/salvo", "New Salvo table"},
 		{"/players/Zo%C3%AB", "/players/Zo%C3%AB", "No such player"},
+		{"/players/Zo%E0%A4", "/players/Zo%E0%A4", "No such player"},
 	} {
 		p.Open(tc.open)
 		p.WaitPage(tc.open, `location.pathname === `+strconv.Quote(tc.path)+` && !!document.querySelector("#main h1")`)

@@ -68,7 +68,7 @@ export function provisionalNote(p) {
 }
 
 export async function profile(main, name) {
-  name = decodeURIComponent(name);
+  try { name = decodeURIComponent(name); } catch { /* a malformed escape (%E0%A4): the name as it was typed */ }
   document.title = `${name} · Parlour`;
   const titled = named();
   let p;
