@@ -190,6 +190,9 @@ func plan(ctx context.Context, db *sql.DB, pool *pgxpool.Pool) ([]table, error) 
 		}
 	}
 	for _, t := range slices.Sorted(maps.Keys(pg)) {
+		if lite[t] == nil {
+			return nil, fmt.Errorf("the PostgreSQL database has a table %s that Parlour's SQLite database has not: copy into a database of Parlour's alone", t)
+		}
 		var names []string
 		for _, c := range pg[t] {
 			names = append(names, c.name)

@@ -314,6 +314,18 @@ func TestToPostgres(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "holds data already") {
 		t.Errorf("a copy into a database with data: %v", err)
 	}
+	other := pg.NewDatabase(t)
+	c, err := pgx.Connect(ctx, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Exec(ctx, `CREATE TABLE invoices (id int)`); err != nil {
+		t.Fatal(err)
+	}
+	c.Close(ctx)
+	if _, err := transfer.ToPostgres(ctx, path, other, nil); err == nil || !strings.Contains(err.Error(), "a table invoices that Parlour's SQLite database has not") {
+		t.Errorf("a copy into another program's database: %v", err)
+	}
 	missing := filepath.Join(t.TempDir(), "parlour.db")
 	if _, err := transfer.ToPostgres(ctx, missing, url, nil); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a copy of a database that is not there: %v", err)
