@@ -13,6 +13,7 @@ import (
 	"parlour/server/auth"
 	"parlour/server/internal/servertest"
 	"parlour/server/protocol"
+	"parlour/server/table"
 	"parlour/server/tournament"
 	"parlour/store"
 	"parlour/store/sqlite"
@@ -131,5 +132,110 @@ func keptOverRestart(t *testing.T, req protocol.TournamentRequest) {
 	}
 	if a, b := tablesOf(after), tablesOf(before); !slices.Equal(a, b) {
 		t.Errorf("the games are at %v after the restart, at %v before it", a, b)
+	}
+}
+
+// TestRoundEndedWhileDown: a Swiss round's table made but not stored as
+// the event's when the server stopped, whose game then ended before the
+// event was back (the clock ran out while the server was down, and the
+// restored table ended before the event was taken up), is the round's
+// game after the restart, scored from its record: its players are not
+// seated again.
+func TestRoundEndedWhileDown(t *testing.T) {
+	t.Parallel()
+	endedWhileDown(t, protocol.TournamentRequest{Kind: "swiss", Name: "Ended Swiss", Game: "guess", Clock: json.RawMessage(`60`), Rounds: 1})
+}
+
+// TestWaveEndedWhileDown: the same for an arena's wave: the game is
+// scored, and its players are not paired again for it.
+func TestWaveEndedWhileDown(t *testing.T) {
+	t.Parallel()
+	endedWhileDown(t, protocol.TournamentRequest{Kind: "arena", Name: "Ended Arena", Game: "guess", Clock: json.RawMessage(`60`), Minutes: 60})
+}
+
+// endedWhileDown makes the event req asks for, with two players, stops
+// the events after the table of its first pairing was made but before it
+// was stored as the event's, and lets the table's clock run out before
+// the events start again: the game is the event's after the restart,
+// scored as the one whose clock ran out before their first move not
+// having shown up.
+func endedWhileDown(t *testing.T, req protocol.TournamentRequest) {
+	ctx := context.Background()
+	var st *losesGames
+	fx := newEvents(t, func(c *tournament.Config) {
+		st = &losesGames{Store: c.Store.(*sqlite.Store)}
+		c.Store = st
+	})
+	ev, _, err := fx.ts.CreateHouse(ctx, "ended", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	who := map[string]*auth.Principal{}
+	for i := range 2 {
+		id, err := fx.tables.NewIdentity(ctx, fmt.Sprintf("P%d", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		who[id.Name] = &auth.Principal{Identity: id.ID}
+		if _, err := fx.ts.Join(ctx, who[id.Name], ev.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.lose.Store(true)
+	fx.clock.Advance(tournament.DefaultDelay)
+	var before tournament.Event
+	servertest.Eventually(t, 10*time.Second, "the first pairing seated", func() bool {
+		before, err = fx.ts.Get(ctx, ev.ID)
+		return err == nil && len(before.Playing) == 1
+	})
+	g := before.Playing[0]
+
+	// The server stops; the table's clock runs out while it is down.
+	fx.obs.ts = nil
+	fx.ts.Close()
+	for seat, name := range g.Players {
+		if _, err := fx.tables.Setup(ctx, who[name], g.Table, table.SetupRequest{Setup: json.RawMessage(fmt.Sprintf(`{"number": %d}`, 10*seat+5))}); err != nil {
+			t.Fatalf("%s's setup: %v", name, err)
+		}
+	}
+	fx.clock.Advance(2 * time.Minute)
+	servertest.Eventually(t, 10*time.Second, "the game over", func() bool {
+		u, err := fx.tables.View(ctx, nil, g.Table)
+		return err == nil && u.Table.Status == store.Finished
+	})
+
+	st.lose.Store(false)
+	ts, err := tournament.New(ctx, tournament.Config{Store: st, Tables: fx.tables, Games: servertest.Registry()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ts.Close)
+	fx.obs.ts = ts
+	var after tournament.Event
+	servertest.Eventually(t, 10*time.Second, "the game scored", func() bool {
+		after, err = ts.Get(ctx, ev.ID)
+		return err == nil && len(after.Games) == 1 && len(after.Playing) == 0
+	})
+	if req.Kind == "arena" {
+		fx.clock.Advance(tournament.ArenaLook)
+		if after, err = ts.Get(ctx, ev.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(after.Games) != 1 || after.Games[0].Table != g.Table || len(after.Playing) != 0 {
+		t.Fatalf("after the restart the event's games are %+v, playing %+v: want the one at %s, over", after.Games, after.Playing, g.Table)
+	}
+	score := map[string]tournament.Standing{}
+	for _, s := range after.Standings {
+		score[s.Name] = s
+	}
+	first, second := score[g.Players[0]], score[g.Players[1]]
+	if first.Score != 0 || first.Forfeits != 1 || second.Score != 2 || second.Wins != 1 {
+		t.Errorf("after the restart %s (whose clock ran out) has %+v, %s %+v: want a forfeit and a win", g.Players[0], first, g.Players[1], second)
+	}
+	for _, p := range who {
+		if seated := fx.tables.SeatedAt(p.Identity); len(seated) != 0 {
+			t.Errorf("%s is seated at %+v after the restart: want no second game", p.Identity, seated)
+		}
 	}
 }

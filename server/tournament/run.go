@@ -587,20 +587,20 @@ func (s *Service) nextRound(ctx context.Context, ev *event) {
 // seatRound makes the tables of ev's current round that are not made yet
 // (all of them, or those a restart interrupted), as its stored pairing
 // says; resumed (after a restart) it first looks for the tables made
-// before it that were not stored as the event's. ev.mu must be held; it
-// lets go of it while tables are made.
-func (s *Service) seatRound(ctx context.Context, ev *event, resumed bool) {
+// before it that were not stored as the event's, and returns those it
+// found, stored as its games now. ev.mu must be held; it lets go of it
+// while tables are made.
+func (s *Service) seatRound(ctx context.Context, ev *event, resumed bool) (found []store.TournamentGame) {
 	if ev.rounding || len(ev.t.Pairings) == 0 {
-		return
+		return nil
 	}
 	last := ev.t.Pairings[len(ev.t.Pairings)-1]
 	var r pairing.Round
 	if err := json.Unmarshal(last.Pairing, &r); err != nil {
 		s.log.Error("a round's stored pairing", "event", ev.t.ID, "err", err)
-		return
+		return nil
 	}
 	var todo [][]string
-	var found []store.TournamentGame
 	for _, tb := range r.Tables {
 		made := slices.ContainsFunc(ev.t.Games, func(g store.TournamentGame) bool {
 			return g.Round == last.Number && samePlayers(g.Players, tb)
@@ -609,7 +609,7 @@ func (s *Service) seatRound(ctx context.Context, ev *event, resumed bool) {
 			continue
 		}
 		if resumed {
-			if g, ok := s.madeBefore(ev, tb, last.Number); ok {
+			if g, ok := s.madeBefore(ctx, ev, tb, last.Number); ok {
 				found = append(found, g)
 				continue
 			}
@@ -630,7 +630,7 @@ func (s *Service) seatRound(ctx context.Context, ev *event, resumed bool) {
 	}
 	if len(todo) == 0 {
 		s.roundOver(ctx, ev)
-		return
+		return found
 	}
 	ev.rounding = true
 	s.mu.Lock()
@@ -655,18 +655,18 @@ func (s *Service) seatRound(ctx context.Context, ev *event, resumed bool) {
 		}
 	}
 	s.roundOver(ctx, ev)
+	return found
 }
 
-// madeBefore finds the live table of ev's round where its pairing seats
+// madeBefore finds the table of ev's round where its pairing seats
 // players, made but not stored as one of ev's games (the server stopped
-// in between), and returns it as the game it is. ev.mu must be held.
-func (s *Service) madeBefore(ev *event, players []string, round int) (store.TournamentGame, bool) {
-	ofRound := func(st table.SeatedTable) bool {
-		return st.Event != nil && st.Event.ID == ev.t.ID && st.Event.Round == round && st.Status != store.Cancelled
-	}
+// in between), under way or ended since, and returns it as the game it
+// is. ev.mu must be held.
+func (s *Service) madeBefore(ctx context.Context, ev *event, players []string, round int) (store.TournamentGame, bool) {
+	known := ev.tables()
 	var at table.SeatedTable
-	for _, st := range s.tables.SeatedAt(players[0]) {
-		if ofRound(st) {
+	for _, st := range s.unknownTables(ctx, ev, known, players[0]) {
+		if st.Event.Round == round {
 			at = st
 			break
 		}
@@ -676,7 +676,7 @@ func (s *Service) madeBefore(ev *event, players []string, round int) (store.Tour
 	}
 	order := make([]string, len(players))
 	for _, id := range players {
-		tables := s.tables.SeatedAt(id)
+		tables := s.unknownTables(ctx, ev, known, id)
 		i := slices.IndexFunc(tables, func(st table.SeatedTable) bool { return st.ID == at.ID })
 		if i < 0 {
 			return store.TournamentGame{}, false
@@ -690,16 +690,13 @@ func (s *Service) madeBefore(ev *event, players []string, round int) (store.Tour
 	return store.TournamentGame{Table: at.ID, Round: round, Players: order, Started: at.Created.UTC().Truncate(time.Microsecond)}, true
 }
 
-// waveMadeBefore finds the live tables of arena ev that its entrants
-// sit at and that are not among its games: a wave's, made before a
-// restart that came before they were stored as the event's. It returns
-// them as the games they are, each player in their seat. ev.mu must be
-// held.
-func (s *Service) waveMadeBefore(ev *event) []store.TournamentGame {
-	known := map[string]bool{}
-	for _, g := range ev.t.Games {
-		known[g.Table] = true
-	}
+// waveMadeBefore finds the tables of arena ev that its entrants sat at
+// and that are not among its games: a wave's, made before a restart that
+// came before they were stored as the event's, under way or ended since.
+// It returns them as the games they are, each player in their seat.
+// ev.mu must be held.
+func (s *Service) waveMadeBefore(ctx context.Context, ev *event) []store.TournamentGame {
+	known := ev.tables()
 	type found struct {
 		order   []string
 		started time.Time
@@ -707,10 +704,7 @@ func (s *Service) waveMadeBefore(ev *event) []store.TournamentGame {
 	tables := map[string]*found{}
 	var ids []string
 	for _, e := range ev.t.Entrants {
-		for _, st := range s.tables.SeatedAt(e.Identity) {
-			if st.Event == nil || st.Event.ID != ev.t.ID || st.Status == store.Cancelled || known[st.ID] {
-				continue
-			}
+		for _, st := range s.unknownTables(ctx, ev, known, e.Identity) {
 			f := tables[st.ID]
 			if f == nil {
 				f = &found{order: make([]string, len(st.Seats)), started: st.Created.UTC().Truncate(time.Microsecond)}
@@ -729,6 +723,48 @@ func (s *Service) waveMadeBefore(ev *event) []store.TournamentGame {
 			continue // a seat that is not an entrant's: not the event's pairing
 		}
 		out = append(out, store.TournamentGame{Table: id, Players: f.order, Started: f.started})
+	}
+	return out
+}
+
+// endedLook is how many of a player's last games of an event's game
+// unknownTables reads from their history: a player sits at one of the
+// event's tables at a time, and the server was down in between.
+const endedLook = 4
+
+// unknownTables returns the tables of ev, none of them known (by id),
+// where identity holds a seat: those under way, and those whose game
+// ended while ev was not in memory to hear of it, read from identity's
+// history (a clock that ran out while the server was down ends its
+// table as the table is restored, before the event is taken up). ev.mu
+// must be held.
+func (s *Service) unknownTables(ctx context.Context, ev *event, known map[string]bool, identity string) []table.SeatedTable {
+	var out []table.SeatedTable
+	for _, st := range s.tables.SeatedAt(identity) {
+		if st.Event != nil && st.Event.ID == ev.t.ID && st.Status != store.Cancelled && !known[st.ID] {
+			out = append(out, st)
+		}
+	}
+	ended, err := s.pl.History(ctx, store.HistoryPage{Identity: identity, Game: ev.t.Game, Limit: endedLook})
+	if err != nil {
+		s.log.Warn("an event's player's last games cannot be read", "event", ev.t.ID, "player", identity, "err", err)
+		return out
+	}
+	for _, pg := range ended {
+		if pg.Ended.Before(ev.t.Starts) {
+			break // newest first: the rest ended before the event began
+		}
+		if known[pg.Table] || slices.ContainsFunc(out, func(st table.SeatedTable) bool { return st.ID == pg.Table }) {
+			continue
+		}
+		u, err := s.tables.View(ctx, nil, pg.Table)
+		if err != nil {
+			s.log.Warn("an event's player's last game cannot be read", "event", ev.t.ID, "table", pg.Table, "err", err)
+			continue
+		}
+		if e := u.Table.Event; e != nil && e.ID == ev.t.ID {
+			out = append(out, table.SeatedTable{Info: u.Table, Seat: pg.Seat})
+		}
 	}
 	return out
 }
@@ -1079,32 +1115,13 @@ func (s *Service) resume(ev *event) {
 	ctx := s.ctx
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
-	for _, g := range ev.underway() {
-		if ev.g.HasSetup() {
-			// A table still waiting for setups has no game to read yet:
-			// the time to set up runs on.
-			if u, err := s.tables.View(ctx, nil, g.Table); err == nil && u.Table.Status == store.Setup {
-				s.awaitSetups(ev, g)
-				continue
-			}
-		}
-		// A table that closed before play began, the server stopping
-		// before it was scored (Deserted), is scored from its record:
-		// its players who did not show up forfeit it.
-		res, forfeiters, err := s.outcome(ctx, g.Table)
-		if err != nil {
-			s.log.Warn("a game of an event cannot be read", "event", ev.t.ID, "table", g.Table, "err", err)
-			continue
-		}
-		if res.Status.Over() {
-			s.score(ctx, ev, g.Table, res, forfeiters...)
-		}
-	}
+	s.scoreEnded(ctx, ev, ev.underway(), true)
 	if ev.t.Status == store.TournamentStarted {
+		var found []store.TournamentGame
 		if ev.t.Kind == Swiss {
-			s.seatRound(ctx, ev, true)
+			found = s.seatRound(ctx, ev, true)
 		} else {
-			if found := s.waveMadeBefore(ev); len(found) > 0 {
+			if found = s.waveMadeBefore(ctx, ev); len(found) > 0 {
 				// A wave's tables made before the restart but not
 				// stored as the event's: its players play on at them,
 				// rather than be paired a second time.
@@ -1119,8 +1136,42 @@ func (s *Service) resume(ev *event) {
 			}
 			ev.lookAt = s.now()
 		}
+		// Those whose game ended before the event was back to hear of
+		// it are scored now; keep has those waiting for setups looked
+		// at when their time runs out.
+		s.scoreEnded(ctx, ev, found, false)
 	}
 	if ev.t.Status != store.TournamentFinished {
 		s.noteDue(ev)
+	}
+}
+
+// scoreEnded scores those of ev's games that ended while the event was
+// not in memory to hear of it, from their records; await, it has those
+// still waiting for setups looked at when their time to set up runs out.
+// ev.mu must be held.
+func (s *Service) scoreEnded(ctx context.Context, ev *event, games []store.TournamentGame, await bool) {
+	for _, g := range games {
+		if ev.g.HasSetup() {
+			// A table still waiting for setups has no game to read yet:
+			// the time to set up runs on.
+			if u, err := s.tables.View(ctx, nil, g.Table); err == nil && u.Table.Status == store.Setup {
+				if await {
+					s.awaitSetups(ev, g)
+				}
+				continue
+			}
+		}
+		// A table that closed before play began, the server stopping
+		// before it was scored (Deserted), is scored from its record:
+		// its players who did not show up forfeit it.
+		res, forfeiters, err := s.outcome(ctx, g.Table)
+		if err != nil {
+			s.log.Warn("a game of an event cannot be read", "event", ev.t.ID, "table", g.Table, "err", err)
+			continue
+		}
+		if res.Status.Over() {
+			s.score(ctx, ev, g.Table, res, forfeiters...)
+		}
 	}
 }

@@ -530,6 +530,15 @@ func (ev *event) underway() []store.TournamentGame {
 	return out
 }
 
+// tables is the set of the tables of ev's games, scored or not.
+func (ev *event) tables() map[string]bool {
+	known := make(map[string]bool, len(ev.t.Games))
+	for _, g := range ev.t.Games {
+		known[g.Table] = true
+	}
+	return known
+}
+
 // byePoints is what a Swiss bye scores at tables of seats: a win at a
 // table of two; at a multi-seat table the mean of a table's places (3 at
 // four, 2 at three), so that sitting out neither lifts a player over the
