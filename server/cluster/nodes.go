@@ -51,6 +51,12 @@ const (
 	// before asking the bus again; a note that must reach every node
 	// ("forget") always asks.
 	peersFresh = 2 * time.Second
+	// peersKept is how long a node that answered a look for the nodes
+	// is still told the notes after it missed one: a look waits
+	// bus.GatherWait only, and a node busy for a moment must not miss
+	// its players' news for the next peersFresh. A node that is gone
+	// answers at once that nobody listens, and is dropped then.
+	peersKept = 30 * time.Second
 	// noteWait bounds how long a node waits for another's answer to a
 	// note.
 	noteWait = time.Second
@@ -80,7 +86,9 @@ type nodeNotes struct {
 	mu      sync.Mutex
 	peers   []string // the other nodes, as last found
 	peersAt time.Time
-	queue   chan relayRequest // stream events to send
+	// seen is when each other node last answered a look (peersKept).
+	seen  map[string]time.Time
+	queue chan relayRequest // stream events to send
 }
 
 // noteKind reports whether kind is one of the notes about players.
@@ -211,7 +219,8 @@ func (c *Node) serveNote(rq relayRequest) ([]byte, error) {
 }
 
 // others returns the other nodes: as last found, unless fresh is set or
-// that is older than peersFresh.
+// that is older than peersFresh. They are those that answered the last
+// look, and those that answered one in the peersKept before it.
 func (c *Node) others(ctx context.Context, fresh bool) ([]string, error) {
 	c.notes.mu.Lock()
 	if !fresh && time.Since(c.notes.peersAt) < peersFresh {
@@ -224,17 +233,44 @@ func (c *Node) others(ctx context.Context, fresh bool) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the other nodes: %w", err)
 	}
-	names = slices.DeleteFunc(names, func(n string) bool { return n == c.node })
+	now := time.Now()
 	c.notes.mu.Lock()
-	c.notes.peers, c.notes.peersAt = names, time.Now()
-	c.notes.mu.Unlock()
-	return names, nil
+	defer c.notes.mu.Unlock()
+	if c.notes.seen == nil {
+		c.notes.seen = make(map[string]time.Time)
+	}
+	for _, n := range names {
+		if n != c.node {
+			c.notes.seen[n] = now
+		}
+	}
+	peers := make([]string, 0, len(c.notes.seen))
+	for n, at := range c.notes.seen {
+		if now.Sub(at) > peersKept {
+			delete(c.notes.seen, n)
+			continue
+		}
+		peers = append(peers, n)
+	}
+	slices.Sort(peers)
+	c.notes.peers, c.notes.peersAt = peers, now
+	return peers, nil
+}
+
+// gone drops node n, which answered that nobody listens at its address,
+// from the other nodes until it answers a look again.
+func (c *Node) gone(n string) {
+	c.notes.mu.Lock()
+	defer c.notes.mu.Unlock()
+	delete(c.notes.seen, n)
+	c.notes.peers = slices.DeleteFunc(slices.Clone(c.notes.peers), func(p string) bool { return p == n })
 }
 
 // tellAll sends rq to every other node at once and returns the bodies of
 // their answers, by node. A node that does not answer in noteWait, or
 // answers an error, is left out, and err says so (the answers of the
-// others come all the same).
+// others come all the same); one that is gone (nobody listens at its
+// address) is left out without an error.
 func (c *Node) tellAll(ctx context.Context, rq relayRequest, fresh bool) (map[string][]byte, error) {
 	peers, err := c.others(ctx, fresh)
 	if err != nil {
@@ -255,6 +291,10 @@ func (c *Node) tellAll(ctx context.Context, rq relayRequest, fresh bool) (map[st
 			ctx, cancel := context.WithTimeout(ctx, noteWait)
 			defer cancel()
 			ans, err := c.b.Request(ctx, bus.ToNode(n), data)
+			if errors.Is(err, bus.ErrNoResponder) {
+				c.gone(n)
+				return
+			}
 			var rp relayReply
 			if err == nil {
 				err = json.Unmarshal(ans, &rp)
@@ -304,6 +344,10 @@ func (c *Node) probes() {
 				// A node answers even one that refuses the probe (an
 				// older node): the round trip is the bus's all the same.
 				c.busTrip.Observe(took.Seconds())
+				continue
+			}
+			if errors.Is(err, bus.ErrNoResponder) {
+				c.gone(n)
 				continue
 			}
 			c.notesLost.Inc()
