@@ -50,12 +50,7 @@ func TestDesertedOverRestart(t *testing.T) {
 	if _, err := fx.tables.Leave(ctx, who["P1"], got.Playing[0].Table); err != nil {
 		t.Fatal(err)
 	}
-	ts, err := tournament.New(ctx, tournament.Config{Store: fx.st, Tables: fx.tables, Games: servertest.Registry()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ts.Close)
-	fx.obs.ts = ts
+	ts := fx.restart(t, fx.st)
 	servertest.Eventually(t, 10*time.Second, "the game scored", func() bool {
 		got, err = ts.Get(ctx, ev.ID)
 		return err == nil && len(got.Playing) == 0 && len(got.Games) == 1
@@ -95,12 +90,7 @@ func TestVersionOverRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	fx.ts.Close()
-	ts, err := tournament.New(ctx, tournament.Config{Store: fx.st, Tables: fx.tables, Games: servertest.Registry()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ts.Close)
-	fx.obs.ts = ts
+	ts := fx.restart(t, fx.st)
 	after, _, err := ts.Mark(ctx, ev.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -151,12 +141,7 @@ func TestSetupsMissedOverRestart(t *testing.T) {
 		return err != nil
 	})
 	fx.ts.Close()
-	ts, err := tournament.New(ctx, tournament.Config{Store: fx.st, Tables: fx.tables, Games: servertest.Registry()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ts.Close)
-	fx.obs.ts = ts
+	ts := fx.restart(t, fx.st)
 	var got tournament.Event
 	servertest.Eventually(t, 10*time.Second, "the game scored", func() bool {
 		got, err = ts.Get(ctx, ev.ID)

@@ -10,6 +10,7 @@ import (
 	"parlour/server/table"
 	"parlour/server/table/tabletest"
 	"parlour/server/tournament"
+	"parlour/store"
 	"parlour/store/sqlite"
 )
 
@@ -53,4 +54,19 @@ func newEvents(t *testing.T, tune func(*tournament.Config)) *events {
 	t.Cleanup(e.ts.Close)
 	obs.ts = e.ts
 	return e
+}
+
+// restart makes a new event service on st (the store the events were
+// built on, or one standing in for it) and the same tables, as after a
+// restart of the server, and has the tables' ends reach it. The old
+// service must have been closed.
+func (e *events) restart(t *testing.T, st store.Store) *tournament.Service {
+	t.Helper()
+	ts, err := tournament.New(context.Background(), tournament.Config{Store: st, Tables: e.tables, Games: servertest.Registry()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ts.Close)
+	e.obs.ts = ts
+	return ts
 }

@@ -34,21 +34,35 @@ func (l *losesGames) WriteTournament(ctx context.Context, id string, w store.Tou
 	return l.Store.WriteTournament(ctx, id, w)
 }
 
-// TestRoundTablesKeptOverRestart: a Swiss round whose tables were made
-// but not stored as the event's when the server stopped goes on at those
-// very tables after the restart: each player keeps the one table they
-// were seated at, and is not seated at a second.
-func TestRoundTablesKeptOverRestart(t *testing.T) {
+// TestPairingMadeBeforeRestart: the tables of an event's first pairing
+// (a Swiss round, an arena's wave) made but not stored as the event's
+// when the server stopped are the event's games after the restart, under
+// way or ended while the server was down.
+func TestPairingMadeBeforeRestart(t *testing.T) {
 	t.Parallel()
-	keptOverRestart(t, protocol.TournamentRequest{Kind: "swiss", Name: "Kept Swiss", Game: "guess", Clock: json.RawMessage(`60`), Rounds: 1})
-}
-
-// TestWaveTablesKeptOverRestart: an arena's wave whose tables were made
-// but not stored as the event's when the server stopped goes on at those
-// very tables after the restart, and its next look pairs nobody twice.
-func TestWaveTablesKeptOverRestart(t *testing.T) {
-	t.Parallel()
-	keptOverRestart(t, protocol.TournamentRequest{Kind: "arena", Name: "Kept Arena", Game: "guess", Clock: json.RawMessage(`60`), Minutes: 60})
+	swiss := protocol.TournamentRequest{Kind: "swiss", Name: "Swiss", Game: "guess", Clock: json.RawMessage(`60`), Rounds: 1}
+	arena := protocol.TournamentRequest{Kind: "arena", Name: "Arena", Game: "guess", Clock: json.RawMessage(`60`), Minutes: 60}
+	for _, tc := range []struct {
+		name string
+		req  protocol.TournamentRequest
+		run  func(*testing.T, protocol.TournamentRequest)
+	}{
+		// The round goes on at those very tables: each player keeps the
+		// one they were seated at, and is not seated at a second.
+		{"round under way", swiss, keptOverRestart},
+		// The same, and the arena's next look pairs nobody twice.
+		{"wave under way", arena, keptOverRestart},
+		// A game whose clock ran out while the server was down (the
+		// restored table ended before the event was taken up) is scored
+		// from its record, and its players are not seated again.
+		{"round ended", swiss, endedWhileDown},
+		{"wave ended", arena, endedWhileDown},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.run(t, tc.req)
+		})
+	}
 }
 
 // keptOverRestart makes the event req asks for, with four players, and
@@ -58,33 +72,11 @@ func TestWaveTablesKeptOverRestart(t *testing.T) {
 // once the arena has looked at its players again.
 func keptOverRestart(t *testing.T, req protocol.TournamentRequest) {
 	ctx := context.Background()
-	var st *losesGames
-	fx := newEvents(t, func(c *tournament.Config) {
-		st = &losesGames{Store: c.Store.(*sqlite.Store)}
-		c.Store = st
-	})
-	ev, _, err := fx.ts.CreateHouse(ctx, "kept", req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fx, st, before, players := pairedNotStored(t, req, 4)
 	var who []string
-	for i := range 4 {
-		id, err := fx.tables.NewIdentity(ctx, fmt.Sprintf("P%d", i+1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		who = append(who, id.ID)
-		if _, err := fx.ts.Join(ctx, &auth.Principal{Identity: id.ID}, ev.ID, ""); err != nil {
-			t.Fatal(err)
-		}
+	for _, p := range players {
+		who = append(who, p.Identity)
 	}
-	st.lose.Store(true)
-	fx.clock.Advance(tournament.DefaultDelay)
-	var before tournament.Event
-	servertest.Eventually(t, 10*time.Second, "the first pairing seated", func() bool {
-		before, err = fx.ts.Get(ctx, ev.ID)
-		return err == nil && len(before.Playing) == 2
-	})
 	seatedAt := func() map[string][]string {
 		out := map[string][]string{}
 		for _, id := range who {
@@ -99,20 +91,16 @@ func keptOverRestart(t *testing.T, req protocol.TournamentRequest) {
 	// The restart: a new event service on the same store and tables.
 	fx.ts.Close()
 	st.lose.Store(false)
-	ts, err := tournament.New(ctx, tournament.Config{Store: st, Tables: fx.tables, Games: servertest.Registry()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ts.Close)
-	fx.obs.ts = ts
+	ts := fx.restart(t, st)
 	var after tournament.Event
+	var err error
 	servertest.Eventually(t, 10*time.Second, "the pairing's games again", func() bool {
-		after, err = ts.Get(ctx, ev.ID)
+		after, err = ts.Get(ctx, before.ID)
 		return err == nil && len(after.Playing) >= 2
 	})
 	if req.Kind == "arena" {
 		fx.clock.Advance(tournament.ArenaLook)
-		if after, err = ts.Get(ctx, ev.ID); err != nil {
+		if after, err = ts.Get(ctx, before.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -135,43 +123,26 @@ func keptOverRestart(t *testing.T, req protocol.TournamentRequest) {
 	}
 }
 
-// TestRoundEndedWhileDown: a Swiss round's table made but not stored as
-// the event's when the server stopped, whose game then ended before the
-// event was back (the clock ran out while the server was down, and the
-// restored table ended before the event was taken up), is the round's
-// game after the restart, scored from its record: its players are not
-// seated again.
-func TestRoundEndedWhileDown(t *testing.T) {
-	t.Parallel()
-	endedWhileDown(t, protocol.TournamentRequest{Kind: "swiss", Name: "Ended Swiss", Game: "guess", Clock: json.RawMessage(`60`), Rounds: 1})
-}
-
-// TestWaveEndedWhileDown: the same for an arena's wave: the game is
-// scored, and its players are not paired again for it.
-func TestWaveEndedWhileDown(t *testing.T) {
-	t.Parallel()
-	endedWhileDown(t, protocol.TournamentRequest{Kind: "arena", Name: "Ended Arena", Game: "guess", Clock: json.RawMessage(`60`), Minutes: 60})
-}
-
-// endedWhileDown makes the event req asks for, with two players, stops
-// the events after the table of its first pairing was made but before it
-// was stored as the event's, and lets the table's clock run out before
-// the events start again: the game is the event's after the restart,
-// scored as the one whose clock ran out before their first move not
-// having shown up.
-func endedWhileDown(t *testing.T, req protocol.TournamentRequest) {
+// pairedNotStored makes the event req asks for, joined by players P1,
+// P2, ... (n of them, an even number), on a store that loses the event's
+// new games while its lose is set (it is, once they joined): the first
+// pairing's tables are made, and not stored as the event's, as when the
+// server stops in between. It returns the event as read once every
+// player was seated, and the players by name.
+func pairedNotStored(t *testing.T, req protocol.TournamentRequest, n int) (*events, *losesGames, tournament.Event, map[string]*auth.Principal) {
+	t.Helper()
 	ctx := context.Background()
 	var st *losesGames
 	fx := newEvents(t, func(c *tournament.Config) {
 		st = &losesGames{Store: c.Store.(*sqlite.Store)}
 		c.Store = st
 	})
-	ev, _, err := fx.ts.CreateHouse(ctx, "ended", req)
+	ev, _, err := fx.ts.CreateHouse(ctx, "lost", req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	who := map[string]*auth.Principal{}
-	for i := range 2 {
+	for i := range n {
 		id, err := fx.tables.NewIdentity(ctx, fmt.Sprintf("P%d", i+1))
 		if err != nil {
 			t.Fatal(err)
@@ -183,11 +154,23 @@ func endedWhileDown(t *testing.T, req protocol.TournamentRequest) {
 	}
 	st.lose.Store(true)
 	fx.clock.Advance(tournament.DefaultDelay)
-	var before tournament.Event
+	var seated tournament.Event
 	servertest.Eventually(t, 10*time.Second, "the first pairing seated", func() bool {
-		before, err = fx.ts.Get(ctx, ev.ID)
-		return err == nil && len(before.Playing) == 1
+		seated, err = fx.ts.Get(ctx, ev.ID)
+		return err == nil && len(seated.Playing) == n/2
 	})
+	return fx, st, seated, who
+}
+
+// endedWhileDown makes the event req asks for, with two players, stops
+// the events after the table of its first pairing was made but before it
+// was stored as the event's, and lets the table's clock run out before
+// the events start again: the game is the event's after the restart,
+// scored as the one whose clock ran out before their first move not
+// having shown up.
+func endedWhileDown(t *testing.T, req protocol.TournamentRequest) {
+	ctx := context.Background()
+	fx, st, before, who := pairedNotStored(t, req, 2)
 	g := before.Playing[0]
 
 	// The server stops; the table's clock runs out while it is down.
@@ -205,20 +188,16 @@ func endedWhileDown(t *testing.T, req protocol.TournamentRequest) {
 	})
 
 	st.lose.Store(false)
-	ts, err := tournament.New(ctx, tournament.Config{Store: st, Tables: fx.tables, Games: servertest.Registry()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ts.Close)
-	fx.obs.ts = ts
+	ts := fx.restart(t, st)
 	var after tournament.Event
+	var err error
 	servertest.Eventually(t, 10*time.Second, "the game scored", func() bool {
-		after, err = ts.Get(ctx, ev.ID)
+		after, err = ts.Get(ctx, before.ID)
 		return err == nil && len(after.Games) == 1 && len(after.Playing) == 0
 	})
 	if req.Kind == "arena" {
 		fx.clock.Advance(tournament.ArenaLook)
-		if after, err = ts.Get(ctx, ev.ID); err != nil {
+		if after, err = ts.Get(ctx, before.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
