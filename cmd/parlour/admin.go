@@ -100,6 +100,12 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if verb == "restore" {
 		return adminRestore(ctx, where, *data, rest[0], stdout, stderr)
 	}
+	if verb == "to-postgres" {
+		if _, err := toPostgresTarget(where, rest[0]); err != nil {
+			fmt.Fprintf(stderr, "parlour admin to-postgres: %v\n", err)
+			return 2
+		}
+	}
 	if where.postgres == "" {
 		// The server made its database: one missing means --data or
 		// --store points elsewhere, and a new empty one would hide it.

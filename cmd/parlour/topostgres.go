@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -15,15 +16,8 @@ import (
 // while, so that nothing is written to the database after the rows it
 // read.
 func adminToPostgres(ctx context.Context, where storeAt, target string, stdout, stderr io.Writer) int {
-	if where.postgres != "" {
-		fmt.Fprintln(stderr, "parlour admin to-postgres: the store is PostgreSQL already: give the SQLite database's --data or --store")
-		return 2
-	}
-	to, err := parseStore(target, "")
-	if err != nil || to.postgres == "" {
-		if err == nil {
-			err = fmt.Errorf("%q is not a PostgreSQL database: give a postgres:// URL", target)
-		}
+	to, err := toPostgresTarget(where, target)
+	if err != nil {
 		fmt.Fprintf(stderr, "parlour admin to-postgres: %v\n", err)
 		return 2
 	}
@@ -34,7 +28,7 @@ func adminToPostgres(ctx context.Context, where storeAt, target string, stdout, 
 	}
 	defer lock.Release()
 	start := time.Now()
-	copied, err := transfer.ToPostgres(ctx, where.path, to.postgres, func(table string, rows int64) {
+	copied, err := transfer.ToPostgres(ctx, where.path, to, func(table string, rows int64) {
 		if rows > 0 {
 			fmt.Fprintf(stdout, "  %-22s %9d rows  (%s)\n", table, rows, time.Since(start).Round(time.Millisecond))
 		}
@@ -44,7 +38,26 @@ func adminToPostgres(ctx context.Context, where storeAt, target string, stdout, 
 		return 1
 	}
 	fmt.Fprintf(stdout, "Copied %s into %s: %d rows, among them %d accounts, %d tables and %d moves.\n",
-		where.path, redacted(to.postgres), copied.Rows(), copied["accounts"], copied["tables"], copied["moves"])
+		where.path, redacted(to), copied.Rows(), copied["accounts"], copied["tables"], copied["moves"])
 	fmt.Fprintf(stdout, "Serve it with parlour serve --store URL (and --data for the SSH door's files); %s stays as it was.\n", where.path)
 	return 0
+}
+
+// toPostgresTarget returns the PostgreSQL URL that target names, as
+// to-postgres copies into it from the SQLite database where: an error, in
+// the operator's words, when where is PostgreSQL already or target is not
+// a PostgreSQL URL. It is checked before the source is looked for, so
+// that a mistyped command is told as one wherever it runs.
+func toPostgresTarget(where storeAt, target string) (string, error) {
+	if where.postgres != "" {
+		return "", errors.New("the store is PostgreSQL already: give the SQLite database's --data or --store")
+	}
+	to, err := parseStore(target, "")
+	if err != nil {
+		return "", err
+	}
+	if to.postgres == "" {
+		return "", fmt.Errorf("%q is not a PostgreSQL database: give a postgres:// URL", target)
+	}
+	return to.postgres, nil
 }
