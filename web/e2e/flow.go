@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -159,4 +160,33 @@ func (p *Player) Labelled(where string) {
 	if len(bare) > 0 {
 		p.t.Errorf("%s: on %s, controls without a name for screen readers: %v", p.Name, where, bare)
 	}
+}
+
+// PlayToResign plays one Nymphabet game, which winner and loser sit at,
+// to its end: both move once, so that it is no abort, and loser resigns.
+// It answers the table's path.
+func PlayToResign(t testing.TB, winner, loser *Player) string {
+	t.Helper()
+	at := Eval[string](winner, `location.pathname`)
+	if got := Eval[string](loser, `location.pathname`); got != at {
+		t.Fatalf("%s is at %s, %s at %s: not the same table", winner.Name, at, loser.Name, got)
+	}
+	winner.Wait("a seat", `["0","1"].includes((document.querySelector("#turn")||{dataset:{}}).dataset.mine)`)
+	first, second := winner, loser
+	if Eval[string](winner, `document.querySelector("#turn").dataset.mine`) != "1" {
+		first, second = loser, winner
+	}
+	first.WaitTurn(true)
+	first.TypeIn("#n-word", "abdicate")
+	first.Click("#n-controls button[type=submit]")
+	second.WaitTurn(true)
+	second.TypeIn("#n-word", "defog")
+	second.Click("#n-controls button[type=submit]")
+	loser.Wait("the Resign button without Abort", `!document.querySelector("#abort") && !!document.querySelector("#resign")`)
+	Eval[bool](loser, `(window.confirm = () => true, true)`)
+	loser.Click("#resign")
+	for _, p := range []*Player{winner, loser} {
+		p.Wait("the end of the game", `!!document.querySelector("#game-over")`)
+	}
+	return at
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"parlour/games/salvo"
@@ -116,3 +117,32 @@ func (p *Player) PhonePlay(where string) {
 		p.t.Errorf("%s: on a phone, %s's board does not scroll inside its frame", where, p.Name)
 	}
 }
+
+// ShipSquares lists the squares of a Salvo ship written "B2-B6", from
+// its first square to its last.
+func ShipSquares(ship string) []string {
+	a, b, _ := strings.Cut(ship, "-")
+	c0, r0 := int(a[0]-'A'), atoi(a[1:])
+	c1, r1 := int(b[0]-'A'), atoi(b[1:])
+	dc, dr := sign(c1-c0), sign(r1-r0)
+	n := max(abs(c1-c0), abs(r1-r0)) + 1
+	var out []string
+	for i := range n {
+		out = append(out, fmt.Sprintf("%c%d", 'A'+c0+dc*i, r0+dr*i))
+	}
+	return out
+}
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+func abs(x int) int { return max(x, -x) }

@@ -5,12 +5,14 @@
 // every move, what each browser received, and how fast a move reaches
 // the other screen.
 //
-// The tests live in four packages by what they cover, so that each test
-// binary stays well inside go test's default timeout on a small machine
-// when go test runs two of them at once: web/e2e/games (each game's
-// screens), web/e2e/tables (what surrounds play at a table),
-// web/e2e/accounts (players' accounts) and web/e2e/challenges (how
-// players find each other).
+// The tests live in seven packages by what they cover, so that each
+// test binary stays well inside go test's default timeout on a small
+// machine when go test runs two of them at once: web/e2e/games (each
+// game's screens), web/e2e/keyboard (playing them by the keyboard alone
+// and with a screen reader), web/e2e/tables (what surrounds play at a
+// table), web/e2e/accounts (players' accounts), web/e2e/daily (the daily
+// puzzles), web/e2e/challenges (how players find each other for a game)
+// and web/e2e/tournaments (the events).
 package e2e
 
 import (

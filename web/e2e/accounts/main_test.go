@@ -1,6 +1,6 @@
 // Package accounts tests players' accounts in real Chromium (web/e2e):
 // signing up, rated games and ratings, settings, keys and mail, guests,
-// follows and blocks, moderation, turn notices and the daily puzzles.
+// follows and blocks, moderation and turn notices.
 package accounts
 
 import (

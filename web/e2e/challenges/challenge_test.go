@@ -516,7 +516,7 @@ func TestRematchBanner(t *testing.T) {
 	ben.SignUp("Ben", "correct horse battery")
 	ann.CreateTable("nymphabet", "A friend")
 	ben.Join(ann.InviteLink())
-	playToResign(t, ann, ben)
+	e2e.PlayToResign(t, ann, ben)
 
 	// Home by the page's own link: the player stream, open since the
 	// table's page loaded, stays open (a new page would open another,

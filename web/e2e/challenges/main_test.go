@@ -1,6 +1,6 @@
 // Package challenges tests, in real Chromium (web/e2e), how players find
-// each other: challenges, invitations by code, quick pairing and
-// tournaments.
+// each other for a game: challenges, invitations by code and quick
+// pairing (the events are web/e2e/tournaments').
 package challenges
 
 import (

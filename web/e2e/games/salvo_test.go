@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,34 +15,6 @@ import (
 
 	"parlour/web/e2e"
 )
-
-// shipSquares lists the squares of a ship written "B2-B6".
-func shipSquares(ship string) []string {
-	a, b, _ := strings.Cut(ship, "-")
-	c0, r0 := int(a[0]-'A'), atoi(a[1:])
-	c1, r1 := int(b[0]-'A'), atoi(b[1:])
-	dc, dr := sign(c1-c0), sign(r1-r0)
-	n := max(abs(c1-c0), abs(r1-r0)) + 1
-	var out []string
-	for i := range n {
-		out = append(out, fmt.Sprintf("%c%d", 'A'+c0+dc*i, r0+dr*i))
-	}
-	return out
-}
-
-func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
-
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
-}
-
-func abs(x int) int { return max(x, -x) }
 
 // TestSalvo plays Salvo: Ann places her fleet by hand and then at
 // random, Ben has the computer hide his; Ann aims by clicking
@@ -120,7 +91,7 @@ func TestSalvo(t *testing.T) {
 	annFleet, benFleet := ann.SalvoFleet(), ben.SalvoFleet()
 	annSquares := map[string]bool{}
 	for _, s := range annFleet {
-		for _, q := range shipSquares(s) {
+		for _, q := range e2e.ShipSquares(s) {
 			annSquares[q] = true
 		}
 	}
@@ -137,7 +108,7 @@ func TestSalvo(t *testing.T) {
 	// the reports they must get.
 	var targets []string
 	for _, s := range benFleet {
-		targets = append(targets, shipSquares(s)...)
+		targets = append(targets, e2e.ShipSquares(s)...)
 	}
 	annSalvos := []struct {
 		n      int
@@ -309,7 +280,7 @@ func TestSalvoWrongOutline(t *testing.T) {
 	annTok, benTok := ann.SeatToken(), ben.SeatToken()
 	own := map[string]bool{}
 	for _, s := range annFleet {
-		for _, q := range shipSquares(s) {
+		for _, q := range e2e.ShipSquares(s) {
 			own[q] = true
 		}
 	}
@@ -323,7 +294,7 @@ func TestSalvoWrongOutline(t *testing.T) {
 	}
 	var targets []string
 	for _, s := range benFleet {
-		targets = append(targets, shipSquares(s)...)
+		targets = append(targets, e2e.ShipSquares(s)...)
 	}
 	move := func(who, tok, mv string) {
 		t.Helper()
@@ -458,7 +429,7 @@ func TestSalvoOutlinesTwoFleets(t *testing.T) {
 	squares := func(fleet []string) []string {
 		var out []string
 		for _, s := range fleet {
-			out = append(out, shipSquares(s)...)
+			out = append(out, e2e.ShipSquares(s)...)
 		}
 		return out
 	}

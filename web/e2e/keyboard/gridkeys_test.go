@@ -1,4 +1,4 @@
-package games
+package keyboard
 
 import (
 	"fmt"
@@ -74,7 +74,7 @@ func salvoToOutline(t *testing.T, ann, ben *e2e.Player) []string {
 	annFleet, benFleet := ann.SalvoFleet(), ben.SalvoFleet()
 	own := map[string]bool{}
 	for _, s := range annFleet {
-		for _, q := range shipSquares(s) {
+		for _, q := range e2e.ShipSquares(s) {
 			own[q] = true
 		}
 	}
@@ -87,7 +87,7 @@ func salvoToOutline(t *testing.T, ann, ben *e2e.Player) []string {
 		}
 	}
 	for _, s := range benFleet {
-		targets = append(targets, shipSquares(s)...)
+		targets = append(targets, e2e.ShipSquares(s)...)
 	}
 	for i, n := range []int{5, 4, 3, 2, 1, 1} {
 		ann.WaitTurn(true)

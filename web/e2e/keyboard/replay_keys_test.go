@@ -1,4 +1,4 @@
-package games
+package keyboard
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package games
+package keyboard
 
 import (
 	"fmt"
@@ -215,7 +215,7 @@ func TestSalvoKeyboardOnly(t *testing.T) {
 	annFleet, benFleet := ann.SalvoFleet(), ben.SalvoFleet()
 	own := map[string]bool{}
 	for _, s := range annFleet {
-		for _, q := range shipSquares(s) {
+		for _, q := range e2e.ShipSquares(s) {
 			own[q] = true
 		}
 	}
@@ -228,7 +228,7 @@ func TestSalvoKeyboardOnly(t *testing.T) {
 		}
 	}
 	for _, s := range benFleet {
-		targets = append(targets, shipSquares(s)...)
+		targets = append(targets, e2e.ShipSquares(s)...)
 	}
 	ann.WaitTurn(true)
 	ann.Do("go to the firing box", chromedp.Focus(chromedp.CSS("#s-fire")))

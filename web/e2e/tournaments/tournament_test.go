@@ -1,4 +1,4 @@
-package challenges
+package tournaments
 
 import (
 	"fmt"
@@ -12,35 +12,6 @@ import (
 	"parlour/server"
 	"parlour/web/e2e"
 )
-
-// playToResign plays one Nymphabet game of an event to its end: both
-// move once, so that it is no abort, and loser resigns. It answers the
-// table's path.
-func playToResign(t *testing.T, winner, loser *e2e.Player) string {
-	t.Helper()
-	at := e2e.Eval[string](winner, `location.pathname`)
-	if got := e2e.Eval[string](loser, `location.pathname`); got != at {
-		t.Fatalf("%s is at %s, %s at %s: not the same table", winner.Name, at, loser.Name, got)
-	}
-	winner.Wait("a seat", `["0","1"].includes((document.querySelector("#turn")||{dataset:{}}).dataset.mine)`)
-	first, second := winner, loser
-	if e2e.Eval[string](winner, `document.querySelector("#turn").dataset.mine`) != "1" {
-		first, second = loser, winner
-	}
-	first.WaitTurn(true)
-	first.TypeIn("#n-word", "abdicate")
-	first.Click("#n-controls button[type=submit]")
-	second.WaitTurn(true)
-	second.TypeIn("#n-word", "defog")
-	second.Click("#n-controls button[type=submit]")
-	loser.Wait("the Resign button without Abort", `!document.querySelector("#abort") && !!document.querySelector("#resign")`)
-	e2e.Eval[bool](loser, `(window.confirm = () => true, true)`)
-	loser.Click("#resign")
-	for _, p := range []*e2e.Player{winner, loser} {
-		p.Wait("the end of the game", `!!document.querySelector("#game-over")`)
-	}
-	return at
-}
 
 // TestTournamentArena runs a short arena in three browsers. Ann (an
 // account) makes it with a password, after the form shows the server's
@@ -164,7 +135,7 @@ func TestTournamentArena(t *testing.T) {
 	cy.Shot("tournament-started")
 	cy.Click("#t-playing a.button")
 	cy.Wait("the game, watched", `location.search === "?watch=1" && !!document.querySelector("#turn")`)
-	table := playToResign(t, ann, ben)
+	table := e2e.PlayToResign(t, ann, ben)
 	if got := e2e.Eval[string](cy, `location.pathname`); got != table {
 		t.Errorf("Cy watches %s, the game is at %s", got, table)
 	}
@@ -188,7 +159,7 @@ func TestTournamentArena(t *testing.T) {
 	// The next game: Ann by the stream's banner, Ben by the page's link.
 	ann.Wait("the banner of the next game", `!!document.querySelector(".banner.your-game a")`)
 	ann.Click(".banner.your-game a")
-	ann.Wait("the next table", `location.pathname.startsWith("/t/") && location.pathname !== `+jsString(table)+` && !!document.querySelector("#turn")`)
+	ann.Wait("the next table", `location.pathname.startsWith("/t/") && location.pathname !== `+strconv.Quote(table)+` && !!document.querySelector("#turn")`)
 	// Ben, a guest without a stream, hears of it from the page's asking.
 	ben.Wait("the guest's banner of the next game", `!!document.querySelector(".banner.your-game a")`)
 	if got := ben.Text(".banner.your-game"); !strings.Contains(got, "Your game is ready: Nymphabet in Friday Arena, against Ann.") {
@@ -203,13 +174,13 @@ func TestTournamentArena(t *testing.T) {
 		t.Errorf("a game of an event offers a rematch")
 	}
 	ben.Click("#event-back")
-	ben.Wait("the link to the next game", `location.pathname === `+jsString(page)+` && !!document.querySelector("#t-go")`)
+	ben.Wait("the link to the next game", `location.pathname === `+strconv.Quote(page)+` && !!document.querySelector("#t-go")`)
 	if got := ben.Text("#t-your-game"); !strings.Contains(got, "Your game is ready: against Ann.") {
 		t.Errorf("Ben's page says %q", got)
 	}
 	ben.Click("#t-go")
 	ben.Wait("the next table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
-	playToResign(t, ann, ben)
+	e2e.PlayToResign(t, ann, ben)
 
 	// The arena's time passes: the game under way ends on the clock, the
 	// event finishes and names its winner.
@@ -452,9 +423,9 @@ func TestTournamentSwissPlayed(t *testing.T) {
 	if got := strings.TrimSpace(ann.Text("#event-link")); got != "· Quick Swiss, round 1" {
 		t.Errorf("the table's link to its event reads %q", got)
 	}
-	playToResign(t, ann, ben)
+	e2e.PlayToResign(t, ann, ben)
 	ben.Click("#event-back")
-	ben.Wait("the winners", `location.pathname === `+jsString(page)+` && !!document.querySelector("#t-winners h2")`)
+	ben.Wait("the winners", `location.pathname === `+strconv.Quote(page)+` && !!document.querySelector("#t-winners h2")`)
 	if got := ben.Text("#t-winners"); !strings.Contains(got, "Won by Ann") || !strings.Contains(got, "Second: Ben") {
 		t.Errorf("the winners read %q", got)
 	}
@@ -532,7 +503,7 @@ func TestTournamentSwissBye(t *testing.T) {
 	if e2e.Eval[bool](bye, `!!document.querySelector("#t-go")`) {
 		t.Errorf("the player with the bye is told their game is ready")
 	}
-	playToResign(t, seated[0], seated[1])
+	e2e.PlayToResign(t, seated[0], seated[1])
 	name := map[*e2e.Player]string{ps[0]: "Ann", ps[1]: "Ben", ps[2]: "Cyd"}
 	bye.Wait("the winners", `!!document.querySelector("#t-winners h2")`)
 	if got := bye.Text("#t-winners"); !strings.Contains(got, "Third: ") {
@@ -789,7 +760,7 @@ func TestTournamentSwissRoundWait(t *testing.T) {
 		first = two
 		break
 	}
-	playToResign(t, first[0], first[1])
+	e2e.PlayToResign(t, first[0], first[1])
 	loser := first[1]
 	loser.Open(page)
 	loser.Wait("the round's other game under way", `document.querySelectorAll("#t-playing li").length === 1 && document.querySelector("#t-when").textContent === "Round 1 of 2."`)
@@ -812,7 +783,7 @@ func TestTournamentSwissRoundWait(t *testing.T) {
 			rest = two
 		}
 	}
-	playToResign(t, rest[0], rest[1])
+	e2e.PlayToResign(t, rest[0], rest[1])
 	loser.Wait("round 2 under way", `document.querySelector("#t-when").textContent === "Round 2 of 2." && document.querySelectorAll("#t-playing li").length === 1`)
 	loser.Click("#t-join")
 	loser.Wait("back in", `!!document.querySelector("#t-in")`)
