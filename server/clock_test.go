@@ -93,6 +93,16 @@ func (e *clockEnv) start() {
 	e.srv = httptest.NewServer(e.h)
 }
 
+// crash stops the server as a crash would, before it can note its stop
+// in the store: the store goes first.
+func (e *clockEnv) crash() {
+	e.h.CloseSockets("test over")
+	e.srv.Close()
+	e.db.Close()
+	e.svc.Close()
+	e.svc = nil
+}
+
 func (e *clockEnv) stop() {
 	if e.svc == nil {
 		return
@@ -348,47 +358,66 @@ func TestClockRunsOut(t *testing.T) {
 }
 
 // TestClockSurvivesRestart: deadlines follow from the stored times of the
-// start and the moves. A deadline that passed while the server was down
-// fires as it starts; one still to come keeps its time, not a new turn's.
+// start and the moves, and the clocks stand still while the server is
+// down: from its stop, or after a crash from its last note that it ran.
+// A deadline still to come keeps what was left of its turn, not a new
+// turn's, and fires when that has run out.
 func TestClockSurvivesRestart(t *testing.T) {
 	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newClockEnvOn(t, k)
-		gone, gtoks := e.table("nymphabet", 2, map[string]any{"clock": 60})
+		first, ftoks := e.table("nymphabet", 2, map[string]any{"clock": 60})
 		kept, ktoks := e.table("nymphabet", 2, map[string]any{"clock": 100})
 		e.clock.Advance(10 * time.Second)
 		// A word each: a timeout before then would abort the game.
 		e.play(kept, ktoks, "0:abdicated", "1:eight")
-		e.clock.Advance(20 * time.Second) // Ann's deadline is 80 s away
+		e.clock.Advance(20 * time.Second)
+		left := func(when string, id string, want float64) {
+			t.Helper()
+			u := e.view(id, "")
+			if d := u.Table.Seats[0].Deadline; d == nil || *u.Table.Seats[0].TimeLeft != want {
+				t.Fatalf("%s: Ann's deadline %v, %v left; want %v s left", when, d, u.Table.Seats[0].TimeLeft, want)
+			}
+		}
+		left("before the stop", first, 30)
+		left("before the stop", kept, 80)
 		e.stop()
-		e.clock.Advance(50 * time.Second) // while the server is down: Ann's 60 s pass at "gone"
+		e.clock.Advance(50 * time.Second) // while the server is down: more than Ann's 30 s
 		e.start()
-		servertest.Eventually(t, 5*time.Second, "the deadline that passed while the server was down to fire on start", func() bool {
-			return e.view(gone, "").Table.Status == "finished"
-		})
-		// Ann never moved there: her timeout aborted the game.
-		rec := e.record(gone, gtoks[0])
-		if len(rec.Moves) != 0 || rec.Aborted == nil || rec.Aborted.By != "Ann" {
-			t.Errorf("at the table whose deadline passed: %+v, aborted %+v", rec.Moves, rec.Aborted)
-		}
-		u := e.view(kept, "")
-		if d := u.Table.Seats[0].Deadline; d == nil || *u.Table.Seats[0].TimeLeft != 30 {
-			t.Fatalf("Ann's deadline after the restart: %v, %v left; want 30 s left", d, u.Table.Seats[0].TimeLeft)
-		}
-		e.clock.Advance(29 * time.Second)
-		if n := len(e.record(kept, ktoks[1]).Moves); n != 2 {
+		left("after the restart", first, 30)
+		left("after the restart", kept, 80)
+		// The server's last note that it runs comes 5 s after its start:
+		// a crash 3 s after that stops the clocks at the note.
+		e.clock.Advance(5 * time.Second)
+		e.clock.Advance(3 * time.Second)
+		e.crash()
+		e.clock.Advance(time.Hour)
+		e.start()
+		left("after the crash", first, 25)
+		left("after the crash", kept, 75)
+		e.clock.Advance(24 * time.Second)
+		if n := len(e.record(first, ftoks[1]).Moves); n != 0 {
 			t.Fatalf("%d moves a second before Ann's deadline", n)
 		}
 		e.clock.Advance(time.Second)
+		servertest.Eventually(t, 5*time.Second, "Ann's deadline after the crash to fire", func() bool {
+			return e.view(first, "").Table.Status == "finished"
+		})
+		// Ann never moved there: her timeout aborted the game.
+		rec := e.record(first, ftoks[0])
+		if len(rec.Moves) != 0 || rec.Aborted == nil || rec.Aborted.By != "Ann" {
+			t.Errorf("at the table whose deadline passed: %+v, aborted %+v", rec.Moves, rec.Aborted)
+		}
+		e.clock.Advance(50 * time.Second)
 		rec = e.record(kept, ktoks[1])
 		if len(rec.Moves) != 3 || rec.Moves[2].Move != "resign" || rec.Moves[2].By != "Ann" {
-			t.Fatalf("Ann's deadline after the restart did not fire: %+v", rec.Moves)
+			t.Fatalf("Ann's deadline after the restarts did not fire: %+v", rec.Moves)
 		}
 		// The event says why, after a restart too: it is rebuilt from the
 		// table's description.
 		e.stop()
 		e.start()
-		u = e.movesSince(kept, ktoks[0], e.view(kept, "").Version-1)
+		u := e.movesSince(kept, ktoks[0], e.view(kept, "").Version-1)
 		if len(u.Moves) != 1 || u.Moves[0].Events[0].Kind != "timeout" {
 			t.Errorf("the timeout's event after a restart: %+v", u.Moves)
 		}

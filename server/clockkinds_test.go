@@ -149,7 +149,8 @@ func TestFischerClockEverySeatToAnswer(t *testing.T) {
 }
 
 // TestCorrespondenceClock: a correspondence clock gives each move its
-// days, shown as an absolute deadline in UTC that a restart keeps; when
+// days, shown as an absolute deadline in UTC; a restart moves it on by
+// the time the server was down, as every clock stands still then; when
 // it passes, the server plays for the seat.
 func TestCorrespondenceClock(t *testing.T) {
 	t.Parallel()
@@ -169,10 +170,15 @@ func TestCorrespondenceClock(t *testing.T) {
 	e.stop()
 	e.clock.Advance(47 * time.Hour)
 	e.start()
+	want = want.Add(47 * time.Hour)
 	if d := e.view(id, "").Table.Seats[1].Deadline; d == nil || !d.Equal(want) {
 		t.Fatalf("Ben's deadline after a restart: %v, want %v", d, want)
 	}
-	e.clock.Advance(time.Hour)
+	e.clock.Advance(48*time.Hour - time.Second)
+	if rec := e.record(id, toks[0]); rec.Aborted != nil {
+		t.Fatalf("Ben's game aborted a second before his deadline: %+v", rec.Aborted)
+	}
+	e.clock.Advance(time.Second)
 	rec := e.record(id, toks[0])
 	if len(rec.Moves) != 1 || rec.Aborted == nil || rec.Aborted.By != "Ben" {
 		t.Fatalf("Ben's two days passed before his first word: moves %+v, aborted %+v", rec.Moves, rec.Aborted)

@@ -257,17 +257,34 @@ func (s *Service) deriveDue(t *table) error {
 	if !t.m.StartedAt.IsZero() {
 		start = t.m.StartedAt
 	}
-	t.tc.setTurns(st.ToMove(), game.Spectator, start, len(t.m.Seats))
+	times := make([]time.Time, len(moves))
+	for i, mv := range moves {
+		times[i] = start
+		if mv.At != nil {
+			times[i] = *mv.At
+		}
+	}
+	// The clock stood still while no server ran: the turns are replayed
+	// on a time that leaves those spans out, and the turns under way are
+	// then moved on by all of them, into the present.
+	still := stoodStill(s.run.gaps, start, times)
+	clock := func(at time.Time) time.Time { return at.Add(-stood(still, at)) }
+	t.tc.setTurns(st.ToMove(), game.Spectator, clock(start), len(t.m.Seats))
 	for i, mv := range moves {
 		seat, _ := cfg.SeatOf(mv.By)
 		if _, err := st.Apply(seat, mv.Move); err != nil {
 			return fmt.Errorf("move %d: %w", i+1, err)
 		}
-		at := start
-		if mv.At != nil {
-			at = *mv.At
+		t.tc.setTurns(st.ToMove(), seat, clock(times[i]), len(t.m.Seats))
+	}
+	if len(still) > 0 {
+		last := still[len(still)-1].To
+		shift := stood(still, last)
+		for i, d := range t.tc.due {
+			if !d.IsZero() {
+				t.tc.due[i] = d.Add(shift)
+			}
 		}
-		t.tc.setTurns(st.ToMove(), seat, at, len(t.m.Seats))
 	}
 	return nil
 }

@@ -207,6 +207,10 @@ type Service struct {
 
 	// jan evicts finished tables and expires open ones (janitor.go).
 	jan janitor
+
+	// run keeps the server's run, and the gaps before it, in a store
+	// that keeps runs (runs.go).
+	run runKeeper
 }
 
 // BaseURL returns the address invite links start with.
@@ -314,6 +318,11 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("server: loading live tables: %w", err)
 	}
+	// The gaps between the server's runs are known before the tables
+	// are restored: their clocks stood still then.
+	if err := s.startRun(ctx); err != nil {
+		return nil, err
+	}
 	for _, row := range stored {
 		t, err := s.restore(row)
 		if err != nil {
@@ -342,6 +351,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 // Close stops the computer players and waits for them; it leaves the
 // store open for its owner to close.
 func (s *Service) Close() {
+	s.endRun()
 	s.cancel()
 	s.stopJanitor()
 	s.mu.RLock()

@@ -27,6 +27,7 @@ func otherTests() []test {
 		{"Analyses", testAnalyses},
 		{"Clock", testClock},
 		{"Ping", testPing},
+		{"Runs", testRuns},
 		{"Relations", testRelations},
 		{"RelationsOfDeleted", testRelationsOfDeleted},
 	}
@@ -678,5 +679,71 @@ func testPing(t *testing.T, e *env) {
 	}
 	if err := p.Ping(ctx); err == nil {
 		t.Error("a closed store's ping answered nil")
+	}
+}
+
+// testRuns: the gaps between a store's runs go from the last time each
+// run was noted to the start of the next, oldest first, across a
+// restart; a run that was never noted ends where it started; a late
+// note never moves a run's end back; and only the latest KeptRuns runs
+// are kept.
+func testRuns(t *testing.T, e *env) {
+	ctx := context.Background()
+	r := as[store.Runs](t, e.s)
+	t0 := now()
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	first, gaps, err := r.StartRun(ctx, at(0))
+	if err != nil || len(gaps) != 0 {
+		t.Fatalf("the first run: %v, %v", gaps, err)
+	}
+	for _, s := range []int{10, 5} {
+		if err := r.KeepRun(ctx, first, at(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r = as[store.Runs](t, e.reopen())
+	second, gaps, err := r.StartRun(ctx, at(60))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second == first || !equal(gaps, []store.Span{{From: at(10), To: at(60)}}) {
+		t.Fatalf("after a run noted at 10 s: run %d (the first %d), gaps %v", second, first, gaps)
+	}
+	// The second run stops without a note (a crash), the third starts
+	// as the second was last noted (no gap), the fourth later.
+	third, gaps, err := r.StartRun(ctx, at(200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.KeepRun(ctx, third, at(230)); err != nil {
+		t.Fatal(err)
+	}
+	want := []store.Span{{From: at(10), To: at(60)}, {From: at(60), To: at(200)}}
+	if !equal(gaps, want) {
+		t.Fatalf("after a run never noted: %v, want %v", gaps, want)
+	}
+	if _, gaps, err = r.StartRun(ctx, at(230)); err != nil || !equal(gaps, want) {
+		t.Fatalf("a run that starts as the last ended: %v, %v; want %v", gaps, err, want)
+	}
+	if err := r.KeepRun(ctx, 1<<40, at(300)); err != nil {
+		t.Errorf("noting a run the store does not have: %v", err)
+	}
+	if testing.Short() {
+		return
+	}
+	// Four runs so far; enough more to forget the first two.
+	for i := range store.KeptRuns - 3 {
+		if _, _, err := r.StartRun(ctx, at(300+2*i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, gaps, err = r.StartRun(ctx, at(400+2*store.KeptRuns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The third run and the fourth, which started as it ended, have no
+	// gap between them.
+	if len(gaps) != store.KeptRuns-2 || gaps[0] != (store.Span{From: at(230), To: at(300)}) || gaps[1] != (store.Span{From: at(300), To: at(302)}) {
+		t.Errorf("after %d runs: %d gaps, the first two %v", store.KeptRuns+2, len(gaps), gaps[:min(2, len(gaps))])
 	}
 }

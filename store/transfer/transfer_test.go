@@ -279,7 +279,7 @@ func TestToPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tb := range []string{"accounts", "identities", "tables", "moves", "ratings", "player_games", "chat", "relations", "challenges", "reports", "ssh_keys", "daily_puzzles", "daily_attempts", "moderators", "moderation_log"} {
+	for _, tb := range []string{"accounts", "identities", "tables", "moves", "ratings", "player_games", "chat", "relations", "challenges", "reports", "ssh_keys", "daily_puzzles", "daily_attempts", "moderators", "moderation_log", "runs"} {
 		if copied[tb] == 0 {
 			t.Errorf("no rows of %s copied: the test's site did not fill it, or the copy missed it", tb)
 		}
