@@ -783,17 +783,25 @@ func TestTournamentLeaveFreesPlace(t *testing.T) {
 // fleet has not come when the time to set up runs out did not show up:
 // the table closes and they forfeit, and the round ends. A player who
 // set up wins; when nobody did, nobody scores. A restart meanwhile
-// changes nothing.
+// changes nothing, and the time the server was down does not count:
+// the time to set up moves on by it, as the table says.
 func TestTournamentSetupNoShow(t *testing.T) {
 	t.Parallel()
+	type tableInfo struct {
+		Table struct {
+			SetupBy *time.Time `json:"setup_by"`
+		} `json:"table"`
+	}
 	for _, c := range []struct {
 		name    string
-		ready   int  // seats that set up, from seat 0
-		restart bool // the server restarts while they set up
+		ready   int           // seats that set up, from seat 0
+		restart bool          // the server restarts while they set up
+		down    time.Duration // and is down this long
 	}{
-		{"one fleet placed", 1, false},
-		{"no fleet placed", 0, false},
-		{"one fleet placed, and a restart", 1, true},
+		{"one fleet placed", 1, false, 0},
+		{"no fleet placed", 0, false, 0},
+		{"one fleet placed, and a restart", 1, true, 0},
+		{"one fleet placed, and the server down for ten minutes", 1, true, 10 * time.Minute},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -807,15 +815,25 @@ func TestTournamentSetupNoShow(t *testing.T) {
 					t.Fatalf("%s sets up: %d %s", n, st, got)
 				}
 			}
+			var before tableInfo
+			f.players[g.Players[0]].do("GET", "/api/v1/tables/"+g.Table, nil, &before)
 			f.clock.Advance(tournament.MinSetup - time.Second)
 			if c.restart {
-				f.restart()
+				f.close()
+				f.srv.Close()
+				f.clock.Advance(c.down)
+				f.openSocial()
 				for _, p := range f.players {
 					p.base = f.srv.URL
 				}
 			}
 			if e := f.get(ev.ID); len(e.Playing) != 1 {
 				t.Fatalf("the game closed before its time to set up ran out: %+v", e.Games)
+			}
+			var after tableInfo
+			f.players[g.Players[0]].do("GET", "/api/v1/tables/"+g.Table, nil, &after)
+			if b, a := before.Table.SetupBy, after.Table.SetupBy; b == nil || a == nil || !a.Equal(b.Add(c.down)) {
+				t.Errorf("the setups due at %v, after %v down at %v", b, c.down, a)
 			}
 			f.clock.Advance(2 * time.Second)
 			e := f.await(ev.ID, "the event over", func(e tournament.Event) bool { return e.Status == store.TournamentFinished })

@@ -65,6 +65,11 @@ type tableClock struct {
 	// left when its turn began (due), or now for a seat not to move.
 	left  []time.Duration
 	timer Timer
+	// setupBy is the table's meta.SetupBy moved on by the time the
+	// server was down since the table was made (Service.Resumed), set
+	// as it is restored; kept here, not in the description, so that the
+	// description stored again does not move it on twice.
+	setupBy time.Time
 }
 
 // newTableClock returns the clock that rules r set, or nil for none:

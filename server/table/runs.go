@@ -119,3 +119,17 @@ func stood(spans []store.Span, at time.Time) time.Duration {
 	}
 	return d
 }
+
+// Resumed returns due, a deadline set at from, moved on by the time
+// after from and before it during which no server ran: a deadline that
+// stood still while the server was down, as the games' clocks do (an
+// event's time to set up, say). On a node of a cluster, due itself.
+func (s *Service) Resumed(from, due time.Time) time.Time {
+	for _, sp := range stoodStill(s.run.gaps, from, nil) {
+		if !sp.From.Before(due) {
+			break
+		}
+		due = due.Add(sp.To.Sub(sp.From))
+	}
+	return due
+}

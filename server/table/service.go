@@ -497,6 +497,9 @@ func (s *Service) restore(row store.Table) (*table, error) {
 			return nil, fmt.Errorf("table %s: the clock: %w", row.ID, err)
 		}
 	}
+	if t.tc.on() && t.status == store.Setup && !t.m.SetupBy.IsZero() {
+		t.tc.setupBy = s.Resumed(t.created, t.m.SetupBy)
+	}
 	return t, nil
 }
 

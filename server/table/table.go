@@ -628,6 +628,9 @@ func (t *table) info() Info {
 	}
 	if t.status == store.Setup && !t.m.SetupBy.IsZero() {
 		by := t.m.SetupBy
+		if t.tc.on() && !t.tc.setupBy.IsZero() {
+			by = t.tc.setupBy
+		}
 		in.SetupBy = &by
 	}
 	for i, s := range t.m.Seats {

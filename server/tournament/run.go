@@ -881,7 +881,9 @@ func (s *Service) awaitSetups(ev *event, g store.TournamentGame) {
 	if !ev.g.HasSetup() {
 		return
 	}
-	due := g.Started.Add(SetupLimit(ev.clock)).Sub(s.now())
+	// The time to set up stood still while the server was down, as
+	// the table shows it.
+	due := s.tables.Resumed(g.Started, g.Started.Add(SetupLimit(ev.clock))).Sub(s.now())
 	s.cfg.Clock.AfterFunc(max(due, 0), func() { s.goDo(func() { s.setupsDue(ev, g.Table) }) })
 }
 
