@@ -20,7 +20,7 @@ const runBeat = 5 * time.Second
 // the run every runBeat and once more as the server stops, and holds the
 // gaps between the runs before it, during which no clock ran.
 type runKeeper struct {
-	st   store.Runs // nil: the store keeps no runs, or this is a node of a cluster
+	st   store.Runs // nil: the store keeps no runs
 	id   int64
 	gaps []store.Span // oldest first; read only once the service is made
 
@@ -123,7 +123,7 @@ func stood(spans []store.Span, at time.Time) time.Duration {
 // Resumed returns due, a deadline set at from, moved on by the time
 // after from and before it during which no server ran: a deadline that
 // stood still while the server was down, as the games' clocks do (an
-// event's time to set up, say). On a node of a cluster, due itself.
+// event's time to set up, say).
 func (s *Service) Resumed(from, due time.Time) time.Time {
 	for _, sp := range stoodStill(s.run.gaps, from, nil) {
 		if !sp.From.Before(due) {

@@ -309,7 +309,11 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	if cfg.Placement != nil {
 		s.place = cfg.Placement
 		// A node of a cluster restores no table at start: each is
-		// rebuilt by the node that takes its lease.
+		// rebuilt by the node that takes its lease, knowing when no
+		// node ran.
+		if err := s.startRun(ctx); err != nil {
+			return nil, err
+		}
 		return s, nil
 	}
 	s.place = Here{}

@@ -27,25 +27,20 @@ func (s *Store) StartRun(ctx context.Context, at time.Time) (int64, []store.Span
 	if err != nil {
 		return 0, nil, err
 	}
-	rows, err := s.pool.Query(ctx, "SELECT started, alive FROM runs WHERE id <= $1 ORDER BY id", id)
+	rows, err := s.pool.Query(ctx, "SELECT started, alive FROM runs WHERE id <= $1 ORDER BY started, id", id)
 	if err != nil {
 		return 0, nil, fmt.Errorf("postgres: reading the server's runs: %w", err)
 	}
 	runs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Span, error) {
 		var r store.Span
 		err := row.Scan(&r.From, &r.To)
+		r.From, r.To = utc(r.From), utc(r.To)
 		return r, err
 	})
 	if err != nil {
 		return 0, nil, fmt.Errorf("postgres: reading the server's runs: %w", err)
 	}
-	var gaps []store.Span
-	for i := 1; i < len(runs); i++ {
-		if from, to := utc(runs[i-1].To), utc(runs[i].From); to.After(from) {
-			gaps = append(gaps, store.Span{From: from, To: to})
-		}
-	}
-	return id, gaps, nil
+	return id, store.Gaps(runs), nil
 }
 
 // KeepRun implements store.Runs.

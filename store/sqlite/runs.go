@@ -28,27 +28,23 @@ func (s *Store) StartRun(ctx context.Context, at time.Time) (int64, []store.Span
 	if err != nil {
 		return 0, nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT started, alive FROM runs WHERE id <= ? ORDER BY id", id)
+	rows, err := s.db.QueryContext(ctx, "SELECT started, alive FROM runs WHERE id <= ? ORDER BY started, id", id)
 	if err != nil {
 		return 0, nil, fmt.Errorf("sqlite: reading the server's runs: %w", err)
 	}
 	defer rows.Close()
-	var gaps []store.Span
-	var last time.Time
+	var runs []store.Span
 	for rows.Next() {
 		var started, alive int64
 		if err := rows.Scan(&started, &alive); err != nil {
 			return 0, nil, fmt.Errorf("sqlite: reading the server's runs: %w", err)
 		}
-		if from, to := last, fromNanos(started); !from.IsZero() && to.After(from) {
-			gaps = append(gaps, store.Span{From: from, To: to})
-		}
-		last = fromNanos(alive)
+		runs = append(runs, store.Span{From: fromNanos(started), To: fromNanos(alive)})
 	}
 	if err := rows.Err(); err != nil {
 		return 0, nil, fmt.Errorf("sqlite: reading the server's runs: %w", err)
 	}
-	return id, gaps, nil
+	return id, store.Gaps(runs), nil
 }
 
 // KeepRun implements store.Runs.

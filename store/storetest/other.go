@@ -728,22 +728,41 @@ func testRuns(t *testing.T, e *env) {
 	if err := r.KeepRun(ctx, 1<<40, at(300)); err != nil {
 		t.Errorf("noting a run the store does not have: %v", err)
 	}
-	if testing.Short() {
-		return
-	}
-	// Four runs so far; enough more to forget the first two.
-	for i := range store.KeptRuns - 3 {
-		if _, _, err := r.StartRun(ctx, at(300+2*i)); err != nil {
+	// Two nodes of a cluster: the gap ends at the first one's start and
+	// the next begins when the last of them stopped, not the first.
+	for _, n := range []struct{ start, last int }{{240, 400}, {250, 300}} {
+		id, _, err := r.StartRun(ctx, at(n.start))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.KeepRun(ctx, id, at(n.last)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_, gaps, err = r.StartRun(ctx, at(400+2*store.KeptRuns))
+	if _, gaps, err = r.StartRun(ctx, at(500)); err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, store.Span{From: at(230), To: at(240)}, store.Span{From: at(400), To: at(500)})
+	if !equal(gaps, want) {
+		t.Fatalf("after two nodes' runs: %v, want %v", gaps, want)
+	}
+	if testing.Short() {
+		return
+	}
+	// Seven runs so far; enough more to forget the first four, a second
+	// apart, each never noted.
+	for i := range store.KeptRuns - 4 {
+		if _, _, err := r.StartRun(ctx, at(600+i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, gaps, err = r.StartRun(ctx, at(600+store.KeptRuns))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The third run and the fourth, which started as it ended, have no
-	// gap between them.
-	if len(gaps) != store.KeptRuns-2 || gaps[0] != (store.Span{From: at(230), To: at(300)}) || gaps[1] != (store.Span{From: at(300), To: at(302)}) {
-		t.Errorf("after %d runs: %d gaps, the first two %v", store.KeptRuns+2, len(gaps), gaps[:min(2, len(gaps))])
+	// The runs kept from the fifth on, a gap after each but the two
+	// nodes'.
+	if len(gaps) != store.KeptRuns-2 || gaps[0] != (store.Span{From: at(400), To: at(500)}) || gaps[1] != (store.Span{From: at(500), To: at(600)}) {
+		t.Errorf("after %d runs: %d gaps, the first two %v", store.KeptRuns+4, len(gaps), gaps[:min(2, len(gaps))])
 	}
 }

@@ -1,7 +1,7 @@
--- The server's runs on this database: when each started and the last time
--- it was known to be running, so that the clocks of the games in play
--- stand still between one run and the next (a single server; the nodes of
--- a cluster do not use it).
+-- The servers' runs on this database (a single server's, or each node's
+-- of a cluster): when each started and the last time it was known to be
+-- running, so that the clocks of the games in play stand still while no
+-- server ran.
 CREATE TABLE runs (
 	id      bigserial PRIMARY KEY,
 	started timestamptz NOT NULL,
