@@ -16,6 +16,12 @@ import (
 // is nothing beside the moves.
 const runBeat = 5 * time.Second
 
+// runGrace is how recent a run's last note must be for it to count as
+// running still when a server starts (store.Gaps): another node of a
+// cluster notes its run every runBeat. A server back within runGrace of
+// a crash finds no gap, and its clocks ran on meanwhile.
+const runGrace = 2 * runBeat
+
 // runKeeper keeps the server's run in a store that keeps runs: it notes
 // the run every runBeat and once more as the server stops, and holds the
 // gaps between the runs before it, during which no clock ran.
@@ -36,7 +42,7 @@ func (s *Service) startRun(ctx context.Context) error {
 	if !ok {
 		return nil
 	}
-	id, gaps, err := st.StartRun(ctx, s.now())
+	id, gaps, err := st.StartRun(ctx, s.now(), runGrace)
 	if err != nil {
 		return fmt.Errorf("server: storing the server's start: %w", err)
 	}
@@ -75,7 +81,7 @@ func (s *Service) endRun() {
 	s.run.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := s.run.st.KeepRun(ctx, s.run.id, s.now()); err != nil {
+	if err := s.run.st.EndRun(ctx, s.run.id, s.now()); err != nil {
 		s.log.Error("noting the server's stop: the clocks will stand still only from its last note", "err", err)
 	}
 }

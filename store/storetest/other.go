@@ -682,87 +682,84 @@ func testPing(t *testing.T, e *env) {
 	}
 }
 
-// testRuns: the gaps between a store's runs go from the last time each
-// run was noted to the start of the next, oldest first, across a
-// restart; a run that was never noted ends where it started; a late
-// note never moves a run's end back; and only the latest KeptRuns runs
-// are kept.
+// testRuns: the gaps between a store's runs go from where each ended, or
+// was last noted running, to the start of the next, oldest first, across
+// a restart; a late note never moves a run's end back; the runs of a
+// cluster's nodes overlap, and one noted within the grace may be running
+// still; and only the latest KeptRuns runs are kept.
 func testRuns(t *testing.T, e *env) {
 	ctx := context.Background()
 	r := as[store.Runs](t, e.s)
 	t0 := now()
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
-	first, gaps, err := r.StartRun(ctx, at(0))
-	if err != nil || len(gaps) != 0 {
-		t.Fatalf("the first run: %v, %v", gaps, err)
-	}
-	for _, s := range []int{10, 5} {
-		if err := r.KeepRun(ctx, first, at(s)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r = as[store.Runs](t, e.reopen())
-	second, gaps, err := r.StartRun(ctx, at(60))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if second == first || !equal(gaps, []store.Span{{From: at(10), To: at(60)}}) {
-		t.Fatalf("after a run noted at 10 s: run %d (the first %d), gaps %v", second, first, gaps)
-	}
-	// The second run stops without a note (a crash), the third starts
-	// as the second was last noted (no gap), the fourth later.
-	third, gaps, err := r.StartRun(ctx, at(200))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.KeepRun(ctx, third, at(230)); err != nil {
-		t.Fatal(err)
-	}
-	want := []store.Span{{From: at(10), To: at(60)}, {From: at(60), To: at(200)}}
-	if !equal(gaps, want) {
-		t.Fatalf("after a run never noted: %v, want %v", gaps, want)
-	}
-	if _, gaps, err = r.StartRun(ctx, at(230)); err != nil || !equal(gaps, want) {
-		t.Fatalf("a run that starts as the last ended: %v, %v; want %v", gaps, err, want)
-	}
-	if err := r.KeepRun(ctx, 1<<40, at(300)); err != nil {
-		t.Errorf("noting a run the store does not have: %v", err)
-	}
-	// Two nodes of a cluster: the gap ends at the first one's start and
-	// the next begins when the last of them stopped, not the first.
-	for _, n := range []struct{ start, last int }{{240, 400}, {250, 300}} {
-		id, _, err := r.StartRun(ctx, at(n.start))
+	const grace = 10 * time.Second
+	start := func(s int) (int64, []store.Span) {
+		t.Helper()
+		id, gaps, err := r.StartRun(ctx, at(s), grace)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("starting a run at %d s: %v", s, err)
 		}
-		if err := r.KeepRun(ctx, id, at(n.last)); err != nil {
-			t.Fatal(err)
+		return id, gaps
+	}
+	note := func(id int64, s int, end bool) {
+		t.Helper()
+		note := r.KeepRun
+		if end {
+			note = r.EndRun
+		}
+		if err := note(ctx, id, at(s)); err != nil {
+			t.Fatalf("noting run %d at %d s: %v", id, s, err)
 		}
 	}
-	if _, gaps, err = r.StartRun(ctx, at(500)); err != nil {
-		t.Fatal(err)
+	first, gaps := start(0)
+	if len(gaps) != 0 {
+		t.Fatalf("the first run: %v", gaps)
 	}
-	want = append(want, store.Span{From: at(230), To: at(240)}, store.Span{From: at(400), To: at(500)})
+	note(first, 10, false)
+	note(first, 20, true)
+	note(first, 5, false)
+	r = as[store.Runs](t, e.reopen())
+	second, gaps := start(60)
+	want := []store.Span{{From: at(20), To: at(60)}}
+	if second == first || !equal(gaps, want) {
+		t.Fatalf("after a run ended at 20 s: run %d (the first %d), gaps %v; want %v", second, first, gaps, want)
+	}
+	// The second run stops without ending (a crash) after a note at
+	// 65 s; the third starts at 200 s, after its grace.
+	note(second, 65, false)
+	third, gaps := start(200)
+	want = append(want, store.Span{From: at(65), To: at(200)})
 	if !equal(gaps, want) {
-		t.Fatalf("after two nodes' runs: %v, want %v", gaps, want)
+		t.Fatalf("after a crash: %v, want %v", gaps, want)
+	}
+	// Another node starts 8 s after the third's last note: the third is
+	// taken as running still.
+	note(third, 230, false)
+	if _, gaps = start(238); !equal(gaps, want) {
+		t.Fatalf("a node started within the grace of another's note: %v; want %v", gaps, want)
+	}
+	// The node started at 238 s is never noted again; the third ends at
+	// 290 s. The next run finds a gap from the later of the two.
+	note(third, 290, true)
+	want = append(want, store.Span{From: at(290), To: at(400)})
+	if _, gaps = start(400); !equal(gaps, want) {
+		t.Fatalf("after two nodes' runs: %v; want %v", gaps, want)
+	}
+	if err := r.EndRun(ctx, 1<<40, at(300)); err != nil {
+		t.Errorf("ending a run the store does not have: %v", err)
 	}
 	if testing.Short() {
 		return
 	}
-	// Seven runs so far; enough more to forget the first four, a second
-	// apart, each never noted.
+	// Five runs so far; enough more to forget the first two, each 20 s
+	// after the last and never noted.
 	for i := range store.KeptRuns - 4 {
-		if _, _, err := r.StartRun(ctx, at(600+i)); err != nil {
-			t.Fatal(err)
-		}
+		start(500 + 20*i)
 	}
-	_, gaps, err = r.StartRun(ctx, at(600+store.KeptRuns))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The runs kept from the fifth on, a gap after each but the two
-	// nodes'.
-	if len(gaps) != store.KeptRuns-2 || gaps[0] != (store.Span{From: at(400), To: at(500)}) || gaps[1] != (store.Span{From: at(500), To: at(600)}) {
-		t.Errorf("after %d runs: %d gaps, the first two %v", store.KeptRuns+4, len(gaps), gaps[:min(2, len(gaps))])
+	_, gaps = start(500 + 20*(store.KeptRuns-4))
+	// A gap before each run kept but the node's, which started while
+	// the third ran.
+	if len(gaps) != store.KeptRuns-2 || gaps[0] != want[2] || gaps[1] != (store.Span{From: at(400), To: at(500)}) {
+		t.Errorf("after %d runs: %d gaps, the first two %v", store.KeptRuns+2, len(gaps), gaps[:min(2, len(gaps))])
 	}
 }
