@@ -342,7 +342,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	for _, t := range s.tables {
 		t.mu.Lock()
 		s.scheduleBots(t)
-		s.armClock(t) // a deadline passed while the server was down fires now
+		s.armClock(t) // a deadline already passed (the clocks ran on through a quick crash) fires now
 		s.noteOpen(t)
 		s.noteIdle(t)
 		t.unlock()

@@ -37,7 +37,7 @@ func (l *losesGames) WriteTournament(ctx context.Context, id string, w store.Tou
 // TestPairingMadeBeforeRestart: the tables of an event's first pairing
 // (a Swiss round, an arena's wave) made but not stored as the event's
 // when the server stopped are the event's games after the restart, under
-// way or ended while the server was down.
+// way or ended before the event was back.
 func TestPairingMadeBeforeRestart(t *testing.T) {
 	t.Parallel()
 	swiss := protocol.TournamentRequest{Kind: "swiss", Name: "Swiss", Game: "guess", Clock: json.RawMessage(`60`), Rounds: 1}
@@ -52,8 +52,8 @@ func TestPairingMadeBeforeRestart(t *testing.T) {
 		{"round under way", swiss, keptOverRestart},
 		// The same, and the arena's next look pairs nobody twice.
 		{"wave under way", arena, keptOverRestart},
-		// A game whose clock ran out while the server was down (the
-		// restored table ended before the event was taken up) is scored
+		// A game whose clock ran out while the event was away (its
+		// table ended before the event was taken up) is scored
 		// from its record, and its players are not seated again.
 		{"round ended", swiss, endedWhileDown},
 		{"wave ended", arena, endedWhileDown},

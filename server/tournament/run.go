@@ -735,9 +735,8 @@ const endedLook = 4
 // unknownTables returns the tables of ev, none of them known (by id),
 // where identity holds a seat: those under way, and those whose game
 // ended while ev was not in memory to hear of it, read from identity's
-// history (a clock that ran out while the server was down ends its
-// table as the table is restored, before the event is taken up). ev.mu
-// must be held.
+// history (a move or a clock's timeout as the tables were back, before
+// the event was taken up). ev.mu must be held.
 func (s *Service) unknownTables(ctx context.Context, ev *event, known map[string]bool, identity string) []table.SeatedTable {
 	var out []table.SeatedTable
 	for _, st := range s.tables.SeatedAt(identity) {

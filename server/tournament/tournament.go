@@ -279,7 +279,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			}
 		}
 	}
-	// Games that ended while the server was down are scored, and Swiss
+	// Games that ended while the events were away are scored, and Swiss
 	// rounds whose tables were not all made are made, before anything
 	// else is due.
 	for _, ev := range s.events {
