@@ -294,6 +294,37 @@ func TestDailyAcrossDays(t *testing.T) {
 	}
 }
 
+// TestDailyTimeStandsStillWhileDown: an attempt's time is the time the
+// server ran while it lasted, from its start to its last move: a restart
+// in the middle leaves out the time the server was down.
+func TestDailyTimeStandsStillWhileDown(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t)
+	ann, ben := e.account("Ann"), e.account("Ben")
+	e.clock.Advance(time.Second)
+	annTable, annSeat := e.playDaily("quizl", ann)
+	benTable, benSeat := e.playDaily("quizl", ben)
+	pw := e.password("2026-03-01")
+	e.clock.Advance(10 * time.Second)
+	e.move(annTable, annSeat, "51")
+	e.move(benTable, benSeat, "51")
+	e.stop()
+	e.clock.Advance(time.Hour)
+	e.start()
+	e.clock.Advance(5 * time.Second)
+	e.move(annTable, annSeat, "say "+pw)
+	e.clock.Advance(2 * time.Second)
+	e.move(benTable, benSeat, "say "+pw)
+	for _, c := range []struct {
+		name, token string
+		want        float64
+	}{{"Ann", ann, 15}, {"Ben", ben, 17}} {
+		if d := e.daily("quizl", c.token); d.Attempt == nil || !d.Attempt.Solved || d.Attempt.Seconds != c.want {
+			t.Errorf("%s's attempt: %+v, want solved in %v s", c.name, d.Attempt, c.want)
+		}
+	}
+}
+
 // TestDailyOneAttemptAtOnce sends one player's first attempt eight times
 // at once: one table is made, the others are refused with it.
 func TestDailyOneAttemptAtOnce(t *testing.T) {

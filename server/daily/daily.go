@@ -522,7 +522,9 @@ func (s *Service) settleDaily(ctx context.Context, ds store.Dailies, a store.Dai
 	if end.IsZero() {
 		end = a.Started
 	}
-	a.Millis = max(0, end.Sub(a.Started).Milliseconds())
+	// The time the server was down during the attempt does not count:
+	// the solver could not move.
+	a.Millis = max(0, (end.Sub(a.Started) - s.tables.Down(a.Started, end)).Milliseconds())
 	a.Finished = true
 	if err := ds.FinishDaily(ctx, a); err != nil {
 		return a, err

@@ -139,3 +139,10 @@ func (s *Service) Resumed(from, due time.Time) time.Time {
 	}
 	return due
 }
+
+// Down returns how long, between from and to, no server ran: the time a
+// clock kept from from stood still by to. A stretch in which something
+// was stored at to began no later than to, and counts only up to it.
+func (s *Service) Down(from, to time.Time) time.Duration {
+	return stood(stoodStill(s.run.gaps, from, []time.Time{to}), to)
+}

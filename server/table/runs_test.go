@@ -58,3 +58,31 @@ func TestStoodStill(t *testing.T) {
 		})
 	}
 }
+
+// TestDown: the time no server ran between two times, and a deadline
+// moved on by it (Resumed): a gap counts from the later of its start and
+// from, up to to; a deadline that came before a gap is not moved by it.
+func TestDown(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	s := &Service{run: runKeeper{gaps: []store.Span{{From: at(10), To: at(20)}, {From: at(30), To: at(60)}, {From: at(100), To: at(200)}}}}
+	for _, tc := range []struct {
+		from, to, down, due, resumed int
+	}{
+		{from: 0, to: 5, down: 0, due: 5, resumed: 5},
+		{from: 0, to: 25, down: 10, due: 15, resumed: 25},
+		{from: 15, to: 70, down: 35, due: 25, resumed: 30},
+		{from: 15, to: 70, down: 35, due: 29, resumed: 64},
+		{from: 0, to: 300, down: 140, due: 90, resumed: 230},
+		{from: 40, to: 50, down: 0, due: 45, resumed: 65},
+		{from: 60, to: 99, down: 0, due: 99, resumed: 99},
+	} {
+		if d := s.Down(at(tc.from), at(tc.to)); d != time.Duration(tc.down)*time.Second {
+			t.Errorf("down from %d s to %d s: %v, want %d s", tc.from, tc.to, d, tc.down)
+		}
+		if r := s.Resumed(at(tc.from), at(tc.due)); !r.Equal(at(tc.resumed)) {
+			t.Errorf("a deadline set at %d s for %d s, resumed: %v, want %d s", tc.from, tc.due, r.Sub(t0), tc.resumed)
+		}
+	}
+}
