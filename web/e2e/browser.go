@@ -306,6 +306,15 @@ func evalWithin[T any](p *Player, d time.Duration, expr string) T {
 // with an error or may never answer, and the next slice polls the new
 // page either way. The page ends each slice itself; the test gives up on
 // one only at three times its length, so that a browser slowed by a
+// WaitReady waits until the list of players says seat has made its
+// secret setup. A computer's comes in its own time, and the page drawn
+// again for it would take a square about to be focused from under the
+// keys: a test that places by the keyboard waits for it first.
+func (p *Player) WaitReady(seat int) {
+	p.t.Helper()
+	p.Wait(fmt.Sprintf("seat %d's setup", seat), fmt.Sprintf(`/ready/.test(document.querySelector('#players li[data-seat="%d"]')?.textContent || "")`, seat))
+}
+
 // loaded machine is not cut off while it answers.
 func (p *Player) Wait(what, expr string) {
 	p.t.Helper()

@@ -357,10 +357,7 @@ func TestSalvoFleetSurvivesReload(t *testing.T) {
 	ann := e2e.NewPlayer(t, b, "Ann", base)
 	id := ann.CreateTable("salvo", "The computer")
 	ann.Wait("fleet placement", `!!document.querySelector("#s-submit")`)
-	// The computer's fleet comes in its own time, and the page drawn
-	// again for it would take the square about to be focused from under
-	// the keys: it comes first.
-	ann.Wait("the computer's fleet", `/ready/.test(document.querySelector('#players li[data-seat="1"]')?.textContent || "")`)
+	ann.WaitReady(1)
 	ann.Do("place the battleship across from B2", chromedp.Focus(chromedp.CSS(`#s-setup-h ~ div [data-sq="B2"]`)), chromedp.KeyEvent(kb.Enter))
 	ann.Wait("the battleship", `document.querySelectorAll("#s-setup-h ~ div .ship").length === 5`)
 	ann.Do("turn the cruiser down and place it from H4", chromedp.Focus(chromedp.CSS(`#s-setup-h ~ div [data-sq="H4"]`)), chromedp.KeyEvent("r"), chromedp.KeyEvent(kb.Enter))
