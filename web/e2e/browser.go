@@ -300,12 +300,6 @@ func evalWithin[T any](p *Player, d time.Duration, expr string) T {
 	return v
 }
 
-// Wait polls until the JavaScript expression is true, for at most 30 s.
-// It polls in slices of a few seconds, each a new evaluation in the page
-// as it is then: an evaluation whose page a navigation replaced may end
-// with an error or may never answer, and the next slice polls the new
-// page either way. The page ends each slice itself; the test gives up on
-// one only at three times its length, so that a browser slowed by a
 // WaitReady waits until the list of players says seat has made its
 // secret setup. A computer's comes in its own time, and the page drawn
 // again for it would take a square about to be focused from under the
@@ -315,6 +309,12 @@ func (p *Player) WaitReady(seat int) {
 	p.Wait(fmt.Sprintf("seat %d's setup", seat), fmt.Sprintf(`/ready/.test(document.querySelector('#players li[data-seat="%d"]')?.textContent || "")`, seat))
 }
 
+// Wait polls until the JavaScript expression is true, for at most 30 s.
+// It polls in slices of a few seconds, each a new evaluation in the page
+// as it is then: an evaluation whose page a navigation replaced may end
+// with an error or may never answer, and the next slice polls the new
+// page either way. The page ends each slice itself; the test gives up on
+// one only at three times its length, so that a browser slowed by a
 // loaded machine is not cut off while it answers.
 func (p *Player) Wait(what, expr string) {
 	p.t.Helper()
