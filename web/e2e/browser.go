@@ -300,15 +300,6 @@ func evalWithin[T any](p *Player, d time.Duration, expr string) T {
 	return v
 }
 
-// WaitReady waits until the list of players says seat has made its
-// secret setup. A computer's comes in its own time, and the page drawn
-// again for it would take a square about to be focused from under the
-// keys: a test that places by the keyboard waits for it first.
-func (p *Player) WaitReady(seat int) {
-	p.t.Helper()
-	p.Wait(fmt.Sprintf("seat %d's setup", seat), fmt.Sprintf(`/ready/.test(document.querySelector('#players li[data-seat="%d"]')?.textContent || "")`, seat))
-}
-
 // Wait polls until the JavaScript expression is true, for at most 30 s.
 // It polls in slices of a few seconds, each a new evaluation in the page
 // as it is then: an evaluation whose page a navigation replaced may end

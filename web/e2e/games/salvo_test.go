@@ -357,9 +357,10 @@ func TestSalvoFleetSurvivesReload(t *testing.T) {
 	ann := e2e.NewPlayer(t, b, "Ann", base)
 	id := ann.CreateTable("salvo", "The computer")
 	ann.Wait("fleet placement", `!!document.querySelector("#s-submit")`)
-	ann.WaitReady(1)
 	ann.Do("place the battleship across from B2", chromedp.Focus(chromedp.CSS(`#s-setup-h ~ div [data-sq="B2"]`)), chromedp.KeyEvent(kb.Enter))
-	ann.Wait("the battleship", `document.querySelectorAll("#s-setup-h ~ div .ship").length === 5`)
+	// The referee's answer about the fleet draws the ocean again: the
+	// next square is focused once it is in, not from under it.
+	ann.Wait("the battleship, and the referee's answer", `document.querySelectorAll("#s-setup-h ~ div .ship").length === 5 && document.querySelector("#s-place-note").textContent.includes("keep the placement rule")`)
 	ann.Do("turn the cruiser down and place it from H4", chromedp.Focus(chromedp.CSS(`#s-setup-h ~ div [data-sq="H4"]`)), chromedp.KeyEvent("r"), chromedp.KeyEvent(kb.Enter))
 	ann.Wait("the cruiser", `document.querySelectorAll("#s-setup-h ~ div .ship").length === 9`)
 	ships := `[...document.querySelectorAll("#s-setup-h ~ div .ship")].map(e => e.dataset.sq).sort().join(" ")`

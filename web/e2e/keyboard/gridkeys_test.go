@@ -209,7 +209,6 @@ func TestSalvoPlacementKeepsItsTabStop(t *testing.T) {
 	ann := e2e.NewPlayer(t, b, "Ann", base)
 	ann.CreateTable("salvo", "The computer")
 	ann.Wait("the ocean", `!!document.querySelector('#main [data-sq="B5"]')`)
-	ann.WaitReady(1)
 	ann.Do("place the battleship", chromedp.Focus(chromedp.CSS(`#main [data-sq="B5"]`)), chromedp.KeyEvent(kb.Enter))
 	ann.Wait("the referee's answer", `document.querySelector("#s-place-note").textContent.includes("keep the placement rule")`)
 	ann.Do("choose the next ship", chromedp.Focus(chromedp.CSS(`#main [role=radio][aria-checked=true]`)), chromedp.KeyEvent(kb.ArrowRight))
