@@ -295,7 +295,9 @@ func TestNymphabetOverSSH(t *testing.T) {
 	ben.send("\r")
 	ben.waitFor("you: ben")
 	ben.waitFor("waiting for Ann")
-	ann.waitFor("your turn")
+	// The mark, not the prompt's "once it is your turn": a word sent
+	// before the table reaches Ann's terminal is refused as out of turn.
+	ann.waitFor("▶ your turn")
 
 	var word string
 	for _, w := range lexicon.Default().OfLength(5) {

@@ -21,7 +21,7 @@ func TestAttendanceShows(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	bc, seat := benJoins(t, ts, tm)
-	tm.waitFor("Ann's turn", has("your turn"))
+	tm.waitFor("Ann's turn", has("▶ your turn"))
 	tm.typeText("abhor")
 	tm.key("enter")
 	tm.waitFor("Ben to move, away", has("waiting for Ben (away)"))

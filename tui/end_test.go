@@ -274,7 +274,7 @@ func TestEndClearsARefusal(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the open table", has("waiting for players to join"))
 	bc, seat := benJoins(t, ts, tm)
-	tm.waitFor("Ann's turn", has("your turn"))
+	tm.waitFor("Ann's turn", has("▶ your turn"))
 	tm.typeText("echo")
 	tm.key("enter")
 	tm.waitFor("the refusal", has("! ECHO does not start with A"))
@@ -299,7 +299,7 @@ func TestEndHearsWhatComesAfter(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the open table", has("waiting for players to join"))
 	bc, seat := benJoins(t, ts, tm)
-	tm.waitFor("Ann's turn", has("your turn"))
+	tm.waitFor("Ann's turn", has("▶ your turn"))
 	ctx := context.Background()
 	if _, err := bc.Move(ctx, seat.Token, seat.Table, "resign", 0, false); err != nil {
 		t.Fatal(err)

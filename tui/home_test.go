@@ -47,7 +47,7 @@ func TestGuestIdentity(t *testing.T) {
 	})
 	lost.open("nymphabet", 0)
 	lost.key("enter")
-	lost.waitFor("the new table", has("your turn"))
+	lost.waitFor("the new table", has("▶ your turn"))
 	if len(told) != 1 || told[0] == "no-such-token" || told[0] == "" {
 		t.Errorf("OnIdentity told %q; want the one new guest identity", told)
 	}
@@ -93,7 +93,7 @@ func TestGuestKeptAcrossRuns(t *testing.T) {
 	first := newTermWith(t, ts.URL, "Gus", 80, 24, Config{DataDir: dir})
 	first.open("nymphabet", 0)
 	first.key("enter")
-	first.waitFor("the table", has("your turn"))
+	first.waitFor("the table", has("▶ your turn"))
 	gus := first.m.idToken
 	if gus == "" {
 		t.Fatal("no guest identity after a seat")
@@ -309,7 +309,7 @@ func TestRecentGameResult(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the open table", has("waiting for players to join"))
 	bc, seat := benJoins(t, ts, tm)
-	tm.waitFor("Ann's turn", has("your turn"))
+	tm.waitFor("Ann's turn", has("▶ your turn"))
 	tm.typeText("able")
 	tm.key("enter")
 	tm.waitFor("Ben's turn", has("waiting for Ben"))

@@ -90,7 +90,7 @@ func TestJoinAFullTable(t *testing.T) {
 	gus := newTerm(t, ts.URL, "Gus", 80, 24)
 	gus.open("nymphabet", 0)
 	gus.key("enter")
-	gus.waitFor("Gus's table", has("your turn"))
+	gus.waitFor("Gus's table", has("▶ your turn"))
 	mine := gus.table().id
 	gus.key("esc")
 	gus.waitFor("home", has("Your recent games", mine))
@@ -99,5 +99,5 @@ func TestJoinAFullTable(t *testing.T) {
 	gus.key("enter")
 	gus.waitFor("the table, before sitting down", has("you have a seat here", "enter back to your seat"))
 	gus.key("enter")
-	gus.waitFor("Gus's seat", has("you: Gus", "your turn"))
+	gus.waitFor("Gus's seat", has("you: Gus", "▶ your turn"))
 }

@@ -39,7 +39,7 @@ func TestRatedSaid(t *testing.T) {
 	if _, err := ann.Move(ctx, annS.Token, rated.Table, "apple", 0, false); err != nil {
 		t.Fatal(err)
 	}
-	tm.waitFor("Ben's turn", has("your turn"))
+	tm.waitFor("Ben's turn", has("▶ your turn"))
 	tm.typeText("bed")
 	tm.key("enter")
 	tm.waitFor("Ben's word played", has("current letter C"))
