@@ -779,6 +779,52 @@ func TestTournamentLeaveFreesPlace(t *testing.T) {
 	}
 }
 
+// TestTournamentArenaDown: an arena's end moves on by the time the
+// server was down while it ran, as the games' clocks stand still: the
+// minutes it promised are played. Worked out from the start, a second
+// restart moves it by its own time down only.
+func TestTournamentArenaDown(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob")
+	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30}`)
+	f.join(ev.ID, "Ann", "Bob")
+	f.players["Ann"].do("POST", "/api/v1/tournaments/"+ev.ID+"/start", nil, nil)
+	started := f.get(ev.ID)
+	if started.Status != store.TournamentStarted || started.Ends == nil {
+		t.Fatalf("the arena did not start: %+v", started)
+	}
+	ends := *started.Ends
+	for _, c := range []struct {
+		name       string
+		down, more time.Duration // down for, and the end moved on by
+	}{
+		{"down ten minutes", 10 * time.Minute, 10 * time.Minute},
+		{"back at once", 0, 0},
+		{"down five minutes", 5 * time.Minute, 5 * time.Minute},
+	} {
+		f.clock.Advance(time.Minute)
+		f.close()
+		f.srv.Close()
+		f.clock.Advance(c.down)
+		f.openSocial()
+		for _, p := range f.players {
+			p.base = f.srv.URL
+		}
+		got := f.get(ev.ID)
+		ends = ends.Add(c.more)
+		if got.Status != store.TournamentStarted || got.Ends == nil || got.Ends.Sub(ends).Abs() > time.Millisecond {
+			t.Fatalf("%s: the arena ends at %v (%s), want %v", c.name, got.Ends, got.Status, ends)
+		}
+	}
+	// It ends at the end moved on, not before.
+	f.clock.Advance(ends.Sub(f.clock.Now()) - time.Second)
+	if e := f.get(ev.ID); e.Status != store.TournamentStarted {
+		t.Fatalf("a second before its end moved on, the arena is %s", e.Status)
+	}
+	f.clock.Advance(time.Second)
+	f.await(ev.ID, "the arena over", func(e tournament.Event) bool { return e.Status == store.TournamentFinished })
+}
+
 // TestTournamentSetupNoShow: at an event's Salvo table, a player whose
 // fleet has not come when the time to set up runs out did not show up:
 // the table closes and they forfeit, and the round ends. A player who

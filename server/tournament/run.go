@@ -1116,6 +1116,7 @@ func (s *Service) resume(ev *event) {
 	ctx := s.ctx
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
+	s.resumeEnd(ctx, ev)
 	s.scoreEnded(ctx, ev, ev.underway(), true)
 	if ev.t.Status == store.TournamentStarted {
 		var found []store.TournamentGame
@@ -1145,6 +1146,33 @@ func (s *Service) resume(ev *event) {
 	if ev.t.Status != store.TournamentFinished {
 		s.noteDue(ev)
 	}
+}
+
+// resumeEnd moves a started arena's end on by the time, since it
+// started, that no server ran: nobody could be paired then, and the
+// arena gives its players the minutes it promised, as the games' clocks
+// stand still. The end is worked out from the start each time (never
+// from the end stored, moved already), so a second restart moves it by
+// its own time down alone. ev.mu must be held.
+func (s *Service) resumeEnd(ctx context.Context, ev *event) {
+	if ev.t.Status != store.TournamentStarted || ev.t.Kind != Arena {
+		return
+	}
+	planned := ev.t.Starts.Add(time.Duration(ev.t.Minutes) * time.Minute)
+	ends := s.tables.Resumed(ev.t.Starts, planned)
+	// The store keeps times to the millisecond: less is no move.
+	if ends.Sub(ev.t.Ends) < time.Millisecond {
+		return
+	}
+	next := ev.t
+	next.Ends = ends
+	if err := s.write(ctx, ev, store.TournamentWrite{Event: &next}); err != nil {
+		s.log.Warn("an arena's end cannot move on by the time the server was down", "event", ev.t.ID, "err", err)
+		return
+	}
+	s.log.Info("an arena's end moved on by the time the server was down", "event", ev.t.ID, "down", ends.Sub(planned), "ends", ends)
+	ev.t.Ends = ends
+	ev.bump()
 }
 
 // scoreEnded scores those of ev's games that ended while the event was
