@@ -58,6 +58,18 @@ func (f *eventFixture) online(names ...string) {
 	}
 }
 
+// restartDown stops the server, moves the clock on by down, and starts
+// the server again on the same data, its players' clients with it.
+func (f *eventFixture) restartDown(down time.Duration) {
+	f.close()
+	f.srv.Close()
+	f.clock.Advance(down)
+	f.openSocial()
+	for _, p := range f.players {
+		p.base = f.srv.URL
+	}
+}
+
 // create makes an event as name, failing the test unless it is made.
 func (f *eventFixture) create(name, body string) tournament.Event {
 	f.t.Helper()
@@ -803,13 +815,7 @@ func TestTournamentArenaDown(t *testing.T) {
 		{"down five minutes", 5 * time.Minute, 5 * time.Minute},
 	} {
 		f.clock.Advance(time.Minute)
-		f.close()
-		f.srv.Close()
-		f.clock.Advance(c.down)
-		f.openSocial()
-		for _, p := range f.players {
-			p.base = f.srv.URL
-		}
+		f.restartDown(c.down)
 		got := f.get(ev.ID)
 		ends = ends.Add(c.more)
 		if got.Status != store.TournamentStarted || got.Ends == nil || got.Ends.Sub(ends).Abs() > time.Millisecond {
@@ -865,13 +871,7 @@ func TestTournamentSetupNoShow(t *testing.T) {
 			f.players[g.Players[0]].do("GET", "/api/v1/tables/"+g.Table, nil, &before)
 			f.clock.Advance(tournament.MinSetup - time.Second)
 			if c.restart {
-				f.close()
-				f.srv.Close()
-				f.clock.Advance(c.down)
-				f.openSocial()
-				for _, p := range f.players {
-					p.base = f.srv.URL
-				}
+				f.restartDown(c.down)
 			}
 			if e := f.get(ev.ID); len(e.Playing) != 1 {
 				t.Fatalf("the game closed before its time to set up ran out: %+v", e.Games)
