@@ -314,7 +314,7 @@ func TestNymphabetOverSSH(t *testing.T) {
 	ann.send("\r")
 	took := ben.waitFor("Ann:" + word)
 	t.Logf("Ann's word %q reached Ben's terminal over SSH %v after her enter", word, took)
-	ben.waitFor("your turn")
+	ben.waitFor("▶ your turn")
 
 	ann.setMark()
 	ben.send(":resign\r")
@@ -693,7 +693,7 @@ func TestRecordOverSSH(t *testing.T) {
 	tm.send("1")
 	tm.waitFor("Nymphabet · new table")
 	tm.send("\r")
-	tm.waitFor("your turn")
+	tm.waitFor("▶ your turn")
 	tm.send(":resign\r")
 	tm.waitFor("enter again resigns") // the first enter asks
 	tm.send("\r")
@@ -862,7 +862,7 @@ func (f *fixture) guestTable(user string, key gossh.Signer) *term {
 	tm.send("1")
 	tm.waitFor("Nymphabet · new table")
 	tm.send("\r")
-	tm.waitFor("your turn")
+	tm.waitFor("▶ your turn")
 	return tm
 }
 
@@ -882,7 +882,7 @@ func TestGuestKeyComesBack(t *testing.T) {
 	back.waitFor("playing")
 	back.send(strings.Repeat("\x1b[B", 7)) // down past the 4 games and 3 lines to the table
 	back.send("\r")
-	back.waitFor("your turn")
+	back.waitFor("▶ your turn")
 
 	for _, c := range []struct {
 		user string
@@ -906,7 +906,7 @@ func TestGuestFinishedGameComesBack(t *testing.T) {
 	// abort the game.
 	tm.send("abdicated\r")
 	tm.waitFor("Computer (easy): E") // its word, from E, in the list
-	tm.waitFor("your turn")
+	tm.waitFor("▶ your turn")
 	tm.send(":resign\r")
 	tm.waitFor("enter again resigns") // the first enter asks
 	tm.send("\r")
@@ -1173,7 +1173,7 @@ func TestGuestWithoutKeyResumes(t *testing.T) {
 	back.waitFor("resume " + strings.ToUpper(code))
 	back.send(strings.Repeat("\x1b[B", 7)) // down past the 4 games and 3 lines to the table
 	back.send("\r")
-	back.waitFor("your turn")
+	back.waitFor("▶ your turn")
 	back.setMark()
 	back.send("\x03")
 	back.waitFor("To come back to your tables as this guest")
