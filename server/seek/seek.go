@@ -899,7 +899,7 @@ func (s *Service) Get(ctx context.Context, p *auth.Principal, id string) (Mine, 
 		pp := pd.p
 		return Mine{Status: "paired", Pairing: &pp}, nil
 	}
-	return Mine{}, refuse.NotFound("you have no seek %q: it was canceled, or you left for too long", refuse.Clip(id))
+	return Mine{}, refuse.NotFound("you have no seek %q waiting: it was canceled, you left it for too long, or the server restarted, which forgets the seeks waiting", refuse.Clip(id))
 }
 
 // List returns the seeks waiting, oldest first, for game when it is not

@@ -131,6 +131,42 @@ func TestQuickSeek(t *testing.T) {
 	ann.Wait("the banner gone", `document.querySelectorAll(".banner.seek").length === 0`)
 }
 
+// TestQuickSeekAfterRestart: a restart of the server forgets the seeks
+// waiting; the banner says so, and its Seek again seeks the same game on
+// the same terms.
+func TestQuickSeekAfterRestart(t *testing.T) {
+	t.Parallel()
+	srv := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	gus := e2e.NewPlayer(t, b, "Gus", srv.Base)
+	gus.Open("/")
+	gus.Wait("the quick buttons", `!!document.querySelector(".quick-seek[data-game=quizl][data-rated=false]")`)
+	gus.Click(".quick-seek[data-game=quizl][data-rated=false]")
+	gus.Wait("Gus's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
+	srv.Restart(func() {})
+	gus.WaitLong("the seek ended", `!!document.querySelector(".banner.seek .seek-again")`)
+	if got := gus.Text(".banner.seek"); !strings.Contains(got, "Your seek for a casual Quizl game, 2 minutes a turn ended") || !strings.Contains(got, "the server restarted") {
+		t.Errorf("the ended banner reads %q", got)
+	}
+	gus.AccessibleThemes("the seek ended")
+	gus.Click(".banner.seek .seek-again")
+	gus.Wait("Gus's banner waiting again", `!!document.querySelector(".banner.seek .seek-cancel") && !document.querySelector(".banner.seek .seek-again")`)
+	if got := gus.Text(".banner.seek"); !strings.Contains(got, "Looking for an opponent for a casual Quizl game, 2 minutes a turn") {
+		t.Errorf("the banner reads %q", got)
+	}
+	var l struct {
+		Seeks []struct {
+			Game  string          `json:"game"`
+			Rated bool            `json:"rated"`
+			Clock json.RawMessage `json:"clock"`
+		} `json:"seeks"`
+	}
+	if st, body := e2e.API(t, srv.Base, "GET", "/seeks", "", nil); st != 200 || json.Unmarshal(body, &l) != nil || len(l.Seeks) != 1 ||
+		l.Seeks[0].Game != "quizl" || l.Seeks[0].Rated || string(l.Seeks[0].Clock) != "120" {
+		t.Fatalf("the seeks after Seek again: %d %s", st, body)
+	}
+}
+
 // TestQuickSeekMode: Nymphabet's quick buttons have a choice of mode
 // beside them; a seek of the cyclic mode waits through another's of the
 // standard one and pairs with another of its own, at a cyclic table.

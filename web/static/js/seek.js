@@ -247,12 +247,24 @@ async function poll(w) {
   } catch (e) {
     if (shown.get(w.id) !== w) return;
     if (e.status === 404) {
+      // The player may still want the game (a restart of the server
+      // forgets the seeks waiting): one click seeks it again.
       const el = end(w);
       fill(el, h("p", { class: "seek-text" }, `Your seek for ${terms(w.seek)} ended: ${e.message}`),
-        h("div", { class: "row" }, h("button", { type: "button", onclick: () => el.remove() }, "OK")));
+        h("div", { class: "row" },
+          h("button", { type: "button", class: "seek-again", onclick: () => { el.remove(); start(again(w.seek)); } }, "Seek again"),
+          h("button", { type: "button", onclick: () => el.remove() }, "OK")));
     }
     // Otherwise the network blinked: the next poll tries again.
   }
+}
+
+// again is the body that seeks a game on the terms of seek s, as the
+// server listed them (a range as its bounds).
+function again(s) {
+  const body = { game: s.game, rated: !!s.rated };
+  for (const k of ["mode", "rules", "clock", "lexicon", "rating_range"]) if (s[k] !== undefined && s[k] !== null) body[k] = s[k];
+  return body;
 }
 
 // cancel withdraws seek w.
