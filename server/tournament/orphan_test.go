@@ -57,6 +57,11 @@ func TestPairingMadeBeforeRestart(t *testing.T) {
 		// from its record, and its players are not seated again.
 		{"round ended", swiss, endedWhileDown},
 		{"wave ended", arena, endedWhileDown},
+		// A cluster's node died between making the tables and storing
+		// them; the tables went on at another node, not the one that
+		// takes the event up: it finds them there.
+		{"round under way on another node", swiss, keptOnAnotherNode},
+		{"wave under way on another node", arena, keptOnAnotherNode},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -120,6 +125,69 @@ func keptOverRestart(t *testing.T, req protocol.TournamentRequest) {
 	}
 	if a, b := tablesOf(after), tablesOf(before); !slices.Equal(a, b) {
 		t.Errorf("the games are at %v after the restart, at %v before it", a, b)
+	}
+}
+
+// elsewhere is the Placement of a cluster's node that runs no table
+// but those it makes: every other is another node's.
+type elsewhere struct{ table.Here }
+
+func (elsewhere) Claim(context.Context, string) (string, error) { return "node-b", nil }
+func (elsewhere) Epoch(string) int64                            { return -1 }
+
+// keptOnAnotherNode makes the event req asks for, with four players,
+// and stops the events after the tables of its first pairing were made
+// but before they were stored as the event's, as a cluster's node dies;
+// the tables run on at another node (fx.tables), and a third takes the
+// event up, its own tables empty: the event's games are those very
+// tables, found on the node that runs them, and nobody is seated again.
+func keptOnAnotherNode(t *testing.T, req protocol.TournamentRequest) {
+	ctx := context.Background()
+	fx, st, before, players := pairedNotStored(t, req, 4)
+	fx.obs.ts = nil
+	fx.ts.Close()
+	st.lose.Store(false)
+
+	third, err := table.New(ctx, table.Config{Store: st, Games: servertest.Registry(), Lexicon: servertest.Lexicon, Clock: fx.clock, Placement: elsewhere{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(third.Close)
+	everywhere := func(ctx context.Context, identity string) ([]table.SeatedTable, error) {
+		return append(fx.tables.SeatedAt(identity), third.SeatedAt(identity)...), nil
+	}
+	ts, err := tournament.New(ctx, tournament.Config{Store: st, Tables: third, Games: servertest.Registry(), Seated: everywhere})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ts.Close)
+	var after tournament.Event
+	servertest.Eventually(t, 10*time.Second, "the pairing's games again", func() bool {
+		after, err = ts.Get(ctx, before.ID)
+		return err == nil && len(after.Playing) >= 2
+	})
+	if req.Kind == "arena" {
+		fx.clock.Advance(tournament.ArenaLook)
+		if after, err = ts.Get(ctx, before.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var a, b []string
+	for _, g := range after.Playing {
+		a = append(a, g.Table)
+	}
+	for _, g := range before.Playing {
+		b = append(b, g.Table)
+	}
+	slices.Sort(a)
+	slices.Sort(b)
+	if !slices.Equal(a, b) {
+		t.Errorf("the games are at %v once the event is taken up, at %v before", a, b)
+	}
+	for name, p := range players {
+		if seated, _ := everywhere(ctx, p.Identity); len(seated) != 1 {
+			t.Errorf("%s is seated at %d tables once the event is taken up, want the one of before", name, len(seated))
+		}
 	}
 }
 

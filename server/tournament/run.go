@@ -733,13 +733,23 @@ func (s *Service) waveMadeBefore(ctx context.Context, ev *event) []store.Tournam
 const endedLook = 4
 
 // unknownTables returns the tables of ev, none of them known (by id),
-// where identity holds a seat: those under way, and those whose game
-// ended while ev was not in memory to hear of it, read from identity's
-// history (a move or a clock's timeout as the tables were back, before
-// the event was taken up). ev.mu must be held.
+// where identity holds a seat: those under way, on any node (in a
+// cluster the node that made them may have died, and another taken them
+// up), and those whose game ended while ev was not in memory to hear of
+// it, read from identity's history (a move or a clock's timeout as the
+// tables were back, before the event was taken up). ev.mu must be held.
 func (s *Service) unknownTables(ctx context.Context, ev *event, known map[string]bool, identity string) []table.SeatedTable {
 	var out []table.SeatedTable
-	for _, st := range s.tables.SeatedAt(identity) {
+	seated := s.tables.SeatedAt(identity)
+	if s.cfg.Seated != nil {
+		var err error
+		if seated, err = s.cfg.Seated(ctx, identity); err != nil {
+			// A node that did not answer is left out; what the
+			// others hold is there all the same.
+			s.log.Warn("an event's player's tables on every node", "event", ev.t.ID, "player", identity, "err", err)
+		}
+	}
+	for _, st := range seated {
 		if st.Event != nil && st.Event.ID == ev.t.ID && st.Status != store.Cancelled && !known[st.ID] {
 			out = append(out, st)
 		}
