@@ -1,8 +1,9 @@
 // Command bot is an example of a program that plays at a Parlour server
 // through its HTTP API alone (docs/protocol.md): plain net/http and
 // encoding/json, nothing of Parlour's own packages. It opens a table
-// against one of the server's computer players, plays Nymphabet or Quizl
-// to the end, one request per turn ("wait": true), and prints the result.
+// against one of the server's computer players, plays Nymphabet, Quizl
+// or Salvo to the end, one request per turn ("wait": true), and prints
+// the result.
 //
 //	go run ./docs/examples/bot -server http://localhost:8080 -game quizl
 //
@@ -22,7 +23,8 @@
 //
 //	go run ./docs/examples/bot -server http://localhost:8080 -arena k3x9q2m7c8v4r6tw -name Robo -password 'a long secret'
 //
-// The arena's game must be one the bot plays: Nymphabet or Quizl.
+// The arena's game must be one the bot plays: Nymphabet, Quizl or Salvo
+// (between two players).
 package main
 
 import (
@@ -43,7 +45,7 @@ import (
 
 func main() {
 	server := flag.String("server", "http://localhost:8080", "the Parlour server")
-	gameName := flag.String("game", "nymphabet", "nymphabet or quizl")
+	gameName := flag.String("game", "nymphabet", "nymphabet, quizl or salvo")
 	level := flag.String("level", "easy", "the computer's level: easy, medium or strong")
 	wordFile := flag.String("words", "", "a word list, one word a line (default: the few words the bot carries)")
 	arena := flag.String("arena", "", "an arena's id: join it and play its games until it ends")
@@ -230,8 +232,8 @@ func (b *Bot) awaitTurn(ctx context.Context, a *Answer) error {
 func (b *Bot) Play(ctx context.Context, gameName, level string) (Result, error) {
 	// Refused before the table is opened: a table of a game the bot cannot
 	// play would wait for its moves, against the computer, until claimed.
-	if gameName != "nymphabet" && gameName != "quizl" {
-		return Result{}, fmt.Errorf("this bot plays nymphabet and quizl, not %q", gameName)
+	if !plays(gameName) {
+		return Result{}, errNotPlayable(gameName)
 	}
 	var seated struct{ Table, Token string }
 	b.token = ""
@@ -248,6 +250,11 @@ func (b *Bot) Play(ctx context.Context, gameName, level string) (Result, error) 
 		err = b.nymphabet(ctx, Answer{})
 	case "quizl":
 		err = b.quizl(ctx)
+	case "salvo":
+		var a Answer
+		if a, err = b.setUp(ctx); err == nil {
+			err = b.salvo(ctx, newSalvo(0), a)
+		}
 	}
 	if err != nil {
 		return Result{}, err
@@ -337,16 +344,9 @@ func deletes(word string, cur byte) int {
 // announces it. It stops being asked once it is done with the grid
 // (announced right, or uncovered the password unannounced).
 func (b *Bot) quizl(ctx context.Context) error {
-	var a Answer
-	if err := b.call(ctx, "/api/v1/tables/"+b.table+"/setup", map[string]any{"auto": true, "wait": true}, &a); err != nil {
+	a, err := b.setUp(ctx)
+	if err != nil {
 		return err
-	}
-	if a.TimedOut {
-		// A person may take longer over a grid than the server's
-		// longest wait: wait on for play to start and our turn.
-		if err := b.awaitTurn(ctx, &a); err != nil {
-			return err
-		}
 	}
 	var grid [5][5]byte // grid[row-5][column], 0 while unknown
 	said := map[string]bool{}
@@ -385,6 +385,37 @@ func (b *Bot) quizl(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// setUp hands in a setup the server draws at random (a Quizl grid, a
+// Salvo fleet) and waits for play to start and the bot's turn.
+func (b *Bot) setUp(ctx context.Context) (Answer, error) {
+	var a Answer
+	if err := b.call(ctx, "/api/v1/tables/"+b.table+"/setup", map[string]any{"auto": true, "wait": true}, &a); err != nil {
+		return a, err
+	}
+	if a.TimedOut {
+		// A person may take longer over a setup than the server's
+		// longest wait: wait on for play to start and our turn.
+		if err := b.awaitTurn(ctx, &a); err != nil {
+			return a, err
+		}
+	}
+	return a, nil
+}
+
+// plays reports whether the bot plays gameName.
+func plays(gameName string) bool {
+	switch gameName {
+	case "nymphabet", "quizl", "salvo":
+		return true
+	}
+	return false
+}
+
+// errNotPlayable refuses a game the bot does not play.
+func errNotPlayable(gameName string) error {
+	return fmt.Errorf("this bot plays nymphabet, quizl and salvo, not %q", gameName)
 }
 
 // guess returns a password to announce: a word fitting the known letters
@@ -681,6 +712,12 @@ func (b *Bot) playAt(ctx context.Context, table, gameName string) error {
 			Status string `json:"status"`
 			ToMove []int  `json:"to_move"`
 			Result Result `json:"result"`
+			// Rules are the table's rules: of them the bot reads
+			// those of Salvo that change what it knows.
+			Rules struct {
+				ShotsLostBy string `json:"shots_lost_by"`
+				Diagonal    bool   `json:"diagonal_ships"`
+			} `json:"rules"`
 		} `json:"table"`
 	}
 	if err := b.call(ctx, "/api/v1/tables/"+table, nil, &u); err != nil {
@@ -703,8 +740,15 @@ func (b *Bot) playAt(ctx context.Context, table, gameName string) error {
 		}
 	case gameName == "quizl":
 		err = b.quizl(ctx)
+	case gameName == "salvo":
+		g := newSalvo(u.Seat)
+		g.lostBy, g.diagonal = u.Table.Rules.ShotsLostBy, u.Table.Rules.Diagonal
+		var a Answer
+		if a, err = b.setUp(ctx); err == nil {
+			err = b.salvo(ctx, g, a)
+		}
 	default:
-		err = fmt.Errorf("this bot plays nymphabet and quizl, not %q", gameName)
+		err = errNotPlayable(gameName)
 	}
 	if err != nil {
 		return err

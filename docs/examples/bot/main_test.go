@@ -206,13 +206,13 @@ func movesBy(ctx context.Context, t *testing.T, b *Bot, name string) int {
 }
 
 // TestBotPlaysThroughTheAPI runs the example bot against a real server to
-// the end of a game of Nymphabet and one of Quizl, and checks that it
+// the end of a game of Nymphabet, one of Quizl and one of Salvo, and checks that it
 // needed one request per turn: every request it made is counted, and
 // beyond opening the table, its setup and reading the result, each is a
 // move POSTed with "wait"; no polling, no event stream.
 func TestBotPlaysThroughTheAPI(t *testing.T) {
 	srv, log := newServer(t)
-	for _, name := range []string{"nymphabet", "quizl"} {
+	for _, name := range []string{"nymphabet", "quizl", "salvo"} {
 		t.Run(name, func(t *testing.T) {
 			var out strings.Builder
 			b := &Bot{Server: srv.URL, Words: strings.Fields(builtinWords), Log: &out}
@@ -231,7 +231,7 @@ func TestBotPlaysThroughTheAPI(t *testing.T) {
 			if mine == 0 {
 				t.Fatal("the bot made no move")
 			}
-			if err := oneRequestPerMove(reqs, mine, name == "quizl"); err != nil {
+			if err := oneRequestPerMove(reqs, mine, name != "nymphabet"); err != nil {
 				t.Error(err)
 			}
 			t.Logf("%s: %d moves in %d requests, result %+v", name, mine, len(reqs), res)
@@ -331,11 +331,11 @@ func TestBotOutwaitsASlowSetup(t *testing.T) {
 // against the computer that no one will ever move at.
 func TestBotRefusesOtherGamesFirst(t *testing.T) {
 	srv, log := newServer(t)
-	for _, name := range []string{"salvo", "wordfight", "chess"} {
+	for _, name := range []string{"wordfight", "chess"} {
 		b := &Bot{Server: srv.URL, Words: strings.Fields(builtinWords), Log: io.Discard}
 		log.take()
 		_, err := b.Play(context.Background(), name, game.Easy)
-		if err == nil || !strings.Contains(err.Error(), "plays nymphabet and quizl") {
+		if err == nil || !strings.Contains(err.Error(), "plays nymphabet, quizl and salvo") {
 			t.Errorf("playing %s: %v, want the bot's refusal", name, err)
 		}
 		if reqs := log.take(); len(reqs) != 0 {
@@ -471,7 +471,7 @@ func TestBotUsesOnlyTheAPI(t *testing.T) {
 // standings count are those the bots played, every one finished and
 // scored.
 func TestBotPlaysAnArena(t *testing.T) {
-	for _, name := range []string{"nymphabet", "quizl"} {
+	for _, name := range []string{"nymphabet", "quizl", "salvo"} {
 		t.Run(name, func(t *testing.T) { arenaOfBots(t, name) })
 	}
 }
