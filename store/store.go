@@ -38,8 +38,9 @@ var ErrNoSpace = errors.New("no space left to store the write")
 // otherwise change the schema under an older server still using it.
 var ErrUnmigrated = errors.New("the database lacks migrations this build has")
 
-// Identity is a player: for now a guest with a display name; accounts with
-// passwords and ratings will extend it.
+// Identity is a player, a guest or an account's: the name shown at its
+// seats. An Account is an identity that also chose a unique name and a
+// password, and its ratings are kept by the identity's id.
 type Identity struct {
 	ID      string
 	Name    string
