@@ -135,7 +135,8 @@ type Config struct {
 	Peers Peers
 	// Seated lists the live tables a player sits at, on every node (the
 	// players' service): a player seated at another event's game may not
-	// join (nil: only this service's own games count).
+	// join, and an event taken up finds the tables its dead node made
+	// wherever they went on (nil: only this node's tables count).
 	Seated func(ctx context.Context, identity string) ([]table.SeatedTable, error)
 	// Moderator reports whether identity holds the moderator role
 	// (package moderation), who may cancel any event not yet started
