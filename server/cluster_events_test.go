@@ -187,3 +187,48 @@ func standing(ev tournament.Event, name string) tournament.Standing {
 	}
 	return tournament.Standing{}
 }
+
+// TestClusterEventLateRenewal: the node that runs an event is late
+// renewing its lease (a busy machine), so that for a moment it does not
+// count the event as its own; a join made through another node meanwhile
+// waits for the renewal and is served, rather than answered that the
+// event is changing servers.
+func TestClusterEventLateRenewal(t *testing.T) {
+	t.Parallel()
+	nodes := startCluster(t, "a", "b")
+	a, b := nodes[0], nodes[1]
+	token := map[string]string{}
+	for _, name := range []string{"Ann", "Bob"} {
+		var s players.Session
+		if st, body := nodeCall(t, b, "POST", "/api/v1/accounts", "", map[string]string{"name": name, "password": testPassword}, &s); st != 201 {
+			t.Fatalf("sign up %s: %d %s", name, st, body)
+		}
+		token[name] = s.Token
+	}
+	var ev tournament.Event
+	body := map[string]any{"kind": "arena", "game": "nymphabet", "clock": map[string]any{"kind": "fischer", "initial": 60, "increment": 0}, "minutes": 30}
+	if st, got := nodeCall(t, a, "POST", "/api/v1/tournaments", token["Ann"], body, &ev); st != 201 {
+		t.Fatalf("Ann creates an arena through a: %d %s", st, got)
+	}
+	if owner := eventOwner(t, a, ev.ID); owner != "a" {
+		t.Fatalf("the arena made through a is run by %q", owner)
+	}
+	// For 400 ms a counts its lease as run out, again at once after
+	// each of its renewals (every half second).
+	late := make(chan struct{})
+	a.svc.LapseEvent(ev.ID)
+	go func() {
+		defer close(late)
+		for end := time.Now().Add(400 * time.Millisecond); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+			a.svc.LapseEvent(ev.ID)
+		}
+	}()
+	st, got := nodeCall(t, b, "POST", "/api/v1/tournaments/"+ev.ID+"/join", token["Bob"], nil, nil)
+	<-late
+	if st != 200 {
+		t.Fatalf("Bob joins through b while a is late renewing: %d %s, want 200", st, got)
+	}
+	if owner := eventOwner(t, b, ev.ID); owner != "a" {
+		t.Errorf("after the join the arena is run by %q, want a still", owner)
+	}
+}

@@ -32,3 +32,7 @@ func (s *Service) Unreachable(id string) {
 func (s *Service) Keeps(id string) bool {
 	return s.Loaded(id)
 }
+
+// LapseEvent counts s's lease of event id, s a node of a cluster, as run
+// out by its own clock until its next renewal, as on a busy machine.
+func (s *Service) LapseEvent(id string) { s.cl.Events().Lapse(id) }

@@ -166,8 +166,20 @@ func (c *Node) serveEventHTTP(w http.ResponseWriter, r *http.Request, id string)
 	if !ok {
 		return true
 	}
-	for try := 0; try < 4; try++ {
+	// The event's node may be late renewing its lease (a busy machine),
+	// or gone, its lease not yet run out: the request asks again, more
+	// slowly each time, for as long as a hand-over may take, rather than
+	// answer that the event is changing servers at once.
+	handing := time.Now().Add(changingHands)
+	pause := 5 * time.Millisecond
+	for try := 0; time.Now().Before(handing); try++ {
 		if try > 0 {
+			select {
+			case <-ctx.Done():
+				return true // the client went away
+			case <-time.After(pause):
+			}
+			pause = min(2*pause, 100*time.Millisecond)
 			if owner, err = c.eventNode(ctx, id); err != nil || owner == "" {
 				// Nobody runs it now, or the lease cannot be read: this
 				// node serves it (and takes the event up if it may).
@@ -183,8 +195,8 @@ func (c *Node) serveEventHTTP(w http.ResponseWriter, r *http.Request, id string)
 			c.fail(w, r, refuse.Unavailable("this server cannot reach the one that runs this event just now; nothing was done: try again in a moment"))
 			return true
 		case errors.Is(err, bus.ErrNoResponder), err == nil && rp.NotOwner:
-			// Not received: the event's node is gone or let it go.
-			time.Sleep(50 * time.Millisecond)
+			// Not received: the event's node is gone, let it go, or
+			// has not renewed its lease in time.
 			continue
 		case err != nil && ctx.Err() == nil && r.Method == http.MethodGet:
 			continue // a read is safe to ask again
