@@ -12,6 +12,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -297,13 +298,19 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		sc.Peers = s.cl
 	}
 	s.social = social.New(sc)
-	s.seeks = seek.New(seek.Config{Tables: s.Service, Streams: s.social, Players: seek.StorePlayers{Store: cfg.Store},
+	kc := seek.Config{Tables: s.Service, Streams: s.social, Players: seek.StorePlayers{Store: cfg.Store},
 		Games: cfg.Games, Clock: s.Service.Config().Clock, Logger: cfg.Logger,
 		// A seek never pairs two players one of whom blocks the other.
 		Blocked: func(a, b string) bool { return s.rel.Blocked(s.ctx, a, b) },
 		// Nor does it list to a player the seeks of one they keep apart
 		// from: they could not take them.
-		Apart: s.rel.Apart})
+		Apart: s.rel.Apart}
+	if s.cl != nil {
+		// One node keeps the cluster's seeks (the cluster carries the
+		// requests about seeks to it); the others tell it what it needs.
+		kc.Peers = s.cl
+	}
+	s.seeks = seek.New(kc)
 	m, err := mail.New(mail.Config{SMTP: cfg.SMTP, Store: cfg.Store, Players: s.playersService, Games: cfg.Games,
 		BaseURL: s.Service.BaseURL, Online: s.social.IsOnline, Now: s.Service.Now, Logger: cfg.Logger, Registerer: s.reg,
 		RetryDelay: cfg.MailRetryDelay})
@@ -367,6 +374,14 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		// The other nodes tell this one of the accounts closed there.
 		s.cl.ClosedHere(s.closedHere)
 		s.cl.RenamedHere(s.renamedHere)
+		s.cl.SeeksHere(cluster.SeekBook{
+			Waiting: func(identity string) json.RawMessage {
+				b, _ := json.Marshal(s.seeks.WaitingHere(identity))
+				return b
+			},
+			Started: s.seeks.StartedHere,
+			Lost:    s.seeks.Clear,
+		})
 		s.cl.Start(s.Service, s.social)
 	}
 	return s, nil
@@ -377,6 +392,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 var (
 	_ tournament.Lease = (*cluster.Events)(nil)
 	_ tournament.Peers = (*cluster.Node)(nil)
+	_ seek.Peers       = (*cluster.Node)(nil)
 )
 
 // Tournaments returns the events' service, nil when the server runs

@@ -15,6 +15,11 @@ var ErrFenced = errors.New("the table has passed to another owner")
 // lease of the table has not expired.
 var ErrLeased = errors.New("the table is leased to another owner")
 
+// SeekBookLease keys the lease of a cluster's seek book among the
+// tables' (no table's id has a colon): the node that holds it keeps every
+// seek waiting.
+const SeekBookLease = "seeks:book"
+
 // Lease is one node's ownership of a live table in a cluster: only the
 // owner runs the table's referee, clocks and computer seats, and only
 // moves fenced with its epoch are stored while it holds the lease.

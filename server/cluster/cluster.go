@@ -106,7 +106,8 @@ type Node struct {
 	// hand-over a moment later; adopt refuses a lease of that epoch or
 	// before. Bounded as elsewhere is.
 	handing map[string]int64
-	events  *Events // see Events
+	events  *Events  // see Events
+	book    seekBook // see seeks.go
 
 	h   http.Handler // set by Serve
 	hmu sync.RWMutex
@@ -119,9 +120,11 @@ type Node struct {
 	// renamedHere hears of an account renamed on another node
 	// (RenamedHere); guarded by hmu.
 	renamedHere func(ctx context.Context, identity, name string)
-	halted      chan struct{}
-	once        sync.Once
-	loops       sync.WaitGroup
+	// seekHooks is the seek service's part (SeeksHere); guarded by hmu.
+	seekHooks SeekBook
+	halted    chan struct{}
+	once      sync.Once
+	loops     sync.WaitGroup
 
 	forwarded, takeovers, fenced prometheus.Counter
 	handed                       prometheus.Counter // see handOff
@@ -296,6 +299,7 @@ func (c *Node) Close() {
 	if ev != nil {
 		ev.releaseAll(ctx)
 	}
+	c.releaseBook(ctx)
 }
 
 // Holds reports whether the node counts table id's lease as its own,
@@ -561,6 +565,7 @@ func (c *Node) renewals() {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), c.ttl/3)
 		c.renewAll(ctx)
+		c.renewBook(ctx)
 		c.sweep(ctx)
 		cancel()
 	}

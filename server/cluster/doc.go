@@ -100,6 +100,18 @@
 // node is told to it (GameOver, tournament.Peers). An event nobody holds
 // is served where it is asked, and taken up there by the events service.
 //
+// Seeks (seeks.go). One node keeps the cluster's seeks, the one that
+// holds the seek book's lease (store.SeekBookLease): the first node
+// asked about seeks takes it and renews it with its tables' leases. The
+// HTTP requests about seeks are carried to it as a table's are to its
+// owner, so that two players who seek the same game through different
+// nodes pair. It asks the others who holds a stream open there (a seek
+// waits on while its player does), they tell it of games begun there (a
+// player's seeks then leave the book), and a stream opening on another
+// node asks it for its player's seeks. Its seeks die with it, as a
+// restart's do: the next request about seeks takes the book over, at
+// once when the node is gone from the bus, and its players seek again.
+//
 // Still node-local (a later step must share them): the rate limits (per
 // identity, per address, sign-ins, chat), each counted by every node on
 // its own; and a stream event sent while the other nodes cannot be

@@ -42,6 +42,8 @@ import (
 //     the games waiting to begin that it holds (Node.ClosedHere).
 //   - "renamed": an account a moderator renamed on the node, with its new
 //     name: each node renames it in what it holds (Node.RenamedHere).
+//   - "holding", "waiting", "started": what the seek book needs of the
+//     other nodes (seeks.go).
 //   - "probe": nothing; answered at once, so that the round trip is the
 //     bus's own (parlour_cluster_bus_seconds).
 
@@ -94,7 +96,7 @@ type nodeNotes struct {
 // noteKind reports whether kind is one of the notes about players.
 func noteKind(kind string) bool {
 	switch kind {
-	case "player", "forget", "online", "seated", "lobby", "closed", "renamed", "probe":
+	case "player", "forget", "online", "seated", "lobby", "closed", "renamed", "probe", "holding", "waiting", "started":
 		return true
 	}
 	return false
@@ -121,8 +123,15 @@ func streamEvent(typ string) bool {
 
 // decodeNote checks a note read by decodeRelay.
 func decodeNote(rq relayRequest) (relayRequest, error) {
-	if rq.Table != "" || rq.Tournament != "" {
-		return relayRequest{}, fmt.Errorf("a %q note about table %q or event %q", rq.Kind, refuse.Clip(rq.Table), refuse.Clip(rq.Tournament))
+	if rq.Kind == "started" {
+		if !auth.ValidID(rq.Table) {
+			return relayRequest{}, fmt.Errorf("a note of a game begun at no table (%q)", refuse.Clip(rq.Table))
+		}
+	} else if rq.Table != "" {
+		return relayRequest{}, fmt.Errorf("a %q note about table %q", rq.Kind, refuse.Clip(rq.Table))
+	}
+	if rq.Tournament != "" {
+		return relayRequest{}, fmt.Errorf("a %q note about event %q", rq.Kind, refuse.Clip(rq.Tournament))
 	}
 	if rq.Kind != "forget" && len(rq.Hashes) > 0 {
 		return relayRequest{}, fmt.Errorf("a %q note with credentials", rq.Kind)
@@ -137,7 +146,7 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 		return relayRequest{}, fmt.Errorf("a %q note with a name", rq.Kind)
 	}
 	switch rq.Kind {
-	case "player", "seated", "closed", "renamed":
+	case "player", "seated", "closed", "renamed", "waiting", "started":
 		if !auth.ValidID(rq.Identity) {
 			return relayRequest{}, fmt.Errorf("a %q note about no identity (%q)", rq.Kind, refuse.Clip(rq.Identity))
 		}
@@ -203,6 +212,16 @@ func (c *Node) serveNote(rq relayRequest) ([]byte, error) {
 		}
 	case "online":
 		body = c.social.OnlineHere()
+	case "holding":
+		body = c.social.HoldingHere()
+	case "waiting":
+		if f := c.seekBookHooks().Waiting; f != nil {
+			body = f(rq.Identity)
+		}
+	case "started":
+		if f := c.seekBookHooks().Started; f != nil {
+			f(rq.Identity, rq.Table)
+		}
 	case "seated":
 		body = c.tables.SeatedAt(rq.Identity)
 	case "lobby":

@@ -95,6 +95,9 @@ func (c *Node) handle(ctx context.Context, req bus.Request) ([]byte, error) {
 	if eventKind(rq.Kind) {
 		return c.serveEvent(ctx, rq)
 	}
+	if rq.Kind == "seeks" {
+		return c.serveSeeks(ctx, rq)
+	}
 	if !c.owns(rq.Table) && !c.ownsByLease(ctx, rq) {
 		if rq.Kind != "ping" {
 			// A lease that lapsed here: let the table go (in the
@@ -136,6 +139,9 @@ func decodeRelay(b []byte) (relayRequest, error) {
 	}
 	if eventKind(rq.Kind) {
 		return decodeEvent(rq)
+	}
+	if rq.Kind == "seeks" {
+		return decodeSeeks(rq)
 	}
 	if rq.Tournament != "" {
 		return relayRequest{}, fmt.Errorf("a request about table %s with an event's field", refuse.Clip(rq.Table))
@@ -399,6 +405,9 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 	}
 	if id, ok := eventPath(r.URL.Path); ok {
 		return c.serveEventHTTP(w, r, id)
+	}
+	if seeksPath(r.URL.Path) {
+		return c.serveSeeksHTTP(w, r)
 	}
 	id, rest, ok := tablePath(r.URL.Path)
 	if !ok {

@@ -34,6 +34,10 @@ func FuzzDecodeRelay(f *testing.F) {
 		`{"kind":"event","tournament":"abcdefgh23456789","method":"POST","path":"/api/v1/tournaments/abcdefgh23456789/join","body":"e30="}`,
 		`{"kind":"event","tournament":"abcdefgh23456789","method":"GET","path":"/api/v1/tournaments/abcdefgh23456789","query":"version=3"}`,
 		`{"kind":"eventOver","tournament":"abcdefgh23456789","table":"zzzzzzzzzzzzzzzz"}`,
+		`{"kind":"seeks","method":"POST","path":"/api/v1/seeks","body":"e30="}`,
+		`{"kind":"seeks","method":"DELETE","path":"/api/v1/seeks/abcdefgh23456789"}`,
+		`{"kind":"holding"}`, `{"kind":"waiting","identity":"abcdefgh23456789"}`,
+		`{"kind":"started","identity":"abcdefgh23456789","table":"zzzzzzzzzzzzzzzz"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -46,13 +50,17 @@ func FuzzDecodeRelay(f *testing.F) {
 			return
 		}
 		switch {
-		case noteKind(rq.Kind) && (rq.Table != "" || rq.Tournament != ""):
+		case noteKind(rq.Kind) && rq.Kind != "started" && (rq.Table != "" || rq.Tournament != ""):
 			t.Fatalf("read a %q note about table %q or event %q", rq.Kind, rq.Table, rq.Tournament)
 		case eventKind(rq.Kind) && !auth.ValidID(rq.Tournament):
 			t.Fatalf("read a %q request about event %q", rq.Kind, rq.Tournament)
 		case rq.Kind == "eventOver" && !auth.ValidID(rq.Table):
 			t.Fatalf("read the end of an event's game at table %q", rq.Table)
-		case !noteKind(rq.Kind) && !eventKind(rq.Kind) && (!auth.ValidID(rq.Table) || rq.Tournament != ""):
+		case rq.Kind == "started" && (!auth.ValidID(rq.Table) || !auth.ValidID(rq.Identity) || rq.Tournament != ""):
+			t.Fatalf("read a game begun at table %q of %q", rq.Table, rq.Identity)
+		case rq.Kind == "seeks" && (!seeksPath(rq.Path) || rq.Table != "" || rq.Identity != ""):
+			t.Fatalf("read a request about seeks for %q: %+v", rq.Path, rq)
+		case !noteKind(rq.Kind) && !eventKind(rq.Kind) && rq.Kind != "seeks" && (!auth.ValidID(rq.Table) || rq.Tournament != ""):
 			t.Fatalf("read a request about table %q", rq.Table)
 		case rq.Kind == "player" && (rq.Event == nil || !auth.ValidID(rq.Identity)):
 			t.Fatalf("read a player's note without an event or an identity: %+v", rq)
@@ -124,6 +132,15 @@ func TestDecodeRelayRefuses(t *testing.T) {
 		{"an account renamed to a name too long", `{"kind":"renamed","identity":"abcdefgh23456789","name":"` + strings.Repeat("K", 65) + `"}`},
 		{"a name on another note", `{"kind":"online","name":"Robin"}`},
 		{"a name on a table's request", `{"kind":"ping","table":"abcdefgh23456789","name":"Robin"}`},
+		{"a request about seeks off their path", `{"kind":"seeks","method":"GET","path":"/api/v1/tables/abcdefgh23456789"}`},
+		{"a request about seeks with a method never forwarded", `{"kind":"seeks","method":"PUT","path":"/api/v1/seeks"}`},
+		{"a request about seeks with a query in the path", `{"kind":"seeks","method":"GET","path":"/api/v1/seeks?game=quizl"}`},
+		{"a request about seeks naming a table", `{"kind":"seeks","table":"abcdefgh23456789","method":"GET","path":"/api/v1/seeks"}`},
+		{"a request about seeks with a note's identity", `{"kind":"seeks","identity":"abcdefgh23456789","method":"GET","path":"/api/v1/seeks"}`},
+		{"a game begun at no table", `{"kind":"started","identity":"abcdefgh23456789"}`},
+		{"a game begun of nobody", `{"kind":"started","table":"abcdefgh23456789"}`},
+		{"a player's seeks of nobody", `{"kind":"waiting"}`},
+		{"who holds a stream, about a table", `{"kind":"holding","table":"abcdefgh23456789"}`},
 		{"a name on an event's request", `{"kind":"eventOver","tournament":"abcdefgh23456789","table":"zzzzzzzzzzzzzzzz","name":"Robin"}`},
 	} {
 		if _, err := decodeRelay([]byte(tc.in)); err == nil {

@@ -94,8 +94,8 @@ func (h *Handler) mySeek(r *http.Request, p *auth.Principal) (seek.Mine, error) 
 	return h.seeks.Get(r.Context(), p, r.PathValue("id"))
 }
 
-// listSeeks serves GET /api/v1/seeks[?game=NAME]: the seeks waiting on
-// this node, oldest first, as the asker may take them.
+// listSeeks serves GET /api/v1/seeks[?game=NAME]: the seeks waiting,
+// oldest first, as the asker may take them.
 func (h *Handler) listSeeks(r *http.Request, p *auth.Principal) (map[string][]seek.Seek, error) {
 	name := strings.TrimSpace(r.URL.Query().Get("game"))
 	if name != "" {

@@ -101,7 +101,7 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if h.seeks != nil {
-		for _, sk := range h.seeks.Waiting(p.Identity) {
+		for _, sk := range h.seeks.Waiting(r.Context(), p.Identity) {
 			opening = append(opening, seek.SeekLine(sk))
 		}
 	}

@@ -3,12 +3,12 @@
 // at once; otherwise the seek is listed for others to accept, for as long
 // as its player is about.
 //
-// Seeks live in memory, on the node that received them: a restart drops
-// them (their players are gone from it too), and in a cluster each node
-// matches only the seeks it holds. Two players who seek the same game
-// through different nodes each wait, listed on their own node, until
-// somebody on that node accepts; that is acceptable while a cluster's
-// nodes are few, and the lobby of each node lists its own seeks.
+// Seeks live in memory: a restart drops them (their players are gone
+// from the server too). In a cluster one node keeps them all, the one
+// the cluster carries every request about seeks to; the book asks the
+// other nodes, through Peers, who holds a stream open there, and tells
+// them of its players' games begun there, and a player's stream opening
+// on another node asks it for their seeks waiting.
 package seek
 
 import (
@@ -91,7 +91,26 @@ type Players interface {
 	Rating(ctx context.Context, identity, pool string, at time.Time) (glicko.Rating, bool, error)
 }
 
-// Config is what a Service is built from; all but Blocked are required.
+// Peers is what the seeks need of the other nodes of a cluster; the
+// cluster implements it, a single node leaves it nil.
+type Peers interface {
+	// HoldingElsewhere returns who holds a stream or socket open on the
+	// other nodes, and an error when some did not answer.
+	HoldingElsewhere(ctx context.Context) ([]string, error)
+	// WaitingElsewhere returns identity's seeks waiting on the other
+	// nodes, each node's as the JSON of a list of Seeks, and an error
+	// when some did not answer.
+	WaitingElsewhere(ctx context.Context, identity string) ([]json.RawMessage, error)
+	// StartedElsewhere tells the other nodes, without waiting, that a
+	// game of each of identities began at table (StartedHere).
+	StartedElsewhere(identities []string, table string)
+}
+
+// peersWait bounds what the seeks wait for the other nodes' answers.
+const peersWait = 2 * time.Second
+
+// Config is what a Service is built from; all but Blocked, Apart and
+// Peers are required.
 type Config struct {
 	Tables  Tables
 	Streams Streams
@@ -107,6 +126,8 @@ type Config struct {
 	// it could not accept them, and a blocked player learns nothing of
 	// whether the player blocking them is about.
 	Apart func(ctx context.Context, identity string) (map[string]bool, error)
+	// Peers, on a node of a cluster, reaches the other nodes.
+	Peers Peers
 }
 
 // Seek is a waiting seek as the lobby lists it.
@@ -267,6 +288,10 @@ type Service struct {
 	pairing map[string]*entry
 	sweep   table.Timer
 	closed  bool
+	// elsewhere is who held a stream or socket open on the other nodes
+	// of a cluster at the last sweep: their seeks wait on as those of
+	// players holding one here do.
+	elsewhere map[string]bool
 }
 
 // New returns a Service of cfg, sweeping away the seeks of players gone
@@ -303,11 +328,31 @@ func (s *Service) sweepLoop() {
 // present reports whether e's player is still about: a stream or socket
 // open, or a request about the seek within Window.
 func (s *Service) present(e *entry, now time.Time) bool {
-	return now.Sub(e.seen) <= Window || s.cfg.Streams.Holding(e.identity)
+	return now.Sub(e.seen) <= Window || s.cfg.Streams.Holding(e.identity) || s.elsewhere[e.identity]
 }
 
 // Sweep drops the seeks whose players are gone and forgets old pairings.
+// On a node of a cluster whose book holds seeks, it first asks the other
+// nodes who holds a stream open there; the players of a node that does
+// not answer count as they did at the last sweep.
 func (s *Service) Sweep() {
+	if s.cfg.Peers != nil && s.Len() > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), peersWait)
+		ids, err := s.cfg.Peers.HoldingElsewhere(ctx)
+		cancel()
+		held := make(map[string]bool, len(ids))
+		for _, id := range ids {
+			held[id] = true
+		}
+		s.mu.Lock()
+		if err != nil {
+			for id := range s.elsewhere {
+				held[id] = true
+			}
+		}
+		s.elsewhere = held
+		s.mu.Unlock()
+	}
 	now := s.now()
 	var gone []*entry
 	s.mu.Lock()
@@ -843,6 +888,34 @@ func (s *Service) Started(n table.GameNote) {
 	}
 	if len(people) >= 2 {
 		s.drop(people, "playing", n.Table)
+		if s.cfg.Peers != nil {
+			// The book may be kept on another node.
+			s.cfg.Peers.StartedElsewhere(people, n.Table)
+		}
+	}
+}
+
+// StartedHere withdraws identity's waiting seeks, as Started does, for a
+// game of theirs that began at table on another node of a cluster.
+func (s *Service) StartedHere(identity, table string) {
+	s.drop([]string{identity}, "playing", table)
+}
+
+// Clear withdraws every waiting seek, telling each player ("gone"): on a
+// node of a cluster, another node has taken the book over, and their
+// players seek again there.
+func (s *Service) Clear() {
+	s.mu.Lock()
+	gone := make([]*entry, 0, len(s.book.byID))
+	for _, e := range s.book.byID {
+		gone = append(gone, e)
+	}
+	for _, e := range gone {
+		s.book.remove(e)
+	}
+	s.mu.Unlock()
+	for _, e := range gone {
+		s.tellGone(e, "gone", "")
 	}
 }
 
@@ -947,8 +1020,34 @@ func (s *Service) Rated(id string) bool {
 }
 
 // Waiting returns identity's seeks waiting, oldest first: the opening
-// lines of its player stream.
-func (s *Service) Waiting(identity string) []Seek {
+// lines of its player stream. On a node of a cluster it asks the other
+// nodes too (the book may be kept on another); a node that does not
+// answer leaves its seeks out, and the stream's opening says so no
+// more than the lines it has.
+func (s *Service) Waiting(ctx context.Context, identity string) []Seek {
+	out := s.WaitingHere(identity)
+	if s.cfg.Peers == nil {
+		return out
+	}
+	ctx, cancel := context.WithTimeout(ctx, peersWait)
+	defer cancel()
+	ans, err := s.cfg.Peers.WaitingElsewhere(ctx, identity)
+	if err != nil {
+		s.cfg.Logger.Warn("asking the other nodes for a player's seeks", "err", err)
+	}
+	for _, b := range ans {
+		var sks []Seek
+		if json.Unmarshal(b, &sks) == nil {
+			out = append(out, sks...)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
+	return out
+}
+
+// WaitingHere returns identity's seeks waiting on this node, oldest
+// first.
+func (s *Service) WaitingHere(identity string) []Seek {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Seek

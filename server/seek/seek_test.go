@@ -2,6 +2,8 @@ package seek
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -848,10 +850,127 @@ func TestSeekRenamed(t *testing.T) {
 	if m, err := e.s.Get(ctx, &auth.Principal{Identity: "ann"}, a.Seek.ID); err != nil || m.Seek.Player != "Annabel" {
 		t.Errorf("Ann reads %+v (%v), want her seek as Annabel's", m, err)
 	}
-	if w := e.s.Waiting("ann"); len(w) != 1 || w[0].Player != "Annabel" {
+	if w := e.s.Waiting(ctx, "ann"); len(w) != 1 || w[0].Player != "Annabel" {
 		t.Errorf("Ann's stream opens with %+v, want her seek as Annabel's", w)
 	}
 	if _, err := e.s.Accept(ctx, &auth.Principal{Identity: "cat"}, a.Seek.ID); err == nil || !strings.HasPrefix(err.Error(), "Annabel seeks opponents rated 1400 to 1600") {
 		t.Errorf("Cat's acceptance: %v, want a refusal naming Annabel", err)
+	}
+}
+
+// fakePeers stands in for the other nodes of a cluster: who holds a
+// stream open there, the seeks waiting there, and the games begun told.
+type fakePeers struct {
+	mu      sync.Mutex
+	holding []string
+	down    bool // the other nodes do not answer
+	waiting map[string]json.RawMessage
+	started []string // "identity table"
+}
+
+func (f *fakePeers) HoldingElsewhere(context.Context) ([]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.down {
+		return nil, errors.New("node b did not answer")
+	}
+	return slices.Clone(f.holding), nil
+}
+
+func (f *fakePeers) WaitingElsewhere(_ context.Context, identity string) ([]json.RawMessage, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.down {
+		return nil, errors.New("node b did not answer")
+	}
+	if b, ok := f.waiting[identity]; ok {
+		return []json.RawMessage{b}, nil
+	}
+	return nil, nil
+}
+
+func (f *fakePeers) StartedElsewhere(ids []string, table string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, id := range ids {
+		f.started = append(f.started, id+" "+table)
+	}
+}
+
+// TestSeekPeers: on a node of a cluster that keeps the seeks, a seek
+// waits on while its player holds a stream open on another node, as the
+// last sweep found (and as it found before when a node does not answer);
+// a game begun here is told to the other nodes, and one begun there
+// withdraws the seeks here; a player's stream opening lists their seeks
+// on every node; a book taken over by another node is emptied, each
+// player told.
+func TestSeekPeers(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	peers := &fakePeers{holding: []string{"ann"}, waiting: map[string]json.RawMessage{}}
+	e.s.cfg.Peers = peers
+	e.must(t, "ann", `{"game":"guess"}`, "waiting")
+	e.must(t, "ben", `{"game":"tailguess"}`, "waiting")
+	e.s.Sweep()
+	e.clock.now = e.clock.now.Add(2 * Window)
+	peers.mu.Lock()
+	peers.down = true
+	peers.mu.Unlock()
+	e.s.Sweep()
+	if l := list(t, e.s, ""); len(l) != 1 || l[0].Player != "Ann" {
+		t.Fatalf("Ann streaming on another node (which then did not answer), Ben gone: %+v", l)
+	}
+	peers.mu.Lock()
+	peers.down, peers.holding = false, nil
+	peers.mu.Unlock()
+	e.s.Sweep()
+	if n := e.s.Len(); n != 0 {
+		t.Fatalf("Ann's stream closed on the other node: %d seeks wait", n)
+	}
+
+	// A game begun here is told to the other nodes; one begun there
+	// withdraws the seeks of its player here.
+	e.clock.now = e.clock.now.Add(time.Minute)
+	e.must(t, "ann", `{"game":"guess"}`, "waiting")
+	e.s.Started(table.GameNote{Table: "t1", Seats: []string{"cat", "dan"}})
+	e.s.Started(table.GameNote{Table: "t2", Seats: []string{"eve", ""}}) // against the computer
+	peers.mu.Lock()
+	if got := strings.Join(peers.started, ", "); got != "cat t1, dan t1" {
+		t.Errorf("games begun told to the other nodes: %q, want cat's and dan's at t1", got)
+	}
+	peers.mu.Unlock()
+	e.s.StartedHere("ann", "t3")
+	if n := e.s.Len(); n != 0 {
+		t.Fatalf("Ann's game began on another node: %d seeks wait", n)
+	}
+
+	// The opening of a stream lists the seeks on every node, oldest
+	// first; a node that does not answer leaves its own out.
+	there := e.must(t, "ann", `{"game":"tailguess"}`, "waiting")
+	e.s.Clear()
+	b, _ := json.Marshal([]Seek{*there.Seek})
+	peers.mu.Lock()
+	peers.waiting["ann"] = b
+	peers.mu.Unlock()
+	e.clock.now = e.clock.now.Add(time.Second)
+	here := e.must(t, "ann", `{"game":"guess"}`, "waiting")
+	w := e.s.Waiting(context.Background(), "ann")
+	if len(w) != 2 || w[0].ID != there.Seek.ID || w[1].ID != here.Seek.ID {
+		t.Errorf("Ann's stream opens with %+v, want the seek on the other node, then hers here", w)
+	}
+	peers.mu.Lock()
+	peers.down = true
+	peers.mu.Unlock()
+	if w := e.s.Waiting(context.Background(), "ann"); len(w) != 1 || w[0].ID != here.Seek.ID {
+		t.Errorf("the other node silent, Ann's stream opens with %+v, want her seek here", w)
+	}
+
+	// Clear tells each player their seek went.
+	e.s.Clear()
+	if n := e.s.Len(); n != 0 {
+		t.Fatalf("after the book passed to another node: %d seeks wait", n)
+	}
+	if got := e.streams.told["ann"]; len(got) < 2 || got[len(got)-1] != "seekGone" {
+		t.Errorf("Ann's stream heard %v, want her seek gone last", got)
 	}
 }

@@ -239,3 +239,14 @@ func (p *onlineSet) holding(identity string) bool {
 	defer p.mu.Unlock()
 	return p.open[identity] > 0
 }
+
+// holders returns the identities that have a stream open, in no order.
+func (p *onlineSet) holders() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]string, 0, len(p.open))
+	for id := range p.open {
+		out = append(out, id)
+	}
+	return out
+}

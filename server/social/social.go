@@ -150,3 +150,8 @@ func (s *Service) IsOnlineAnywhere(identity string) bool {
 // node: a player whose page, terminal or stream is open, however long
 // since their last request.
 func (s *Service) Holding(identity string) bool { return s.presence.holding(identity) }
+
+// HoldingHere returns the identities that have a stream or socket open on
+// this node, in no order: the node that keeps a cluster's seeks asks the
+// others for it.
+func (s *Service) HoldingHere() []string { return s.presence.holders() }

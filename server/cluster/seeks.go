@@ -1,0 +1,368 @@
+package cluster
+
+// The seek book of a cluster. One node keeps every seek (quick pairing),
+// the one that holds the book's lease (store.SeekBookLease), so that two
+// players who seek the same game through different nodes pair as they
+// would on one: the HTTP API's requests about seeks (/api/v1/seeks and
+// what lies under it) are carried to that node as a table's are to its
+// owner. What the book needs of the other nodes goes as notes:
+//
+//   - "seeks": an HTTP request about seeks, served by the node that keeps
+//     the book, or answered NotOwner;
+//   - "holding": who holds a stream or socket open on the node, which
+//     keeps a seek of theirs waiting however long since they asked
+//     about it;
+//   - "waiting": a player's seeks waiting on the node, for the opening of
+//     their stream on another;
+//   - "started": a game of a player's began at a table on the node: their
+//     seeks leave the book, lest they pair them into a second game.
+//
+// Nobody holds the book at first: the first node asked about seeks takes
+// it, and keeps it while it lives, renewing its lease with its tables'.
+// A node that dies takes the seeks waiting with it, as a restart does:
+// the next node asked about seeks takes the book over, at once when the
+// dead node is gone from the bus (a new epoch), and their players seek
+// again.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"parlour/bus"
+	"parlour/server/refuse"
+	"parlour/store"
+)
+
+// seekBook is this node's lease of the seek book, when it holds it, or
+// another node's, as last read.
+type seekBook struct {
+	lease store.Lease
+	held  bool
+	// renewed is when this node last took or renewed the lease, by its
+	// own clock.
+	renewed time.Time
+	// until, when the lease is another node's, is when to read it
+	// again (rememberOwner): a page that waits asks about its seek every
+	// few seconds, and each would otherwise cost a write of the lease.
+	until time.Time
+}
+
+// SeekBook is what the node asks of its seek service, for the notes of
+// the other nodes and for the book's hand-overs; the root sets it
+// (SeeksHere).
+type SeekBook struct {
+	// Waiting returns identity's seeks waiting on this node, as JSON.
+	Waiting func(identity string) json.RawMessage
+	// Started withdraws identity's seeks waiting on this node: their
+	// game at table began on another.
+	Started func(identity, table string)
+	// Lost empties the book on this node, telling each player: another
+	// node took the book's lease, and keeps the seeks from now on.
+	Lost func()
+}
+
+// SeeksHere sets what the node asks of its seek service.
+func (c *Node) SeeksHere(b SeekBook) {
+	c.hmu.Lock()
+	c.seekHooks = b
+	c.hmu.Unlock()
+}
+
+func (c *Node) seekBookHooks() SeekBook {
+	c.hmu.RLock()
+	defer c.hmu.RUnlock()
+	return c.seekHooks
+}
+
+// seeksPath reports whether p is about seeks.
+func seeksPath(p string) bool {
+	return p == "/api/v1/seeks" || strings.HasPrefix(p, "/api/v1/seeks/")
+}
+
+// holdsBook reports whether this node holds the seek book's lease, by
+// its own clock.
+func (c *Node) holdsBook() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.book.held && time.Since(c.book.renewed) < c.ttl
+}
+
+// bookNode returns the node that keeps the seek book, "" when it is this
+// one: it takes the book's lease when nobody holds it, renews this
+// node's when it lapsed by its clock, and returns the lease it read.
+func (c *Node) bookNode(ctx context.Context) (string, store.Lease, error) {
+	if c.holdsBook() {
+		return "", store.Lease{}, nil
+	}
+	c.mu.Lock()
+	old, had := c.book.lease, c.book.held
+	if !had && time.Now().Before(c.book.until) {
+		c.mu.Unlock()
+		return old.Owner, old, nil
+	}
+	c.mu.Unlock()
+	if had {
+		l, err := c.leases.RenewLease(ctx, old, c.ttl)
+		switch {
+		case err == nil:
+			c.keepBook(l)
+			return "", l, nil
+		case !errors.Is(err, store.ErrFenced):
+			return "", store.Lease{}, err
+		}
+		c.loseBook()
+	}
+	l, err := c.leases.AcquireLease(ctx, store.SeekBookLease, c.node, c.ttl)
+	switch {
+	case err == nil:
+		c.keepBook(l)
+		return "", l, nil
+	case errors.Is(err, store.ErrLeased) && l.Owner != "" && l.Owner != c.node:
+		c.mu.Lock()
+		if !c.book.held {
+			c.book = seekBook{lease: l, until: time.Now().Add(rememberOwner)}
+		}
+		c.mu.Unlock()
+		return l.Owner, l, nil
+	case errors.Is(err, store.ErrLeased):
+		return "", store.Lease{}, errors.New("the seek book's lease names nobody")
+	}
+	return "", store.Lease{}, err
+}
+
+// forgetBook forgets another node's lease of the book, which did not
+// answer as its keeper: the next request reads the lease again.
+func (c *Node) forgetBook() {
+	c.mu.Lock()
+	if !c.book.held {
+		c.book = seekBook{}
+	}
+	c.mu.Unlock()
+}
+
+func (c *Node) keepBook(l store.Lease) {
+	c.mu.Lock()
+	c.book = seekBook{lease: l, held: true, renewed: time.Now()}
+	c.mu.Unlock()
+}
+
+// loseBook forgets this node's lease of the book, another node having
+// taken it, and empties the book here: its seeks would otherwise wait
+// on where nobody asks about them.
+func (c *Node) loseBook() {
+	c.mu.Lock()
+	had := c.book.held
+	c.book = seekBook{}
+	c.mu.Unlock()
+	if !had {
+		return
+	}
+	c.fenced.Inc()
+	c.log.Info("the seek book passed to another node")
+	if f := c.seekBookHooks().Lost; f != nil {
+		f()
+	}
+}
+
+// renewBook renews this node's lease of the book, with its tables'.
+func (c *Node) renewBook(ctx context.Context) {
+	c.mu.Lock()
+	b := c.book
+	c.mu.Unlock()
+	if !b.held {
+		return
+	}
+	l, err := c.leases.RenewLease(ctx, b.lease, c.ttl)
+	switch {
+	case err == nil:
+		c.mu.Lock()
+		if c.book.held && c.book.lease.Epoch == b.lease.Epoch {
+			c.book.lease, c.book.renewed = l, time.Now()
+		}
+		c.mu.Unlock()
+	case errors.Is(err, store.ErrFenced):
+		c.loseBook()
+	default:
+		// Not counted on past its time (holdsBook): the next request
+		// about seeks renews it, or finds who has it.
+		c.log.Warn("renewing the seek book's lease", "err", err)
+	}
+}
+
+// releaseBook lets the book's lease go (the node closes), so that the
+// next node asked about seeks takes the book at once.
+func (c *Node) releaseBook(ctx context.Context) {
+	c.mu.Lock()
+	b := c.book
+	c.book = seekBook{}
+	c.mu.Unlock()
+	if b.held {
+		// A lease taken over meanwhile is not this node's to end.
+		_ = c.leases.ReleaseLease(ctx, b.lease)
+	}
+}
+
+// decodeSeeks checks a request about seeks read by decodeRelay.
+func decodeSeeks(rq relayRequest) (relayRequest, error) {
+	if rq.Table != "" || rq.Tournament != "" || len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 || rq.Token != "" || rq.Name != "" {
+		return relayRequest{}, errors.New("a request about seeks with another request's fields")
+	}
+	if !seeksPath(rq.Path) || strings.ContainsAny(rq.Path, "?#") || strings.Contains(rq.Path, "..") {
+		return relayRequest{}, errors.New("a forwarded request about seeks for " + refuse.Clip(rq.Path))
+	}
+	switch rq.Method {
+	case http.MethodGet, http.MethodPost, http.MethodDelete:
+	default:
+		return relayRequest{}, errors.New("a forwarded request about seeks with method " + refuse.Clip(rq.Method))
+	}
+	rq.Hashes = nil
+	return rq, nil
+}
+
+// serveSeeks answers a request about seeks from another node: served
+// here when this node keeps the book (renewing a lease that lapsed by
+// its clock), NotOwner otherwise.
+func (c *Node) serveSeeks(ctx context.Context, rq relayRequest) ([]byte, error) {
+	if owner, _, err := c.bookNode(ctx); err != nil || owner != "" {
+		return json.Marshal(relayReply{NotOwner: true})
+	}
+	rp, err := c.serveRelayed(ctx, rq)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(rp)
+}
+
+// serveSeeksHTTP serves r, about seeks, at the node that keeps the book
+// when that is another, and reports whether it did; otherwise the caller
+// serves it here.
+func (c *Node) serveSeeksHTTP(w http.ResponseWriter, r *http.Request) bool {
+	ctx := r.Context()
+	owner, l, err := c.bookNode(ctx)
+	if err != nil {
+		c.fail(w, r, refuse.Unavailable("the server that keeps the seeks cannot be found just now; nothing was done: try again"))
+		return true
+	}
+	if owner == "" {
+		return false
+	}
+	body, ok := c.readBody(w, r)
+	if !ok {
+		return true
+	}
+	handing := time.Now().Add(changingHands)
+	pause := 5 * time.Millisecond
+	for try := 0; ; try++ {
+		if try > 0 {
+			select {
+			case <-ctx.Done():
+				return true // the client went away
+			case <-time.After(pause):
+			}
+			pause = min(2*pause, 100*time.Millisecond)
+			if owner, l, err = c.bookNode(ctx); err != nil {
+				c.fail(w, r, refuse.Unavailable("the server that keeps the seeks cannot be found just now; nothing was done: try again"))
+				return true
+			}
+			if owner == "" {
+				return false // this node keeps the book now
+			}
+			if time.Now().After(handing) {
+				c.fail(w, r, refuse.Unavailable("the seeks are changing servers; nothing was done: try again"))
+				return true
+			}
+		}
+		rp, err := c.forward(ctx, owner, relayRequest{
+			Kind: "seeks", Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
+			Header: pick(r.Header), Remote: r.RemoteAddr, Body: body,
+		})
+		if err != nil || rp.NotOwner {
+			c.forgetBook()
+		}
+		switch {
+		case errors.Is(err, bus.ErrUnavailable):
+			c.fail(w, r, refuse.Unavailable("this server cannot reach the one that keeps the seeks just now; nothing was done: try again in a moment"))
+			return true
+		case errors.Is(err, bus.ErrNoResponder), errors.Is(err, errOwnerGone):
+			// The book's node is gone from the bus (dead, or cut off):
+			// its seeks went with it, and waiting out its lease would
+			// only keep everybody from seeking. A new epoch fences it
+			// should it come back.
+			if errors.Is(err, errOwnerGone) && r.Method != http.MethodGet {
+				c.fail(w, r, refuse.Unavailable("the server that keeps the seeks stopped answering; what you asked may or may not have been done: look at your seek before asking again"))
+				return true
+			}
+			if !c.present(ctx, owner, "") {
+				if taken, err := c.leases.TakeLease(ctx, l, c.node, c.ttl); err == nil {
+					c.keepBook(taken)
+					c.log.Info("seek book taken from a node gone from the bus", "node", owner)
+					return false
+				}
+			}
+			continue
+		case err == nil && rp.NotOwner:
+			continue // the book's node let it go, or was late renewing its lease
+		case err != nil && ctx.Err() == nil && r.Method == http.MethodGet:
+			continue // a read is safe to ask again
+		case err != nil && ctx.Err() == nil:
+			c.fail(w, r, refuse.Unavailable("the server that keeps the seeks stopped answering; what you asked may or may not have been done: look at your seek before asking again"))
+			return true
+		case err != nil:
+			return true // the client went away
+		}
+		for k, v := range rp.Header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rp.Status)
+		w.Write(rp.Body)
+		return true
+	}
+}
+
+// HoldingElsewhere returns who holds a stream or socket open on the
+// other nodes, and an error when a node did not answer (its players are
+// missing from the list).
+func (c *Node) HoldingElsewhere(ctx context.Context) ([]string, error) {
+	ans, err := c.tellAll(ctx, relayRequest{Kind: "holding"}, false)
+	var out []string
+	for _, b := range ans {
+		var ids []string
+		if json.Unmarshal(b, &ids) == nil {
+			out = append(out, ids...)
+		}
+	}
+	return out, err
+}
+
+// WaitingElsewhere returns identity's seeks waiting on the other nodes,
+// each node's as the JSON its seek service gave, and an error when a node
+// did not answer.
+func (c *Node) WaitingElsewhere(ctx context.Context, identity string) ([]json.RawMessage, error) {
+	ans, err := c.tellAll(ctx, relayRequest{Kind: "waiting", Identity: identity}, false)
+	out := make([]json.RawMessage, 0, len(ans))
+	for _, b := range ans {
+		if len(b) > 0 {
+			out = append(out, b)
+		}
+	}
+	return out, err
+}
+
+// StartedElsewhere tells the other nodes, in the background, that a game
+// of each of identities began at table: the node that keeps the book
+// withdraws their seeks.
+func (c *Node) StartedElsewhere(identities []string, table string) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*noteWait)
+		defer cancel()
+		for _, id := range identities {
+			if _, err := c.tellAll(ctx, relayRequest{Kind: "started", Identity: id, Table: table}, false); err != nil {
+				c.log.Warn("telling the other nodes of a game begun", "identity", id, "table", table, "err", err)
+			}
+		}
+	}()
+}
