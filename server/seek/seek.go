@@ -5,10 +5,10 @@
 //
 // Seeks live in memory: a restart drops them (their players are gone
 // from the server too). In a cluster one node keeps them all, the one
-// the cluster carries every request about seeks to; the book asks the
-// other nodes, through Peers, who holds a stream open there, and tells
-// them of its players' games begun there, and a player's stream opening
-// on another node asks it for their seeks waiting.
+// the cluster carries every request about seeks to. Through Peers, that
+// node asks the others who holds a stream open there, and hears from
+// them of games begun there; a player's stream opening on another node
+// asks it for their seeks waiting.
 package seek
 
 import (
@@ -1021,9 +1021,8 @@ func (s *Service) Rated(id string) bool {
 
 // Waiting returns identity's seeks waiting, oldest first: the opening
 // lines of its player stream. On a node of a cluster it asks the other
-// nodes too (the book may be kept on another); a node that does not
-// answer leaves its seeks out, and the stream's opening says so no
-// more than the lines it has.
+// nodes too (the book may be kept on another); the seeks of a node that
+// does not answer are left out.
 func (s *Service) Waiting(ctx context.Context, identity string) []Seek {
 	out := s.WaitingHere(identity)
 	if s.cfg.Peers == nil {
