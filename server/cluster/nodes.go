@@ -133,6 +133,9 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 	if rq.Tournament != "" {
 		return relayRequest{}, fmt.Errorf("a %q note about event %q", rq.Kind, refuse.Clip(rq.Tournament))
 	}
+	if rq.Kind != "holding" && len(rq.Identities) > 0 {
+		return relayRequest{}, fmt.Errorf("a %q note with identities", rq.Kind)
+	}
 	if rq.Kind != "forget" && len(rq.Hashes) > 0 {
 		return relayRequest{}, fmt.Errorf("a %q note with credentials", rq.Kind)
 	}
@@ -171,6 +174,15 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 		if rq.Name == "" || len(rq.Name) > maxClosedName || !utf8.ValidString(rq.Name) {
 			return relayRequest{}, fmt.Errorf("a note of an account %s called %q", rq.Kind, refuse.Clip(rq.Name))
 		}
+	case "holding":
+		if len(rq.Identities) == 0 || len(rq.Identities) > maxHolding {
+			return relayRequest{}, fmt.Errorf("a note asking who holds a stream of %d identities", len(rq.Identities))
+		}
+		for _, id := range rq.Identities {
+			if !auth.ValidID(id) {
+				return relayRequest{}, fmt.Errorf("a note asking whether %q holds a stream", refuse.Clip(id))
+			}
+		}
 	case "forget":
 		if len(rq.Hashes) == 0 || len(rq.Hashes) > maxForget {
 			return relayRequest{}, fmt.Errorf("a note to forget %d credentials", len(rq.Hashes))
@@ -181,9 +193,12 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 			}
 		}
 	}
-	rq.Hashes = slices.Clip(rq.Hashes)
+	rq.Hashes, rq.Identities = slices.Clip(rq.Hashes), slices.Clip(rq.Identities)
 	if len(rq.Hashes) == 0 {
 		rq.Hashes = nil
+	}
+	if len(rq.Identities) == 0 {
+		rq.Identities = nil
 	}
 	return rq, nil
 }
@@ -213,7 +228,7 @@ func (c *Node) serveNote(rq relayRequest) ([]byte, error) {
 	case "online":
 		body = c.social.OnlineHere()
 	case "holding":
-		body = c.social.HoldingHere()
+		body = c.social.HoldingOf(rq.Identities)
 	case "waiting":
 		if f := c.seekBookHooks().Waiting; f != nil {
 			body = f(rq.Identity)

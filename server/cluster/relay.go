@@ -62,6 +62,8 @@ type relayRequest struct {
 	// Tournament is the event a request about an event is about
 	// (eventrelay.go).
 	Tournament string `json:"tournament,omitempty"`
+	// Identities are those a "holding" note asks about (seeks.go).
+	Identities []string `json:"identities,omitempty"`
 }
 
 // relayReply is the owner's answer.
@@ -146,10 +148,10 @@ func decodeRelay(b []byte) (relayRequest, error) {
 	if rq.Tournament != "" {
 		return relayRequest{}, fmt.Errorf("a request about table %s with an event's field", refuse.Clip(rq.Table))
 	}
-	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 || rq.Name != "" {
+	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 || rq.Name != "" || len(rq.Identities) > 0 {
 		return relayRequest{}, fmt.Errorf("a request about table %s with a note's fields", refuse.Clip(rq.Table))
 	}
-	rq.Hashes = nil // empty: as it reads back
+	rq.Hashes, rq.Identities = nil, nil // empty: as they read back
 	if !auth.ValidID(rq.Table) {
 		return relayRequest{}, fmt.Errorf("a request about no table (%q)", refuse.Clip(rq.Table))
 	}

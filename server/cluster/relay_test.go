@@ -36,7 +36,7 @@ func FuzzDecodeRelay(f *testing.F) {
 		`{"kind":"eventOver","tournament":"abcdefgh23456789","table":"zzzzzzzzzzzzzzzz"}`,
 		`{"kind":"seeks","method":"POST","path":"/api/v1/seeks","body":"e30="}`,
 		`{"kind":"seeks","method":"DELETE","path":"/api/v1/seeks/abcdefgh23456789"}`,
-		`{"kind":"holding"}`, `{"kind":"waiting","identity":"abcdefgh23456789"}`,
+		`{"kind":"holding","identities":["abcdefgh23456789","zzzzzzzzzzzzzzzz"]}`, `{"kind":"waiting","identity":"abcdefgh23456789"}`,
 		`{"kind":"started","identity":"abcdefgh23456789","table":"zzzzzzzzzzzzzzzz"}`,
 	} {
 		f.Add([]byte(s))
@@ -56,6 +56,8 @@ func FuzzDecodeRelay(f *testing.F) {
 			t.Fatalf("read a %q request about event %q", rq.Kind, rq.Tournament)
 		case rq.Kind == "eventOver" && !auth.ValidID(rq.Table):
 			t.Fatalf("read the end of an event's game at table %q", rq.Table)
+		case (rq.Kind == "holding") != (len(rq.Identities) > 0):
+			t.Fatalf("read a note asking who holds a stream, or identities, wrongly: %+v", rq)
 		case rq.Kind == "started" && (!auth.ValidID(rq.Table) || !auth.ValidID(rq.Identity) || rq.Tournament != ""):
 			t.Fatalf("read a game begun at table %q of %q", rq.Table, rq.Identity)
 		case rq.Kind == "seeks" && (!seeksPath(rq.Path) || rq.Table != "" || rq.Identity != ""):
@@ -140,7 +142,12 @@ func TestDecodeRelayRefuses(t *testing.T) {
 		{"a game begun at no table", `{"kind":"started","identity":"abcdefgh23456789"}`},
 		{"a game begun of nobody", `{"kind":"started","table":"abcdefgh23456789"}`},
 		{"a player's seeks of nobody", `{"kind":"waiting"}`},
-		{"who holds a stream, about a table", `{"kind":"holding","table":"abcdefgh23456789"}`},
+		{"who holds a stream, about a table", `{"kind":"holding","table":"abcdefgh23456789","identities":["abcdefgh23456789"]}`},
+		{"who holds a stream, of nobody", `{"kind":"holding"}`},
+		{"who holds a stream, of a bad identity", `{"kind":"holding","identities":["../x"]}`},
+		{"identities on another note", `{"kind":"online","identities":["abcdefgh23456789"]}`},
+		{"identities on a table's request", `{"kind":"ping","table":"abcdefgh23456789","identities":["abcdefgh23456789"]}`},
+		{"identities on a request about seeks", `{"kind":"seeks","method":"GET","path":"/api/v1/seeks","identities":["abcdefgh23456789"]}`},
 		{"a name on an event's request", `{"kind":"eventOver","tournament":"abcdefgh23456789","table":"zzzzzzzzzzzzzzzz","name":"Robin"}`},
 	} {
 		if _, err := decodeRelay([]byte(tc.in)); err == nil {

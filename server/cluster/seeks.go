@@ -9,9 +9,9 @@ package cluster
 //
 //   - "seeks": an HTTP request about seeks, served by the node that keeps
 //     the book, or answered NotOwner;
-//   - "holding": who holds a stream or socket open on the node, which
-//     keeps a seek of theirs waiting however long since they asked
-//     about it;
+//   - "holding": which of the players whose seeks wait hold a stream or
+//     socket open on the node, which keeps a seek waiting however long
+//     since its player asked about it;
 //   - "waiting": a player's seeks waiting on the node, for the opening of
 //     their stream on another;
 //   - "started": a game of a player's began at a table on the node: their
@@ -208,7 +208,7 @@ func (c *Node) releaseBook(ctx context.Context) {
 
 // decodeSeeks checks a request about seeks read by decodeRelay.
 func decodeSeeks(rq relayRequest) (relayRequest, error) {
-	if rq.Table != "" || rq.Tournament != "" || len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 || rq.Token != "" || rq.Name != "" {
+	if rq.Table != "" || rq.Tournament != "" || len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 || rq.Token != "" || rq.Name != "" || len(rq.Identities) > 0 {
 		return relayRequest{}, errors.New("a request about seeks with another request's fields")
 	}
 	if !seeksPath(rq.Path) || strings.ContainsAny(rq.Path, "?#") || strings.Contains(rq.Path, "..") {
@@ -219,7 +219,7 @@ func decodeSeeks(rq relayRequest) (relayRequest, error) {
 	default:
 		return relayRequest{}, errors.New("a forwarded request about seeks with method " + refuse.Clip(rq.Method))
 	}
-	rq.Hashes = nil
+	rq.Hashes, rq.Identities = nil, nil
 	return rq, nil
 }
 
@@ -323,20 +323,29 @@ func (c *Node) serveSeeksHTTP(w http.ResponseWriter, r *http.Request) bool {
 	}
 }
 
-// HoldingElsewhere returns who holds a stream or socket open on the
-// other nodes, and an error when a node did not answer (its players are
-// missing from the list).
-func (c *Node) HoldingElsewhere(ctx context.Context) ([]string, error) {
-	ans, err := c.tellAll(ctx, relayRequest{Kind: "holding"}, false)
+// HoldingElsewhere returns those of identities who hold a stream or
+// socket open on the other nodes, and an error when a node did not answer
+// (its players are missing from the list).
+func (c *Node) HoldingElsewhere(ctx context.Context, identities []string) ([]string, error) {
 	var out []string
-	for _, b := range ans {
-		var ids []string
-		if json.Unmarshal(b, &ids) == nil {
-			out = append(out, ids...)
+	var errs []error
+	for len(identities) > 0 {
+		n := min(len(identities), maxHolding)
+		ans, err := c.tellAll(ctx, relayRequest{Kind: "holding", Identities: identities[:n]}, false)
+		errs = append(errs, err)
+		for _, b := range ans {
+			var ids []string
+			if json.Unmarshal(b, &ids) == nil {
+				out = append(out, ids...)
+			}
 		}
+		identities = identities[n:]
 	}
-	return out, err
+	return out, errors.Join(errs...)
 }
+
+// maxHolding is the most identities one "holding" note asks about.
+const maxHolding = 4096
 
 // WaitingElsewhere returns identity's seeks waiting on the other nodes,
 // each node's as the JSON its seek service gave, and an error when a node

@@ -94,9 +94,10 @@ type Players interface {
 // Peers is what the seeks need of the other nodes of a cluster; the
 // cluster implements it, a single node leaves it nil.
 type Peers interface {
-	// HoldingElsewhere returns who holds a stream or socket open on the
-	// other nodes, and an error when some did not answer.
-	HoldingElsewhere(ctx context.Context) ([]string, error)
+	// HoldingElsewhere returns those of identities who hold a stream or
+	// socket open on the other nodes, and an error when some did not
+	// answer.
+	HoldingElsewhere(ctx context.Context, identities []string) ([]string, error)
 	// WaitingElsewhere returns identity's seeks waiting on the other
 	// nodes, each node's as the JSON of a list of Seeks, and an error
 	// when some did not answer.
@@ -332,24 +333,37 @@ func (s *Service) present(e *entry, now time.Time) bool {
 }
 
 // Sweep drops the seeks whose players are gone and forgets old pairings.
-// On a node of a cluster whose book holds seeks, it first asks the other
-// nodes who holds a stream open there; the players of a node that does
-// not answer count as they did at the last sweep.
+// On a node of a cluster, it first asks the other nodes which of the
+// players whose seeks wait, and hold no stream open here, hold one
+// there; should a node not answer, those found there before count as
+// still there.
 func (s *Service) Sweep() {
-	if s.cfg.Peers != nil && s.Len() > 0 {
-		ctx, cancel := context.WithTimeout(context.Background(), peersWait)
-		ids, err := s.cfg.Peers.HoldingElsewhere(ctx)
-		cancel()
-		held := make(map[string]bool, len(ids))
-		for _, id := range ids {
-			held[id] = true
-		}
+	if s.cfg.Peers != nil {
 		s.mu.Lock()
-		if err != nil {
-			for id := range s.elsewhere {
-				held[id] = true
+		ask := make([]string, 0, len(s.book.byPlayer))
+		for id := range s.book.byPlayer {
+			if !s.cfg.Streams.Holding(id) {
+				ask = append(ask, id)
 			}
 		}
+		s.mu.Unlock()
+		held := map[string]bool{}
+		if len(ask) > 0 {
+			ctx, cancel := context.WithTimeout(context.Background(), peersWait)
+			ids, err := s.cfg.Peers.HoldingElsewhere(ctx, ask)
+			cancel()
+			for _, id := range ids {
+				held[id] = true
+			}
+			if err != nil {
+				s.mu.Lock()
+				for id := range s.elsewhere {
+					held[id] = true
+				}
+				s.mu.Unlock()
+			}
+		}
+		s.mu.Lock()
 		s.elsewhere = held
 		s.mu.Unlock()
 	}

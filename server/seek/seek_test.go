@@ -866,15 +866,23 @@ type fakePeers struct {
 	down    bool // the other nodes do not answer
 	waiting map[string]json.RawMessage
 	started []string // "identity table"
+	asked   []string // the identities each HoldingElsewhere asked about
 }
 
-func (f *fakePeers) HoldingElsewhere(context.Context) ([]string, error) {
+func (f *fakePeers) HoldingElsewhere(_ context.Context, ids []string) ([]string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.asked = append(f.asked, strings.Join(ids, " "))
 	if f.down {
 		return nil, errors.New("node b did not answer")
 	}
-	return slices.Clone(f.holding), nil
+	var out []string
+	for _, id := range ids {
+		if slices.Contains(f.holding, id) {
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }
 
 func (f *fakePeers) WaitingElsewhere(_ context.Context, identity string) ([]json.RawMessage, error) {
@@ -911,7 +919,18 @@ func TestSeekPeers(t *testing.T) {
 	e.s.cfg.Peers = peers
 	e.must(t, "ann", `{"game":"guess"}`, "waiting")
 	e.must(t, "ben", `{"game":"tailguess"}`, "waiting")
+	e.streams.held["eve"] = true
+	eve := e.must(t, "eve", `{"game":"guess","rated":true}`, "waiting")
 	e.s.Sweep()
+	peers.mu.Lock()
+	if len(peers.asked) != 1 || strings.Join(slices.Sorted(strings.FieldsSeq(peers.asked[0])), " ") != "ann ben" {
+		t.Errorf("the other nodes were asked about %q, want Ann and Ben (Eve holds a stream here)", peers.asked)
+	}
+	peers.mu.Unlock()
+	e.streams.held["eve"] = false
+	if err := e.s.Cancel(context.Background(), &auth.Principal{Identity: "eve"}, eve.Seek.ID); err != nil {
+		t.Fatal(err)
+	}
 	e.clock.now = e.clock.now.Add(2 * Window)
 	peers.mu.Lock()
 	peers.down = true

@@ -240,13 +240,15 @@ func (p *onlineSet) holding(identity string) bool {
 	return p.open[identity] > 0
 }
 
-// holders returns the identities that have a stream open, in no order.
-func (p *onlineSet) holders() []string {
+// holders returns those of identities that have a stream open.
+func (p *onlineSet) holders(identities []string) []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := make([]string, 0, len(p.open))
-	for id := range p.open {
-		out = append(out, id)
+	out := []string{}
+	for _, id := range identities {
+		if p.open[id] > 0 {
+			out = append(out, id)
+		}
 	}
 	return out
 }

@@ -151,7 +151,7 @@ func (s *Service) IsOnlineAnywhere(identity string) bool {
 // since their last request.
 func (s *Service) Holding(identity string) bool { return s.presence.holding(identity) }
 
-// HoldingHere returns the identities that have a stream or socket open on
-// this node, in no order: the node that keeps a cluster's seeks asks the
-// others for it.
-func (s *Service) HoldingHere() []string { return s.presence.holders() }
+// HoldingOf returns those of identities that have a stream or socket open
+// on this node: the node that keeps a cluster's seeks asks the others
+// about the players whose seeks wait.
+func (s *Service) HoldingOf(identities []string) []string { return s.presence.holders(identities) }
