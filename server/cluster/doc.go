@@ -105,8 +105,8 @@
 // asked about seeks takes it and renews it with its tables' leases. The
 // HTTP requests about seeks are carried to it as a table's are to its
 // owner, so that two players who seek the same game through different
-// nodes pair. It asks the others who holds a stream open there (a seek
-// waits on while its player does), they tell it of games begun there (a
+// nodes pair. It asks the others which of its seekers hold a stream open
+// there (a seek waits on while its player does), they tell it of games begun there (a
 // player's seeks then leave the book), and a stream opening on another
 // node asks it for its player's seeks. Its seeks die with it, as a
 // restart's do: the next request about seeks takes the book over, at
