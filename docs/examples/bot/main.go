@@ -1,9 +1,9 @@
 // Command bot is an example of a program that plays at a Parlour server
 // through its HTTP API alone (docs/protocol.md): plain net/http and
 // encoding/json, nothing of Parlour's own packages. It opens a table
-// against one of the server's computer players, plays Nymphabet, Quizl
-// or Salvo to the end, one request per turn ("wait": true), and prints
-// the result.
+// against one of the server's computer players, plays Nymphabet, Quizl,
+// Salvo or Sightless Word Fight to the end, one request per turn ("wait":
+// true), and prints the result.
 //
 //	go run ./docs/examples/bot -server http://localhost:8080 -game quizl
 //
@@ -23,8 +23,8 @@
 //
 //	go run ./docs/examples/bot -server http://localhost:8080 -arena k3x9q2m7c8v4r6tw -name Robo -password 'a long secret'
 //
-// The arena's game must be one the bot plays: Nymphabet, Quizl or Salvo
-// (between two players).
+// The arena's game must be one the bot plays: Nymphabet, Quizl, Salvo
+// (between two players) or Sightless Word Fight.
 package main
 
 import (
@@ -45,7 +45,7 @@ import (
 
 func main() {
 	server := flag.String("server", "http://localhost:8080", "the Parlour server")
-	gameName := flag.String("game", "nymphabet", "nymphabet, quizl or salvo")
+	gameName := flag.String("game", "nymphabet", "nymphabet, quizl, salvo or wordfight")
 	level := flag.String("level", "easy", "the computer's level: easy, medium or strong")
 	wordFile := flag.String("words", "", "a word list, one word a line (default: the few words the bot carries)")
 	arena := flag.String("arena", "", "an arena's id: join it and play its games until it ends")
@@ -255,6 +255,8 @@ func (b *Bot) Play(ctx context.Context, gameName, level string) (Result, error) 
 		if a, err = b.setUp(ctx); err == nil {
 			err = b.salvo(ctx, newSalvo(0), a)
 		}
+	case "wordfight":
+		err = b.wordfight(ctx)
 	}
 	if err != nil {
 		return Result{}, err
@@ -407,7 +409,7 @@ func (b *Bot) setUp(ctx context.Context) (Answer, error) {
 // plays reports whether the bot plays gameName.
 func plays(gameName string) bool {
 	switch gameName {
-	case "nymphabet", "quizl", "salvo":
+	case "nymphabet", "quizl", "salvo", "wordfight":
 		return true
 	}
 	return false
@@ -415,7 +417,7 @@ func plays(gameName string) bool {
 
 // errNotPlayable refuses a game the bot does not play.
 func errNotPlayable(gameName string) error {
-	return fmt.Errorf("this bot plays nymphabet, quizl and salvo, not %q", gameName)
+	return fmt.Errorf("this bot plays nymphabet, quizl, salvo and wordfight, not %q", gameName)
 }
 
 // guess returns a password to announce: a word fitting the known letters
@@ -747,6 +749,8 @@ func (b *Bot) playAt(ctx context.Context, table, gameName string) error {
 		if a, err = b.setUp(ctx); err == nil {
 			err = b.salvo(ctx, g, a)
 		}
+	case gameName == "wordfight":
+		err = b.wordfight(ctx)
 	default:
 		err = errNotPlayable(gameName)
 	}
