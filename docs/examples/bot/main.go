@@ -24,7 +24,7 @@
 //	go run ./docs/examples/bot -server http://localhost:8080 -arena k3x9q2m7c8v4r6tw -name Robo -password 'a long secret'
 //
 // The arena's game must be one the bot plays: Nymphabet, Quizl, Salvo
-// (between two players) or Sightless Word Fight.
+// or Sightless Word Fight.
 package main
 
 import (
@@ -253,7 +253,7 @@ func (b *Bot) Play(ctx context.Context, gameName, level string) (Result, error) 
 	case "salvo":
 		var a Answer
 		if a, err = b.setUp(ctx); err == nil {
-			err = b.salvo(ctx, newSalvo(0), a)
+			err = b.salvo(ctx, newSalvo(0, 2), a)
 		}
 	case "wordfight":
 		err = b.wordfight(ctx)
@@ -714,6 +714,9 @@ func (b *Bot) playAt(ctx context.Context, table, gameName string) error {
 			Status string `json:"status"`
 			ToMove []int  `json:"to_move"`
 			Result Result `json:"result"`
+			Seats  []struct {
+				Seat int `json:"seat"`
+			} `json:"seats"`
 			// Rules are the table's rules: of them the bot reads
 			// those of Salvo that change what it knows.
 			Rules struct {
@@ -743,7 +746,7 @@ func (b *Bot) playAt(ctx context.Context, table, gameName string) error {
 	case gameName == "quizl":
 		err = b.quizl(ctx)
 	case gameName == "salvo":
-		g := newSalvo(u.Seat)
+		g := newSalvo(u.Seat, len(u.Table.Seats))
 		g.lostBy, g.diagonal = u.Table.Rules.ShotsLostBy, u.Table.Rules.Diagonal
 		var a Answer
 		if a, err = b.setUp(ctx); err == nil {

@@ -30,16 +30,24 @@ func ship(k int) (class string, size int) {
 }
 
 // salvoGame is what the bot knows of a Salvo game in play: enough to
-// fire its next salvo and to outline its target's fleet.
+// fire its next salvo and to outline its target's fleet. With three or
+// more seats the bot fires at the next player round the table still in
+// the game, and at the one after once that one is out.
 type salvoGame struct {
-	seat, target int
-	shots        int    // the bot's shots a salvo now
-	lostBy       string // who loses a shot for a ship sunk: "sinker" or "owner"
-	diagonal     bool   // ships may lie on diagonals
-	fired        [100]bool
-	reports      []salvoReport // every salvo at the target, in order
-	mustOutline  bool
-	over         bool // the bot is out of the game
+	seat, seats int
+	shots       int    // the bot's shots a salvo now
+	lostBy      string // who loses a shot for a ship sunk: "sinker" or "owner"
+	diagonal    bool   // ships may lie on diagonals
+	// fired are the squares the bot fired at, by the ocean's seat.
+	fired map[int]*[100]bool
+	// reports are every salvo at each seat's ocean, anybody's, in order:
+	// with three or more players an ocean may be fired at by several.
+	reports map[int][]salvoReport
+	out     map[int]bool // the seats out of the game
+	// outlineOf is the seat whose fleet the bot must outline, -1 when
+	// none.
+	outlineOf int
+	over      bool // the bot is out of the game
 }
 
 // salvoReport is one salvo as the "salvo" event tells it.
@@ -53,10 +61,22 @@ type salvoReport struct {
 	} `json:"report"`
 }
 
-// newSalvo is a game at a table of two seats, or a practice table, with
-// the rules a table takes by default.
-func newSalvo(seat int) *salvoGame {
-	return &salvoGame{seat: seat, target: 1 - seat, shots: 5, lostBy: "sinker"}
+// newSalvo is a game at a table of seats seats, with the rules a table
+// takes by default.
+func newSalvo(seat, seats int) *salvoGame {
+	return &salvoGame{seat: seat, seats: max(seats, 2), shots: 5, lostBy: "sinker",
+		fired: map[int]*[100]bool{}, reports: map[int][]salvoReport{}, out: map[int]bool{}, outlineOf: -1}
+}
+
+// target is the seat the bot fires at: the next round the table still in
+// the game.
+func (g *salvoGame) target() int {
+	for k := 1; k < g.seats; k++ {
+		if t := (g.seat + k) % g.seats; !g.out[t] {
+			return t
+		}
+	}
+	return (g.seat + 1) % g.seats
 }
 
 // hear updates g with the events of the moves made since it last heard.
@@ -75,26 +95,33 @@ func (g *salvoGame) hear(events []Event) {
 			if g.lostBy == "sinker" && r.By == g.seat || g.lostBy == "owner" && r.At == g.seat {
 				g.shots = max(1, g.shots-sank)
 			}
-			if r.At != g.target {
-				continue
-			}
-			g.reports = append(g.reports, r)
+			g.reports[r.At] = append(g.reports[r.At], r)
 			if r.By == g.seat {
+				if g.fired[r.At] == nil {
+					g.fired[r.At] = new([100]bool)
+				}
 				for _, sq := range r.Squares {
 					if i, ok := square(sq); ok {
-						g.fired[i] = true
+						g.fired[r.At][i] = true
 					}
 				}
 			}
 		case "fleet_sunk":
 			var d struct{ Seat, By int }
-			if json.Unmarshal(e.Data, &d) == nil && d.Seat == g.target && d.By == g.seat {
-				g.mustOutline = true
+			if json.Unmarshal(e.Data, &d) == nil && d.By == g.seat {
+				g.outlineOf = d.Seat
 			}
 		case "out":
 			var d struct{ Seat int }
-			if json.Unmarshal(e.Data, &d) == nil && d.Seat == g.seat {
+			if json.Unmarshal(e.Data, &d) != nil {
+				continue
+			}
+			g.out[d.Seat] = true
+			if d.Seat == g.seat {
 				g.over = true
+			}
+			if d.Seat == g.outlineOf {
+				g.outlineOf = -1 // outlined rightly: on to the next
 			}
 		}
 	}
@@ -107,12 +134,16 @@ func (g *salvoGame) hear(events []Event) {
 // costs it one.
 func (g *salvoGame) next() string {
 	var shots []string
+	fired := g.fired[g.target()]
+	if fired == nil {
+		fired = new([100]bool)
+	}
 	for pass := range 2 {
 		for k := range 100 {
 			// 37 and 100 share no factor: k*37 runs over every square
 			// once, each a long way from the one before.
 			i := k * 37 % 100
-			if (i/10+i%10)%2 == pass && !g.fired[i] && len(shots) < g.shots {
+			if (i/10+i%10)%2 == pass && !fired[i] && len(shots) < g.shots {
 				shots = append(shots, name(i))
 			}
 		}
@@ -127,7 +158,7 @@ func (b *Bot) salvo(ctx context.Context, g *salvoGame, so Answer) error {
 	g.hear(so.Events)
 	for a := so; a.Status != "finished" && !g.over; {
 		var err error
-		if g.mustOutline {
+		if g.outlineOf >= 0 {
 			a, err = b.outline(ctx, g)
 		} else {
 			a, err = b.move(ctx, g.next())
@@ -144,7 +175,7 @@ func (b *Bot) salvo(ctx context.Context, g *salvoGame, so Answer) error {
 // report, and the next when the referee refuses one (a fleet that breaks
 // the table's placement rules, which the bot does not check itself).
 func (b *Bot) outline(ctx context.Context, g *salvoGame) (Answer, error) {
-	fleets := outlines(g.reports, g.diagonal, maxOutlines)
+	fleets := outlines(g.reports[g.outlineOf], g.diagonal, maxOutlines)
 	if len(fleets) == 0 {
 		// Only a report the bot misread leads here: no fleet fits.
 		fmt.Fprintln(b.Log, "no fleet fits the reports")

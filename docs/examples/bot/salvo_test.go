@@ -159,7 +159,7 @@ func TestBotOutlines(t *testing.T) {
 			t.Fatal(err)
 		}
 		b.table, b.token = seated.Table, seated.Token
-		if err := b.salvo(ctx, newSalvo(0), Answer{Status: "playing"}); err != nil {
+		if err := b.salvo(ctx, newSalvo(0, 1), Answer{Status: "playing"}); err != nil {
 			t.Fatalf("%v\n%s", err, out.String())
 		}
 		// The record keeps the hidden fleet under the player's name (a
@@ -198,5 +198,89 @@ func TestBotOutlines(t *testing.T) {
 		if !strings.Contains(out.String(), "outlined rightly: ") {
 			t.Errorf("the bot did not say how its outline went:\n%s", out.String())
 		}
+	}
+}
+
+// TestBotPlaysSalvoAtThree: at a table of three, the bot fires at the
+// next seat round the table, outlines that fleet once it is sunk, and
+// goes on against the seat after it, until the game ends.
+func TestBotPlaysSalvoAtThree(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out strings.Builder
+	b := &Bot{Server: srv.URL, Log: &out}
+	var seated struct{ Table, Token string }
+	if err := b.call(ctx, "/api/v1/tables", map[string]any{"game": "salvo", "seats": []string{"me", "computer:easy", "computer:easy"}, "name": "Example bot", "private": true}, &seated); err != nil {
+		t.Fatal(err)
+	}
+	b.token = seated.Token
+	if err := b.playAt(ctx, seated.Table, "salvo"); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	var rec struct {
+		Moves []struct{ By, Move string }
+	}
+	if err := b.call(ctx, "/api/v1/tables/"+seated.Table+"/record", nil, &rec); err != nil {
+		t.Fatal(err)
+	}
+	mine := 0
+	for _, m := range rec.Moves {
+		if m.By == "Example bot" {
+			mine++
+		}
+	}
+	if mine < 4 {
+		t.Fatalf("the bot made %d moves in a game of three\n%s", mine, out.String())
+	}
+	var u struct {
+		Table struct {
+			Status string `json:"status"`
+		} `json:"table"`
+	}
+	if err := b.call(ctx, "/api/v1/tables/"+seated.Table, nil, &u); err != nil || u.Table.Status != "finished" {
+		t.Fatalf("the table is %q (%v) after the bot played\n%s", u.Table.Status, err, out.String())
+	}
+	t.Logf("%d moves of the bot's\n%s", mine, out.String())
+}
+
+// TestSalvoTargets: at a table of four the bot fires at the next seat
+// still in the game, keeps each ocean's reports (anybody's salvos) apart,
+// outlines the fleet the referee says it must, and moves on once that
+// seat is out.
+func TestSalvoTargets(t *testing.T) {
+	t.Parallel()
+	g := newSalvo(3, 4)
+	ev := func(kind, data string) Event { return Event{Kind: kind, Data: json.RawMessage(data)} }
+	if got := g.target(); got != 0 {
+		t.Fatalf("seat 3 of 4 fires at %d, want 0", got)
+	}
+	g.hear([]Event{
+		ev("salvo", `{"by":3,"at":0,"squares":["A1","B2"],"report":{"hits":{},"sank":{}}}`),
+		ev("salvo", `{"by":2,"at":3,"squares":["C3"],"report":{"hits":{},"sank":{}}}`),
+		ev("salvo", `{"by":1,"at":2,"squares":["D4"],"report":{"hits":{},"sank":{}}}`),
+	})
+	if len(g.reports[0]) != 1 || len(g.reports[3]) != 1 || len(g.reports[2]) != 1 || !g.fired[0][0] || g.fired[2] != nil {
+		t.Errorf("reports %v, fired %v: want each ocean's own, and only the bot's shots as fired", g.reports, g.fired)
+	}
+	if next := g.next(); strings.Contains(next, "A1 ") || strings.HasSuffix(next, " A1") {
+		t.Errorf("the next salvo %q fires at A1 again", next)
+	}
+	g.hear([]Event{ev("out", `{"seat":0,"why":"resigned"}`)})
+	if got := g.target(); got != 1 {
+		t.Errorf("seat 0 out: the bot fires at %d, want 1", got)
+	}
+	g.hear([]Event{ev("fleet_sunk", `{"seat":1,"by":3}`)})
+	if g.outlineOf != 1 {
+		t.Fatalf("seat 1's fleet sunk by the bot: it outlines %d, want 1", g.outlineOf)
+	}
+	g.hear([]Event{ev("out", `{"seat":1,"why":"outlined"}`)})
+	if g.outlineOf != -1 || g.target() != 2 || g.over {
+		t.Errorf("seat 1 outlined: outlining %d, target %d, over %v; want none, 2, playing on", g.outlineOf, g.target(), g.over)
+	}
+	g.hear([]Event{ev("out", `{"seat":3,"why":"wrong outline"}`)})
+	if !g.over {
+		t.Error("the bot out: it plays on")
 	}
 }
