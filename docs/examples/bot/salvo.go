@@ -68,6 +68,18 @@ func newSalvo(seat, seats int) *salvoGame {
 		fired: map[int]*[100]bool{}, reports: map[int][]salvoReport{}, out: map[int]bool{}, outlineOf: -1}
 }
 
+// sunk reports whether every ship of seat's fleet is sunk, by the
+// reports of the salvos at it.
+func (g *salvoGame) sunk(seat int) bool {
+	n := 0
+	for _, r := range g.reports[seat] {
+		for _, k := range r.Report.Sank {
+			n += k
+		}
+	}
+	return n >= 5
+}
+
 // target is the seat the bot fires at: the next round the table still in
 // the game.
 func (g *salvoGame) target() int {
@@ -158,6 +170,11 @@ func (b *Bot) salvo(ctx context.Context, g *salvoGame, so Answer) error {
 	g.hear(so.Events)
 	for a := so; a.Status != "finished" && !g.over; {
 		var err error
+		if t := g.target(); g.outlineOf < 0 && g.sunk(t) {
+			// A fleet sunk by a player who is out since (a wrong
+			// outline of it, say) is the next player's to outline.
+			g.outlineOf = t
+		}
 		if g.outlineOf >= 0 {
 			a, err = b.outline(ctx, g)
 		} else {
