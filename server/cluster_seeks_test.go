@@ -18,9 +18,10 @@ import (
 // seeks through a, her stream open on c; Ben, through b, sees her seek in
 // the lobby, and his own seek pairs them; her stream hears it. A stream
 // opened on another node opens with its player's seek. A game that
-// begins on another node withdraws its player's seek. Then the node that
-// keeps the seeks dies: the next seek, through b, takes the book over at
-// once, and pairs with one made through c.
+// begins on another node withdraws its player's seek. The node that
+// keeps the seeks closes: it hands them on, and a seek waiting pairs
+// after it. Then the node that keeps them dies: the next seek takes the
+// book over at once, and pairs with the one after it.
 func TestClusterSeeks(t *testing.T) {
 	// Not parallel: the notes between nodes (a stream's opening, a game
 	// begun) go to the nodes that answered within bus.GatherWait, which a
@@ -86,23 +87,53 @@ func TestClusterSeeks(t *testing.T) {
 		t.Fatalf("Cat's seek still waits after her game at %s began on c", made.Table)
 	}
 
-	// The node that keeps the seeks dies, Ann's seek gone with it as a
-	// restart takes it.
-	t.Log("killing node a, which keeps the seeks")
-	a.kill()
+	// The node that keeps the seeks closes, as a rolling restart closes
+	// it: Dan's seek, made through b, is handed on and pairs with Ben's,
+	// made through c.
+	var danSeek seek.Answer
+	if st, body := nodeCall(t, b, "POST", "/api/v1/seeks", dan, map[string]any{"game": "salvo"}, &danSeek); st != http.StatusCreated || danSeek.Status != "waiting" {
+		t.Fatalf("Dan seeks through b: %d %s", st, body)
+	}
+	t.Log("closing node a, which keeps the seeks")
+	a.close()
+	var benSalvo seek.Answer
+	if st, body := nodeCall(t, c, "POST", "/api/v1/seeks", ben, map[string]any{"game": "salvo"}, &benSalvo); st != http.StatusCreated || benSalvo.Status != "paired" {
+		t.Fatalf("Ben seeks the same as Dan through c after a closed: %d %s, want paired with Dan's seek, handed on", st, body)
+	}
+	keeper, other := b, c
+	if bookOwner(t, b) == "c" {
+		keeper, other = c, b
+	} else if got := bookOwner(t, b); got != "b" {
+		t.Fatalf("after a closed the seeks are kept by %q, want b or c", got)
+	}
+
+	// The node that keeps them now dies, the seeks waiting gone with it as
+	// a restart takes them: the next seek takes the book over at once.
+	t.Logf("killing node %s, which keeps the seeks", keeper.name)
+	keeper.kill()
 	killed := time.Now()
 	var ben2 seek.Answer
-	if st, body := nodeCall(t, b, "POST", "/api/v1/seeks", ben, map[string]any{"game": "quizl"}, &ben2); st != http.StatusCreated || ben2.Status != "waiting" {
-		t.Fatalf("Ben seeks through b after a died: %d %s", st, body)
+	if st, body := nodeCall(t, other, "POST", "/api/v1/seeks", ben, map[string]any{"game": "quizl"}, &ben2); st != http.StatusCreated || ben2.Status != "waiting" {
+		t.Fatalf("Ben seeks through %s after %s died: %d %s", other.name, keeper.name, st, body)
 	}
-	t.Logf("the first seek after a died was answered %v after", time.Since(killed).Round(time.Millisecond))
-	if got := bookOwner(t, b); got != "b" {
-		t.Fatalf("after a died the seeks are kept by %q, want b", got)
+	t.Logf("the first seek after %s died was answered %v after", keeper.name, time.Since(killed).Round(time.Millisecond))
+	if got := bookOwner(t, other); got != other.name {
+		t.Fatalf("after %s died the seeks are kept by %q, want %s", keeper.name, got, other.name)
 	}
 	var cat2 seek.Answer
-	if st, body := nodeCall(t, c, "POST", "/api/v1/seeks", cat, map[string]any{"game": "quizl"}, &cat2); st != http.StatusCreated || cat2.Status != "paired" {
-		t.Fatalf("Cat seeks the same through c: %d %s, want paired with Ben", st, body)
+	if st, body := nodeCall(t, other, "POST", "/api/v1/seeks", cat, map[string]any{"game": "quizl"}, &cat2); st != http.StatusCreated || cat2.Status != "paired" {
+		t.Fatalf("Cat seeks the same through %s: %d %s, want paired with Ben", other.name, st, body)
 	}
+}
+
+// close stops n as a server that is told to stop does: its HTTP door
+// first, then the service, which hands on what it keeps, then the bus.
+func (n *node) close() {
+	n.dead = true
+	n.srv.Close()
+	n.h.CloseSockets("closing")
+	n.svc.Close()
+	n.bus.Close()
 }
 
 // bookOwner returns the node that holds the seek book's lease.

@@ -381,6 +381,18 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 			},
 			Started: s.seeks.StartedHere,
 			Lost:    s.seeks.Clear,
+			Hand: func() json.RawMessage {
+				b, _ := json.Marshal(s.seeks.Hand())
+				return b
+			},
+			Take: func(b json.RawMessage) {
+				var hs []seek.Handed
+				if err := json.Unmarshal(b, &hs); err != nil {
+					s.log.Warn("the seeks another node handed on", "err", err)
+					return
+				}
+				s.seeks.Take(hs)
+			},
 		})
 		s.cl.Start(s.Service, s.social)
 	}

@@ -274,6 +274,10 @@ func (c *Node) Close() {
 	default:
 	}
 	c.Halt()
+	// The seeks first: they live in this node's memory alone.
+	hctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	c.handBook(hctx)
+	cancel()
 	c.mu.Lock()
 	all := make([]*owned, 0, len(c.owned))
 	for _, o := range c.owned {

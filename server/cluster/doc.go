@@ -108,9 +108,10 @@
 // nodes pair. It asks the others which of its seekers hold a stream open
 // there (a seek waits on while its player does), they tell it of games begun there (a
 // player's seeks then leave the book), and a stream opening on another
-// node asks it for its player's seeks. Its seeks die with it, as a
-// restart's do: the next request about seeks takes the book over, at
-// once when the node is gone from the bus, and its players seek again.
+// node asks it for its player's seeks. It hands them on to another node
+// when it closes; should it die, they die with it, as a restart's do: the
+// next request about seeks takes the book over, at once when the node is
+// gone from the bus, and its players seek again.
 //
 // Still node-local (a later step must share them): the rate limits (per
 // identity, per address, sign-ins, chat), each counted by every node on

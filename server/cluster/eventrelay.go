@@ -56,7 +56,7 @@ func decodeEvent(rq relayRequest) (relayRequest, error) {
 	if !auth.ValidID(rq.Tournament) {
 		return relayRequest{}, fmt.Errorf("a request about no event (%q)", refuse.Clip(rq.Tournament))
 	}
-	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 || rq.Token != "" || rq.Name != "" || len(rq.Identities) > 0 {
+	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 || rq.Token != "" || rq.Name != "" || len(rq.Identities) > 0 || rq.Epoch != 0 {
 		return relayRequest{}, fmt.Errorf("a request about event %s with another request's fields", rq.Tournament)
 	}
 	switch rq.Kind {

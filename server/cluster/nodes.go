@@ -42,8 +42,8 @@ import (
 //     the games waiting to begin that it holds (Node.ClosedHere).
 //   - "renamed": an account a moderator renamed on the node, with its new
 //     name: each node renames it in what it holds (Node.RenamedHere).
-//   - "holding", "waiting", "started": what the seek book needs of the
-//     other nodes (seeks.go).
+//   - "holding", "waiting", "started", "book": what the seek book needs
+//     of the other nodes, and its hand-over (seeks.go).
 //   - "probe": nothing; answered at once, so that the round trip is the
 //     bus's own (parlour_cluster_bus_seconds).
 
@@ -96,7 +96,7 @@ type nodeNotes struct {
 // noteKind reports whether kind is one of the notes about players.
 func noteKind(kind string) bool {
 	switch kind {
-	case "player", "forget", "online", "seated", "lobby", "closed", "renamed", "probe", "holding", "waiting", "started":
+	case "player", "forget", "online", "seated", "lobby", "closed", "renamed", "probe", "holding", "waiting", "started", "book":
 		return true
 	}
 	return false
@@ -132,6 +132,12 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 	}
 	if rq.Tournament != "" {
 		return relayRequest{}, fmt.Errorf("a %q note about event %q", rq.Kind, refuse.Clip(rq.Tournament))
+	}
+	if (rq.Kind == "book") != (rq.Epoch > 0) || rq.Epoch < 0 {
+		return relayRequest{}, fmt.Errorf("a %q note with epoch %d", rq.Kind, rq.Epoch)
+	}
+	if rq.Kind == "book" && (len(rq.Body) == 0 || !json.Valid(rq.Body)) {
+		return relayRequest{}, errors.New("a seek book handed on without its seeks")
 	}
 	if rq.Kind != "holding" && len(rq.Identities) > 0 {
 		return relayRequest{}, fmt.Errorf("a %q note with identities", rq.Kind)
@@ -203,10 +209,12 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 	return rq, nil
 }
 
-// serveNote answers a note from another node.
-func (c *Node) serveNote(rq relayRequest) ([]byte, error) {
+// serveNote answers a note from another node, from.
+func (c *Node) serveNote(ctx context.Context, rq relayRequest, from string) ([]byte, error) {
 	var body any
 	switch rq.Kind {
+	case "book":
+		return c.takeBook(ctx, from, rq)
 	case "player":
 		c.social.TellHere(rq.Identity, *rq.Event)
 	case "forget":

@@ -64,6 +64,9 @@ type relayRequest struct {
 	Tournament string `json:"tournament,omitempty"`
 	// Identities are those a "holding" note asks about (seeks.go).
 	Identities []string `json:"identities,omitempty"`
+	// Epoch is the sender's lease of the seek book, in a "book" note
+	// that hands the book on (seeks.go); its seeks are in Body.
+	Epoch int64 `json:"epoch,omitempty"`
 }
 
 // relayReply is the owner's answer.
@@ -92,7 +95,7 @@ func (c *Node) handle(ctx context.Context, req bus.Request) ([]byte, error) {
 		return nil, err
 	}
 	if noteKind(rq.Kind) {
-		return c.serveNote(rq)
+		return c.serveNote(ctx, rq, req.From)
 	}
 	if eventKind(rq.Kind) {
 		return c.serveEvent(ctx, rq)
@@ -148,7 +151,7 @@ func decodeRelay(b []byte) (relayRequest, error) {
 	if rq.Tournament != "" {
 		return relayRequest{}, fmt.Errorf("a request about table %s with an event's field", refuse.Clip(rq.Table))
 	}
-	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 || rq.Name != "" || len(rq.Identities) > 0 {
+	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 || rq.Name != "" || len(rq.Identities) > 0 || rq.Epoch != 0 {
 		return relayRequest{}, fmt.Errorf("a request about table %s with a note's fields", refuse.Clip(rq.Table))
 	}
 	rq.Hashes, rq.Identities = nil, nil // empty: as they read back

@@ -38,6 +38,7 @@ func FuzzDecodeRelay(f *testing.F) {
 		`{"kind":"seeks","method":"DELETE","path":"/api/v1/seeks/abcdefgh23456789"}`,
 		`{"kind":"holding","identities":["abcdefgh23456789","zzzzzzzzzzzzzzzz"]}`, `{"kind":"waiting","identity":"abcdefgh23456789"}`,
 		`{"kind":"started","identity":"abcdefgh23456789","table":"zzzzzzzzzzzzzzzz"}`,
+		`{"kind":"book","epoch":3,"body":"W10="}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -56,6 +57,8 @@ func FuzzDecodeRelay(f *testing.F) {
 			t.Fatalf("read a %q request about event %q", rq.Kind, rq.Tournament)
 		case rq.Kind == "eventOver" && !auth.ValidID(rq.Table):
 			t.Fatalf("read the end of an event's game at table %q", rq.Table)
+		case (rq.Kind == "book") != (rq.Epoch > 0) || rq.Kind == "book" && !json.Valid(rq.Body):
+			t.Fatalf("read a seek book handed on, or an epoch, wrongly: %+v", rq)
 		case (rq.Kind == "holding") != (len(rq.Identities) > 0):
 			t.Fatalf("read a note asking who holds a stream, or identities, wrongly: %+v", rq)
 		case rq.Kind == "started" && (!auth.ValidID(rq.Table) || !auth.ValidID(rq.Identity) || rq.Tournament != ""):
@@ -144,6 +147,13 @@ func TestDecodeRelayRefuses(t *testing.T) {
 		{"a player's seeks of nobody", `{"kind":"waiting"}`},
 		{"who holds a stream, about a table", `{"kind":"holding","table":"abcdefgh23456789","identities":["abcdefgh23456789"]}`},
 		{"who holds a stream, of nobody", `{"kind":"holding"}`},
+		{"a seek book handed on without a lease", `{"kind":"book","body":"W10="}`},
+		{"a seek book handed on without its seeks", `{"kind":"book","epoch":3}`},
+		{"a seek book handed on with seeks that are not JSON", `{"kind":"book","epoch":3,"body":"Ww=="}`},
+		{"an epoch on another note", `{"kind":"online","epoch":3}`},
+		{"an epoch on a table's request", `{"kind":"ping","table":"abcdefgh23456789","epoch":3}`},
+		{"an epoch on a request about seeks", `{"kind":"seeks","method":"GET","path":"/api/v1/seeks","epoch":3}`},
+		{"an epoch on a request about an event", `{"kind":"eventOver","tournament":"abcdefgh23456789","table":"zzzzzzzzzzzzzzzz","epoch":3}`},
 		{"who holds a stream, of a bad identity", `{"kind":"holding","identities":["../x"]}`},
 		{"identities on another note", `{"kind":"online","identities":["abcdefgh23456789"]}`},
 		{"identities on a table's request", `{"kind":"ping","table":"abcdefgh23456789","identities":["abcdefgh23456789"]}`},

@@ -15,10 +15,14 @@ package cluster
 //   - "waiting": a player's seeks waiting on the node, for the opening of
 //     their stream on another;
 //   - "started": a game of a player's began at a table on the node: their
-//     seeks leave the book, lest they pair them into a second game.
+//     seeks leave the book, lest they pair them into a second game;
+//   - "book": the seeks of a node that closes, with its lease of the
+//     book, which the node they are sent to takes over.
 //
 // Nobody holds the book at first: the first node asked about seeks takes
 // it, and keeps it while it lives, renewing its lease with its tables'.
+// A node that closes hands the book on to another, seeks and lease
+// (handBook), so that a rolling restart of the cluster loses no seek.
 // A node that dies takes the seeks waiting with it, as a restart does:
 // the next node asked about seeks takes the book over, at once when the
 // dead node is gone from the bus (a new epoch), and their players seek
@@ -49,6 +53,8 @@ type seekBook struct {
 	// again (rememberOwner): a page that waits asks about its seek every
 	// few seconds, and each would otherwise cost a write of the lease.
 	until time.Time
+	// closing is set once the node closes: it keeps the book no more.
+	closing bool
 }
 
 // SeekBook is what the node asks of its seek service, for the notes of
@@ -63,6 +69,11 @@ type SeekBook struct {
 	// Lost empties the book on this node, telling each player: another
 	// node took the book's lease, and keeps the seeks from now on.
 	Lost func()
+	// Hand takes every seek out of the book, as JSON, for another node
+	// to Take: this node closes.
+	Hand func() json.RawMessage
+	// Take adds the seeks another node handed on.
+	Take func(json.RawMessage)
 }
 
 // SeeksHere sets what the node asks of its seek service.
@@ -100,6 +111,10 @@ func (c *Node) bookNode(ctx context.Context) (string, store.Lease, error) {
 	}
 	c.mu.Lock()
 	old, had := c.book.lease, c.book.held
+	if c.book.closing {
+		c.mu.Unlock()
+		return "", store.Lease{}, errors.New("this node is closing")
+	}
 	if !had && time.Now().Before(c.book.until) {
 		c.mu.Unlock()
 		return old.Owner, old, nil
@@ -146,8 +161,68 @@ func (c *Node) forgetBook() {
 
 func (c *Node) keepBook(l store.Lease) {
 	c.mu.Lock()
-	c.book = seekBook{lease: l, held: true, renewed: time.Now()}
+	if !c.book.closing {
+		c.book = seekBook{lease: l, held: true, renewed: time.Now()}
+	}
 	c.mu.Unlock()
+}
+
+// handBook hands the seek book to another node as this one closes: its
+// seeks, and its lease, which that node takes over (a new epoch). The
+// first node that takes them keeps them; should none, they are lost, as
+// a restart's are. From then on this node keeps no seeks: a request
+// about seeks that comes meanwhile is refused, or sent on by its node.
+func (c *Node) handBook(ctx context.Context) {
+	c.mu.Lock()
+	b := c.book
+	c.book.closing = true
+	c.mu.Unlock()
+	hand := c.seekBookHooks().Hand
+	if !b.held || hand == nil {
+		return
+	}
+	seeks := hand()
+	data, err := json.Marshal(relayRequest{Kind: "book", Epoch: b.lease.Epoch, Body: seeks})
+	if err != nil {
+		return
+	}
+	peers, err := c.others(ctx, true)
+	if err != nil {
+		c.log.Warn("handing the seek book on: no node found", "err", err)
+	}
+	for _, n := range peers {
+		rctx, cancel := context.WithTimeout(ctx, 2*noteWait)
+		ans, err := c.b.Request(rctx, bus.ToNode(n), data)
+		cancel()
+		var rp relayReply
+		if err == nil && json.Unmarshal(ans, &rp) == nil && rp.Status == http.StatusOK {
+			c.mu.Lock()
+			c.book = seekBook{closing: true}
+			c.mu.Unlock()
+			c.log.Info("seek book handed on", "to", n)
+			return
+		}
+	}
+	c.log.Warn("handing the seek book on: no node took it; its seeks are lost", "nodes", len(peers))
+}
+
+// takeBook takes over the seek book that node from hands on as it
+// closes (a "book" note): its lease, then its seeks.
+func (c *Node) takeBook(ctx context.Context, from string, rq relayRequest) ([]byte, error) {
+	take := c.seekBookHooks().Take
+	if from == "" || from == c.node || take == nil {
+		return json.Marshal(relayReply{Status: http.StatusConflict})
+	}
+	l, err := c.leases.TakeLease(ctx, store.Lease{Table: store.SeekBookLease, Owner: from, Epoch: rq.Epoch}, c.node, c.ttl)
+	if err != nil {
+		// The lease moved on (the node had lost it): not its to give.
+		c.log.Warn("taking the seek book handed on", "from", from, "err", err)
+		return json.Marshal(relayReply{Status: http.StatusConflict})
+	}
+	c.keepBook(l)
+	take(rq.Body)
+	c.log.Info("seek book taken over from a node that closes", "from", from)
+	return json.Marshal(relayReply{Status: http.StatusOK})
 }
 
 // loseBook forgets this node's lease of the book, another node having
@@ -208,7 +283,7 @@ func (c *Node) releaseBook(ctx context.Context) {
 
 // decodeSeeks checks a request about seeks read by decodeRelay.
 func decodeSeeks(rq relayRequest) (relayRequest, error) {
-	if rq.Table != "" || rq.Tournament != "" || len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 || rq.Token != "" || rq.Name != "" || len(rq.Identities) > 0 {
+	if rq.Table != "" || rq.Tournament != "" || len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 || rq.Token != "" || rq.Name != "" || len(rq.Identities) > 0 || rq.Epoch != 0 {
 		return relayRequest{}, errors.New("a request about seeks with another request's fields")
 	}
 	if !seeksPath(rq.Path) || strings.ContainsAny(rq.Path, "?#") || strings.Contains(rq.Path, "..") {

@@ -8,7 +8,8 @@
 // the cluster carries every request about seeks to. Through Peers, that
 // node asks the others who holds a stream open there, and hears from
 // them of games begun there; a player's stream opening on another node
-// asks it for their seeks waiting.
+// asks it for their seeks waiting; and when it closes it hands the book
+// to another (Hand, Take).
 package seek
 
 import (
@@ -953,6 +954,114 @@ func (s *Service) drop(identities []string, reason, tableID string) {
 	for _, e := range gone {
 		s.tellGone(e, reason, tableID)
 	}
+}
+
+// Handed is a waiting seek as a node of a cluster hands it to another
+// when it closes (Hand, Take): what the book keeps of it, its game and
+// rules as the seek named them.
+type Handed struct {
+	Seek     Seek   `json:"seek"`
+	Identity string `json:"identity"`
+	Account  bool   `json:"account,omitempty"`
+	// Rules are the rule options set away from their defaults but the
+	// clock, as JSON; Clock the clock's.
+	Rules       string    `json:"rules,omitempty"`
+	Clock       string    `json:"clock,omitempty"`
+	Lexicon     string    `json:"lexicon,omitempty"`
+	Rated       bool      `json:"rated,omitempty"`
+	Rating      float64   `json:"rating,omitempty"`
+	HasRating   bool      `json:"has_rating,omitempty"`
+	Provisional bool      `json:"provisional,omitempty"`
+	Ranged      bool      `json:"ranged,omitempty"`
+	Lo          float64   `json:"lo,omitempty"`
+	Hi          *float64  `json:"hi,omitempty"` // nil: no upper bound
+	Seen        time.Time `json:"seen"`
+	Renamed     string    `json:"renamed,omitempty"`
+}
+
+// Hand takes every waiting seek out of the book, telling nobody, for
+// another node to Take: a node of a cluster that closes hands its book
+// on rather than drop it.
+func (s *Service) Hand() []Handed {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Handed, 0, len(s.book.byID))
+	for _, e := range s.book.byID {
+		h := Handed{Seek: e.seek, Identity: e.identity, Account: e.account, Rules: e.key.rules, Clock: e.key.clock,
+			Lexicon: e.key.lexicon, Rated: e.key.rated, Rating: e.rating, HasRating: e.hasRating, Provisional: e.provisional,
+			Ranged: e.ranged, Lo: e.lo, Seen: e.seen, Renamed: e.renamed}
+		if !math.IsInf(e.hi, 1) {
+			hi := e.hi
+			h.Hi = &hi
+		}
+		out = append(out, h)
+	}
+	for _, h := range out {
+		s.book.remove(s.book.byID[h.Seek.ID])
+	}
+	return out
+}
+
+// Take adds seeks another node handed on to the book, as they waited
+// there. One whose game or rules this node does not know, or whose
+// player already has a seek for its game here, is dropped, its player
+// told ("gone"). It returns how many it took.
+func (s *Service) Take(hs []Handed) int {
+	var gone []*entry
+	taken := 0
+	s.mu.Lock()
+	for _, h := range hs {
+		e, err := s.handed(h)
+		switch {
+		case err != nil:
+			s.cfg.Logger.Warn("a seek handed on from another node", "seek", h.Seek.ID, "err", err)
+			if e != nil {
+				gone = append(gone, e)
+			}
+		case s.book.byID[e.seek.ID] != nil || s.book.byPlayer[e.identity][e.seek.Game] != nil:
+			gone = append(gone, e)
+		default:
+			s.book.add(e)
+			taken++
+		}
+	}
+	s.mu.Unlock()
+	for _, e := range gone {
+		s.tellGone(e, "gone", "")
+	}
+	return taken
+}
+
+// handed makes the book's entry of h, resolving its game and rules.
+func (s *Service) handed(h Handed) (*entry, error) {
+	if !auth.ValidID(h.Seek.ID) || h.Identity == "" {
+		return nil, errors.New("a seek without its id or player")
+	}
+	e := &entry{seek: h.Seek, identity: h.Identity, account: h.Account,
+		key:    key{game: h.Seek.Game, rules: h.Rules, clock: h.Clock, lexicon: h.Lexicon, rated: h.Rated},
+		rating: h.Rating, hasRating: h.HasRating, provisional: h.Provisional, ranged: h.Ranged, lo: h.Lo, hi: math.Inf(1),
+		seen: h.Seen, renamed: h.Renamed}
+	if h.Hi != nil {
+		e.hi = *h.Hi
+	}
+	g, err := s.cfg.Games.Lookup(h.Seek.Game)
+	if err != nil {
+		return e, err
+	}
+	raw := map[string]json.RawMessage{}
+	if h.Rules != "" {
+		if err := json.Unmarshal([]byte(h.Rules), &raw); err != nil {
+			return e, err
+		}
+	}
+	if h.Clock != "" {
+		raw[game.ClockOption] = json.RawMessage(h.Clock)
+	}
+	if e.rules, err = game.ResolveFor(g, raw); err != nil {
+		return e, err
+	}
+	e.g = g
+	return e, nil
 }
 
 // Mine is p's seek id as its player reads it: waiting (Seek), or paired

@@ -993,3 +993,56 @@ func TestSeekPeers(t *testing.T) {
 		t.Errorf("Ann's stream heard %v, want her seek gone last", got)
 	}
 }
+
+// TestSeekHandedOn: the seeks one node hands on (Hand) wait in another's
+// book (Take) as they waited: listed alike, pairing on the same terms and
+// rating ranges; one whose player already seeks the game there, or of a
+// game the node does not know, is dropped and its player told.
+func TestSeekHandedOn(t *testing.T) {
+	t.Parallel()
+	from, to := newEnv(t), newEnv(t)
+	ann := from.must(t, "ann", `{"game":"guess","rating_range":{"min":1400}}`, "waiting")
+	from.must(t, "eve", `{"game":"tailguess","rated":true,"rating_range":{"within":50}}`, "waiting")
+	from.must(t, "dan", `{"game":"guess","rated":true}`, "waiting")
+	to.must(t, "dan", `{"game":"guess","rated":true}`, "waiting") // Dan seeks on the other node too
+	before := list(t, from.s, "")
+	hs := from.s.Hand()
+	if n := from.s.Len(); n != 0 || len(hs) != 3 {
+		t.Fatalf("handed %d seeks, %d left behind; want 3 and none", len(hs), n)
+	}
+	bad := hs[0]
+	bad.Seek.ID, bad.Seek.Game, bad.Identity = "zzzzzzzzzzzzzzzz", "chess", "gia"
+	if got := to.s.Take(append(hs, bad)); got != 2 {
+		t.Fatalf("took %d seeks, want Ann's and Eve's", got)
+	}
+	after := list(t, to.s, "")
+	for _, sk := range before {
+		if sk.Player == "Dan" {
+			continue
+		}
+		if !slices.ContainsFunc(after, func(o Seek) bool {
+			a, _ := json.Marshal(o)
+			b, _ := json.Marshal(sk)
+			return string(a) == string(b)
+		}) {
+			t.Errorf("%s's seek %+v is not listed alike after the hand-over: %+v", sk.Player, sk, after)
+		}
+	}
+	for _, who := range []string{"dan", "gia"} {
+		if got := to.streams.told[who]; len(got) == 0 || got[len(got)-1] != "seekGone" {
+			t.Errorf("%s's stream heard %v, want the handed seek gone", who, got)
+		}
+	}
+	// The ranges hold: Dan (1100) may not take Ann's, Fay (1700) may not
+	// take Eve's (1430 to 1530); Ben pairs with Ann's on its terms.
+	if _, err := to.s.Accept(context.Background(), &auth.Principal{Identity: "dan"}, ann.Seek.ID); refuse.Status(err) != http.StatusForbidden {
+		t.Errorf("Dan accepts Ann's seek of 1400 and up: %v, want refused", err)
+	}
+	to.must(t, "fay", `{"game":"tailguess","rated":true}`, "waiting")
+	if a := to.must(t, "ben", `{"game":"guess"}`, "paired"); a.Table == nil {
+		t.Errorf("Ben's seek paired without a table")
+	}
+	if p := to.tables.pairs; len(p) != 1 || p[0].Seats[0].Identity != "ann" {
+		t.Errorf("pairings %+v, want Ann's with Ben", p)
+	}
+}
