@@ -381,9 +381,14 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 			},
 			Started: s.seeks.StartedHere,
 			Lost:    s.seeks.Clear,
-			Hand: func() json.RawMessage {
-				b, _ := json.Marshal(s.seeks.Hand())
-				return b
+			Hand: func() []json.RawMessage {
+				var out []json.RawMessage
+				for _, h := range s.seeks.Hand() {
+					if b, err := json.Marshal(h); err == nil {
+						out = append(out, b)
+					}
+				}
+				return out
 			},
 			Take: func(b json.RawMessage) {
 				var hs []seek.Handed

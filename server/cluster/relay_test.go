@@ -205,3 +205,46 @@ func TestForwardTime(t *testing.T) {
 		}
 	}
 }
+
+// TestPackSeeks: the seeks a closing node hands on go in JSON lists
+// within the size a note may take, every seek once and in order; none
+// makes one empty list, so that the lease is handed over all the same.
+func TestPackSeeks(t *testing.T) {
+	t.Parallel()
+	seek := func(n int) json.RawMessage { return json.RawMessage(`"` + strings.Repeat("s", n) + `"`) }
+	for _, tc := range []struct {
+		name  string
+		seeks []json.RawMessage
+		max   int
+		want  int // lists
+	}{
+		{"none", nil, 100, 1},
+		{"a few", []json.RawMessage{seek(5), seek(5), seek(5)}, 100, 1},
+		{"more than a list holds", []json.RawMessage{seek(40), seek(40), seek(40)}, 100, 2},
+		{"one alone too long", []json.RawMessage{seek(10), seek(200), seek(10)}, 100, 3},
+	} {
+		parts := packSeeks(tc.seeks, tc.max)
+		if len(parts) != tc.want {
+			t.Errorf("%s: %d lists, want %d: %s", tc.name, len(parts), tc.want, parts)
+		}
+		var all []json.RawMessage
+		for _, p := range parts {
+			var l []json.RawMessage
+			if err := json.Unmarshal(p, &l); err != nil {
+				t.Fatalf("%s: %s is not a JSON list: %v", tc.name, p, err)
+			}
+			if len(p) > tc.max && len(l) > 1 {
+				t.Errorf("%s: a list of %d bytes holds %d seeks", tc.name, len(p), len(l))
+			}
+			all = append(all, l...)
+		}
+		if len(all) != len(tc.seeks) {
+			t.Fatalf("%s: %d seeks packed, want %d", tc.name, len(all), len(tc.seeks))
+		}
+		for i := range all {
+			if string(all[i]) != string(tc.seeks[i]) {
+				t.Errorf("%s: seek %d is %s, want %s", tc.name, i, all[i], tc.seeks[i])
+			}
+		}
+	}
+}

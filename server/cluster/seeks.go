@@ -55,6 +55,8 @@ type seekBook struct {
 	until time.Time
 	// closing is set once the node closes: it keeps the book no more.
 	closing bool
+	// from is the node that handed this node the book as it closed.
+	from string
 }
 
 // SeekBook is what the node asks of its seek service, for the notes of
@@ -69,10 +71,10 @@ type SeekBook struct {
 	// Lost empties the book on this node, telling each player: another
 	// node took the book's lease, and keeps the seeks from now on.
 	Lost func()
-	// Hand takes every seek out of the book, as JSON, for another node
-	// to Take: this node closes.
-	Hand func() json.RawMessage
-	// Take adds the seeks another node handed on.
+	// Hand takes every seek out of the book, each as JSON, for another
+	// node to Take: this node closes.
+	Hand func() []json.RawMessage
+	// Take adds the seeks another node handed on, a JSON list of them.
 	Take func(json.RawMessage)
 }
 
@@ -181,48 +183,110 @@ func (c *Node) handBook(ctx context.Context) {
 	if !b.held || hand == nil {
 		return
 	}
-	seeks := hand()
-	data, err := json.Marshal(relayRequest{Kind: "book", Epoch: b.lease.Epoch, Body: seeks})
-	if err != nil {
-		return
-	}
+	parts := packSeeks(hand(), maxBookPart)
 	peers, err := c.others(ctx, true)
 	if err != nil {
 		c.log.Warn("handing the seek book on: no node found", "err", err)
 	}
 	for _, n := range peers {
-		rctx, cancel := context.WithTimeout(ctx, 2*noteWait)
-		ans, err := c.b.Request(rctx, bus.ToNode(n), data)
-		cancel()
-		var rp relayReply
-		if err == nil && json.Unmarshal(ans, &rp) == nil && rp.Status == http.StatusOK {
-			c.mu.Lock()
-			c.book = seekBook{closing: true}
-			c.mu.Unlock()
-			c.log.Info("seek book handed on", "to", n)
-			return
+		// The first part hands the lease over (the node answers the new
+		// epoch); the rest go under it.
+		epoch := b.lease.Epoch
+		sent := 0
+		for _, part := range parts {
+			rp, err := c.note(ctx, n, relayRequest{Kind: "book", Epoch: epoch, Body: part})
+			if err != nil || rp.Status != http.StatusOK || json.Unmarshal(rp.Body, &epoch) != nil {
+				break
+			}
+			sent++
 		}
+		if sent == 0 {
+			continue // not taken: the next node may
+		}
+		c.mu.Lock()
+		c.book = seekBook{closing: true}
+		c.mu.Unlock()
+		if sent < len(parts) {
+			c.log.Warn("seek book handed on in part: the rest of its seeks are lost", "to", n, "parts", len(parts), "sent", sent)
+		} else {
+			c.log.Info("seek book handed on", "to", n, "parts", len(parts))
+		}
+		return
 	}
 	c.log.Warn("handing the seek book on: no node took it; its seeks are lost", "nodes", len(peers))
 }
 
+// maxBookPart bounds the seeks of one "book" note, in bytes: well within
+// what the bus carries.
+const maxBookPart = bus.MaxData / 2
+
+// packSeeks packs seeks into JSON lists of at most max bytes each (a
+// seek longer than that alone in its list), and one empty list when
+// there are none: the hand-over of the lease goes all the same.
+func packSeeks(seeks []json.RawMessage, max int) []json.RawMessage {
+	var parts []json.RawMessage
+	part := []byte{'['}
+	for _, sk := range seeks {
+		if len(part) > 1 && len(part)+len(sk)+2 > max {
+			parts = append(parts, append(part, ']'))
+			part = []byte{'['}
+		}
+		if len(part) > 1 {
+			part = append(part, ',')
+		}
+		part = append(part, sk...)
+	}
+	return append(parts, append(part, ']'))
+}
+
+// note sends rq to node n alone and returns its answer.
+func (c *Node) note(ctx context.Context, n string, rq relayRequest) (relayReply, error) {
+	data, err := json.Marshal(rq)
+	if err != nil {
+		return relayReply{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*noteWait)
+	defer cancel()
+	ans, err := c.b.Request(ctx, bus.ToNode(n), data)
+	if err != nil {
+		return relayReply{}, err
+	}
+	var rp relayReply
+	err = json.Unmarshal(ans, &rp)
+	return rp, err
+}
+
 // takeBook takes over the seek book that node from hands on as it
-// closes (a "book" note): its lease, then its seeks.
+// closes (a "book" note): its lease, at the epoch the note names, then
+// its seeks; or, when the note names this node's own epoch of the lease,
+// taken from from, more of its seeks. It answers the epoch of the lease
+// it holds.
 func (c *Node) takeBook(ctx context.Context, from string, rq relayRequest) ([]byte, error) {
 	take := c.seekBookHooks().Take
 	if from == "" || from == c.node || take == nil {
 		return json.Marshal(relayReply{Status: http.StatusConflict})
 	}
-	l, err := c.leases.TakeLease(ctx, store.Lease{Table: store.SeekBookLease, Owner: from, Epoch: rq.Epoch}, c.node, c.ttl)
-	if err != nil {
-		// The lease moved on (the node had lost it): not its to give.
-		c.log.Warn("taking the seek book handed on", "from", from, "err", err)
-		return json.Marshal(relayReply{Status: http.StatusConflict})
+	c.mu.Lock()
+	mine := c.book.held && c.book.lease.Epoch == rq.Epoch && c.book.from == from
+	l := c.book.lease
+	c.mu.Unlock()
+	if !mine {
+		var err error
+		l, err = c.leases.TakeLease(ctx, store.Lease{Table: store.SeekBookLease, Owner: from, Epoch: rq.Epoch}, c.node, c.ttl)
+		if err != nil {
+			// The lease moved on (the node had lost it): not its to give.
+			c.log.Warn("taking the seek book handed on", "from", from, "err", err)
+			return json.Marshal(relayReply{Status: http.StatusConflict})
+		}
+		c.keepBook(l)
+		c.mu.Lock()
+		c.book.from = from
+		c.mu.Unlock()
+		c.log.Info("seek book taken over from a node that closes", "from", from)
 	}
-	c.keepBook(l)
 	take(rq.Body)
-	c.log.Info("seek book taken over from a node that closes", "from", from)
-	return json.Marshal(relayReply{Status: http.StatusOK})
+	b, _ := json.Marshal(l.Epoch)
+	return json.Marshal(relayReply{Status: http.StatusOK, Body: b})
 }
 
 // loseBook forgets this node's lease of the book, another node having
