@@ -174,12 +174,9 @@ func (c *Node) serveEventHTTP(w http.ResponseWriter, r *http.Request, id string)
 	pause := 5 * time.Millisecond
 	for try := 0; time.Now().Before(handing); try++ {
 		if try > 0 {
-			select {
-			case <-ctx.Done():
+			if !again(ctx, &pause) {
 				return true // the client went away
-			case <-time.After(pause):
 			}
-			pause = min(2*pause, 100*time.Millisecond)
 			if owner, err = c.eventNode(ctx, id); err != nil || owner == "" {
 				// Nobody runs it now, or the lease cannot be read: this
 				// node serves it (and takes the event up if it may).
@@ -206,11 +203,7 @@ func (c *Node) serveEventHTTP(w http.ResponseWriter, r *http.Request, id string)
 		case err != nil:
 			return true // the client went away
 		}
-		for k, v := range rp.Header {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rp.Status)
-		w.Write(rp.Body)
+		rp.write(w)
 		return true
 	}
 	// The event's node is gone and its lease not yet run out: this node

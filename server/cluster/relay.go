@@ -451,12 +451,9 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 			// Between two owners, a table has none for a moment: ask
 			// again, more slowly each time, for as long as a hand-over
 			// may take.
-			select {
-			case <-ctx.Done():
+			if !again(ctx, &pause) {
 				return true // the client went away
-			case <-time.After(pause):
 			}
-			pause = min(2*pause, 100*time.Millisecond)
 			if owner, err = c.claim(ctx, id); err != nil {
 				c.fail(w, r, err)
 				return true
@@ -511,13 +508,32 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 			c.forget(id)
 			go c.adoptHanded(id)
 		}
-		for k, v := range rp.Header {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rp.Status)
-		w.Write(rp.Body)
+		rp.write(w)
 		return true
 	}
+}
+
+// again waits *pause before a forwarded request is asked again, and
+// doubles it, up to 100 ms; it reports false when ctx ends first (the
+// client went away).
+func again(ctx context.Context, pause *time.Duration) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(*pause):
+	}
+	*pause = min(2**pause, 100*time.Millisecond)
+	return true
+}
+
+// write writes rp, the answer of the node a request was forwarded to, as
+// this node's.
+func (rp relayReply) write(w http.ResponseWriter) {
+	for k, v := range rp.Header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rp.Status)
+	w.Write(rp.Body)
 }
 
 // changingHands is how long a forwarded request goes on asking for a

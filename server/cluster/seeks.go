@@ -397,12 +397,9 @@ func (c *Node) serveSeeksHTTP(w http.ResponseWriter, r *http.Request) bool {
 	pause := 5 * time.Millisecond
 	for try := 0; ; try++ {
 		if try > 0 {
-			select {
-			case <-ctx.Done():
+			if !again(ctx, &pause) {
 				return true // the client went away
-			case <-time.After(pause):
 			}
-			pause = min(2*pause, 100*time.Millisecond)
 			if owner, l, err = c.bookNode(ctx); err != nil {
 				c.fail(w, r, refuse.Unavailable("the server that keeps the seeks cannot be found just now; nothing was done: try again"))
 				return true
@@ -453,11 +450,7 @@ func (c *Node) serveSeeksHTTP(w http.ResponseWriter, r *http.Request) bool {
 		case err != nil:
 			return true // the client went away
 		}
-		for k, v := range rp.Header {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rp.Status)
-		w.Write(rp.Body)
+		rp.write(w)
 		return true
 	}
 }
