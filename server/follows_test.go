@@ -508,6 +508,97 @@ func TestBlockHidesChatLines(t *testing.T) {
 	})
 }
 
+// TestGuestChatSetting: an account that takes chat from players with
+// accounts only keeps guests out of both chats of its table, saying so,
+// while accounts, itself included, write on; the setting comes and goes
+// with the account's other settings, and a bad one changes nothing.
+func TestGuestChatSetting(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, dee := signUp(t, base, "Ann"), signUp(t, base, "Dee")
+		guest := func(name string) *client {
+			c := &client{t: t, base: base}
+			var id table.Identity
+			if st, got := c.do("POST", "/api/v1/identity", `{"name": "`+name+`"}`, &id); st != 201 && st != 200 {
+				t.Fatalf("a guest identity: %d %s", st, got)
+			}
+			c.token = id.Token
+			return c
+		}
+		gus, ida := guest("Gus"), guest("Ida")
+		sf.clock.Advance(table.GuestSpectatorsDelay) // a new guest waits to write to spectators
+		var anns, gusSeat table.Seated
+		if st, body := ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &anns); st != 201 {
+			t.Fatalf("Ann's table: %d %s", st, body)
+		}
+		path := "/api/v1/tables/" + anns.Table
+		if st, body := gus.do("POST", path+"/join", map[string]any{}, &gusSeat); st != 200 {
+			t.Fatalf("Gus joins: %d %s", st, body)
+		}
+		gusAt := &client{t: t, base: base, token: gusSeat.Token}
+		players := func(text string) map[string]string { return map[string]string{"channel": "players", "text": text} }
+		spectators := func(text string) map[string]string { return map[string]string{"channel": "spectators", "text": text} }
+
+		expect(t, ann, "GET", "/api/v1/account/settings", nil, 200, `{"hidden":false,"guest_chat":true}`)
+		expect(t, gusAt, "POST", path+"/chat", players("good luck"), 201, `"seq":1`)
+		expect(t, ann, "PUT", "/api/v1/account/settings", `{"guest_chat": false}`, 200, `{"hidden":false,"guest_chat":false}`)
+		expect(t, ann, "GET", "/api/v1/account/settings", nil, 200, `{"hidden":false,"guest_chat":false}`)
+		const refused = "Ann takes chat from players with accounts only: sign up or sign in to write here"
+		for _, c := range []struct {
+			name string
+			who  *client
+			body map[string]string
+		}{{"Gus at his seat", gusAt, players("you lost")}, {"Gus as himself", gus, players("you lost")}, {"Ida watching", ida, spectators("boo")}} {
+			if st, body := c.who.do("POST", path+"/chat", c.body, nil); st != 403 || !strings.Contains(body, refused) {
+				t.Errorf("%s writes: %d %s; want 403 saying %q", c.name, st, body, refused)
+			}
+		}
+		expect(t, ann, "POST", path+"/chat", players("thanks"), 201, `"seq":2`)
+		expect(t, dee, "POST", path+"/chat", spectators("nice start"), 201, `"seq":3`)
+		// Each chat holds its lines and nothing of the refused ones (the
+		// players' is the players' until the end).
+		for _, c := range []struct {
+			name string
+			who  *client
+			want string
+		}{{"Ann", ann, "players:Gus:good luck | players:Ann:thanks"}, {"Dee", dee, "spectators:Dee:nice start"}} {
+			var page struct{ Chat []table.ChatLine }
+			if st, body := c.who.do("GET", path+"/chat", nil, &page); st != 200 {
+				t.Fatalf("chat page: %d %s", st, body)
+			} else if got := chatTexts(page.Chat); got != c.want {
+				t.Errorf("%s reads %q; want %q", c.name, got, c.want)
+			}
+		}
+
+		// Refused, and nothing changes.
+		for _, c := range []struct {
+			name   string
+			who    *client
+			body   string
+			status int
+			want   string
+		}{
+			{"not a boolean", ann, `{"guest_chat": "no"}`, 400, "guest_chat"},
+			{"a field of no setting", ann, `{"guest_chats": true}`, 400, "guest_chats"},
+			{"a guest", gus, `{"guest_chat": true}`, 403, "accounts"},
+			{"nobody", &client{t: t, base: base}, `{"guest_chat": true}`, 401, ""},
+		} {
+			if st, body := c.who.do("PUT", "/api/v1/account/settings", c.body, nil); st != c.status || !strings.Contains(body, c.want) {
+				t.Errorf("%s: %d %s; want %d saying %q", c.name, st, body, c.status, c.want)
+			}
+		}
+		expect(t, ann, "GET", "/api/v1/account/settings", nil, 200, `{"hidden":false,"guest_chat":false}`)
+
+		// Hiding leaves the chat setting alone; taking guests' chat again
+		// lets Gus write.
+		expect(t, ann, "PUT", "/api/v1/account/settings", `{"hidden": true}`, 200, `{"hidden":true,"guest_chat":false}`)
+		expect(t, ann, "PUT", "/api/v1/account/settings", `{"guest_chat": true, "hidden": false}`, 200, `{"hidden":false,"guest_chat":true}`)
+		expect(t, gusAt, "POST", path+"/chat", players("rematch?"), 201, `"seq":4`)
+	})
+}
+
 // chatTexts says lines as "channel:name:text", joined by " | ".
 func chatTexts(lines []table.ChatLine) string {
 	var out []string

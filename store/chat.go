@@ -81,3 +81,16 @@ type ChatRooms interface {
 	// RoomMutes returns the identities muted in room, in order.
 	RoomMutes(ctx context.Context, room string) ([]string, error)
 }
+
+// GuestChat keeps each account's choice to take chat at its tables from
+// players with accounts only: a guest costs nothing to become, so a
+// player a moderator muted, or one a player blocked, can come back as a
+// guest, and a player who would rather not hear from guests says so once.
+// A Store that keeps it implements it too.
+type GuestChat interface {
+	// SetGuestChat stores whether guests may write in the chat of the
+	// tables where identity sits (they may until it says otherwise).
+	SetGuestChat(ctx context.Context, identity string, allowed bool) error
+	// NoGuestChat returns those of ids that take no chat from guests.
+	NoGuestChat(ctx context.Context, ids []string) (map[string]bool, error)
+}

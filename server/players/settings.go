@@ -6,6 +6,7 @@ package players
 import (
 	"context"
 	"errors"
+	"net/http"
 
 	"parlour/server/auth"
 	"parlour/server/refuse"
@@ -17,11 +18,17 @@ type Settings struct {
 	// Hidden keeps the account out of the list of players online (it
 	// still counts in the number).
 	Hidden bool `json:"hidden"`
+	// GuestChat lets guests write in the chat of the account's tables
+	// (the players' and the spectators'); off, only players with
+	// accounts may, so that nobody can come back as a guest to say what
+	// a block or a moderator's mute stopped.
+	GuestChat bool `json:"guest_chat"`
 }
 
 // SettingsRequest changes settings; a field left out stays as it is.
 type SettingsRequest struct {
-	Hidden *bool `json:"hidden"`
+	Hidden    *bool `json:"hidden"`
+	GuestChat *bool `json:"guest_chat"`
 }
 
 // AccountOnly returns p's account, or refuses a principal that is not an
@@ -58,7 +65,15 @@ func (s *Service) Settings(ctx context.Context, p *auth.Principal) (_ Settings, 
 	if err != nil {
 		return Settings{}, err
 	}
-	return Settings{Hidden: h[p.Identity]}, nil
+	out := Settings{Hidden: h[p.Identity], GuestChat: true}
+	if gs, ok := s.st.(store.GuestChat); ok {
+		no, err := gs.NoGuestChat(ctx, []string{p.Identity})
+		if err != nil {
+			return Settings{}, err
+		}
+		out.GuestChat = !no[p.Identity]
+	}
+	return out, nil
 }
 
 // SetSettings changes p's account settings and returns them.
@@ -70,8 +85,17 @@ func (s *Service) SetSettings(ctx context.Context, p *auth.Principal, req Settin
 	if err != nil {
 		return Settings{}, err
 	}
+	gs, ok := s.st.(store.GuestChat)
+	if req.GuestChat != nil && !ok {
+		return Settings{}, refuse.With(http.StatusNotImplemented, "this server keeps no chat settings")
+	}
 	if req.Hidden != nil {
 		if err := cs.SetHidden(ctx, p.Identity, *req.Hidden); err != nil {
+			return Settings{}, s.saveFailed("your settings", err)
+		}
+	}
+	if req.GuestChat != nil {
+		if err := gs.SetGuestChat(ctx, p.Identity, *req.GuestChat); err != nil {
 			return Settings{}, s.saveFailed("your settings", err)
 		}
 	}

@@ -384,9 +384,14 @@ func (s *Service) apart(ctx context.Context, asker string, others []table.Paired
 }
 
 // MayChat refuses writer in the chat of a table where seated sit when
-// one of them blocks writer. The refusal does not say why: blocking is
-// private.
+// one of them blocks writer (the refusal does not say why: blocking is
+// private), or when writer is a guest and one of them takes chat from
+// players with accounts only (a setting the refusal names, so that the
+// guest knows what would let them write).
 func (s *Service) MayChat(ctx context.Context, writer string, seated []string) error {
+	if err := s.guestMayChat(ctx, writer, seated); err != nil {
+		return err
+	}
 	rs, ok := s.st.(store.Relations)
 	if !ok {
 		return nil
@@ -400,6 +405,47 @@ func (s *Service) MayChat(ctx context.Context, writer string, seated []string) e
 			if id == b.From {
 				return refuse.Forbidden("this table's chat is not open to you")
 			}
+		}
+	}
+	return nil
+}
+
+// guestMayChat refuses writer, a guest, in the chat of a table where one
+// of seated takes no chat from guests. A writer with an account, and
+// every writer at a table whose players all take chat from guests, pass
+// without their identity being read.
+func (s *Service) guestMayChat(ctx context.Context, writer string, seated []string) error {
+	gs, ok := s.st.(store.GuestChat)
+	if !ok {
+		return nil
+	}
+	ids := make([]string, 0, len(seated))
+	for _, id := range seated {
+		if id != "" && id != writer {
+			ids = append(ids, id)
+		}
+	}
+	no, err := gs.NoGuestChat(ctx, ids)
+	if err != nil {
+		return refuse.ReadFailed(s.log, "the table's chat", err)
+	}
+	if len(no) == 0 {
+		return nil
+	}
+	id, err := s.st.Identity(ctx, writer)
+	if err != nil {
+		return refuse.ReadFailed(s.log, "your identity", err)
+	}
+	if id.Account {
+		return nil
+	}
+	for _, sid := range ids {
+		if no[sid] {
+			name := sid
+			if o, err := s.st.Identity(ctx, sid); err == nil {
+				name = o.Name
+			}
+			return refuse.Forbidden("%s takes chat from players with accounts only: sign up or sign in to write here", name)
 		}
 	}
 	return nil

@@ -112,29 +112,55 @@ func (s *Store) OpenChallenges(ctx context.Context, identity string, limit int) 
 
 // SetHidden implements store.Challenges.
 func (s *Store) SetHidden(ctx context.Context, identity string, hidden bool) error {
+	return s.setSetting(ctx, identity, "hidden", hidden)
+}
+
+// Hidden implements store.Challenges.
+func (s *Store) Hidden(ctx context.Context, ids []string) (map[string]bool, error) {
+	return s.settingOn(ctx, "hidden", ids)
+}
+
+// SetGuestChat implements store.GuestChat.
+func (s *Store) SetGuestChat(ctx context.Context, identity string, allowed bool) error {
+	return s.setSetting(ctx, identity, "no_guest_chat", !allowed)
+}
+
+// NoGuestChat implements store.GuestChat.
+func (s *Store) NoGuestChat(ctx context.Context, ids []string) (map[string]bool, error) {
+	return s.settingOn(ctx, "no_guest_chat", ids)
+}
+
+// setSetting stores one of an account's settings, column of
+// presence_settings (a constant of this package's), as on or off; a new
+// row has the others off.
+func (s *Store) setSetting(ctx context.Context, identity, column string, on bool) error {
+	q := "INSERT INTO presence_settings (identity, hidden, no_guest_chat) VALUES ($1, false, false) ON CONFLICT (identity) DO NOTHING"
 	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "INSERT INTO presence_settings (identity, hidden) VALUES ($1, $2) ON CONFLICT (identity) DO UPDATE SET hidden = excluded.hidden", identity, hidden); err != nil {
+		if _, err := tx.Exec(ctx, q, identity); err != nil {
+			return fmt.Errorf("postgres: storing a setting: %w", err)
+		}
+		if _, err := tx.Exec(ctx, "UPDATE presence_settings SET "+column+" = $2 WHERE identity = $1", identity, on); err != nil {
 			return fmt.Errorf("postgres: storing a setting: %w", err)
 		}
 		return nil
 	})
 }
 
-// Hidden implements store.Challenges.
-func (s *Store) Hidden(ctx context.Context, ids []string) (map[string]bool, error) {
+// settingOn returns those of ids whose setting column is on.
+func (s *Store) settingOn(ctx context.Context, column string, ids []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := s.pool.Query(ctx, "SELECT identity FROM presence_settings WHERE hidden AND identity = ANY($1)", ids)
+	rows, err := s.pool.Query(ctx, "SELECT identity FROM presence_settings WHERE "+column+" AND identity = ANY($1)", ids)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading settings: %w", err)
 	}
-	hidden, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	on, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading settings: %w", err)
 	}
-	for _, id := range hidden {
+	for _, id := range on {
 		out[id] = true
 	}
 	return out, nil

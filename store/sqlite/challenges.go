@@ -124,26 +124,52 @@ func (s *Store) OpenChallenges(ctx context.Context, identity string, limit int) 
 
 // SetHidden implements store.Challenges.
 func (s *Store) SetHidden(ctx context.Context, identity string, hidden bool) error {
-	h := 0
-	if hidden {
-		h = 1
+	return s.setSetting(ctx, identity, "hidden", hidden)
+}
+
+// Hidden implements store.Challenges.
+func (s *Store) Hidden(ctx context.Context, ids []string) (map[string]bool, error) {
+	return s.settingOn(ctx, "hidden", ids)
+}
+
+// SetGuestChat implements store.GuestChat.
+func (s *Store) SetGuestChat(ctx context.Context, identity string, allowed bool) error {
+	return s.setSetting(ctx, identity, "no_guest_chat", !allowed)
+}
+
+// NoGuestChat implements store.GuestChat.
+func (s *Store) NoGuestChat(ctx context.Context, ids []string) (map[string]bool, error) {
+	return s.settingOn(ctx, "no_guest_chat", ids)
+}
+
+// setSetting stores one of an account's settings, column of
+// presence_settings (a constant of this package's), as on or off; a new
+// row has the others off.
+func (s *Store) setSetting(ctx context.Context, identity, column string, on bool) error {
+	v := 0
+	if on {
+		v = 1
 	}
+	q := "INSERT INTO presence_settings (identity, hidden, no_guest_chat) VALUES (?, 0, 0) ON CONFLICT (identity) DO NOTHING"
 	return s.do(ctx, func(ex *execer) error {
-		if _, err := ex.exec("INSERT INTO presence_settings (identity, hidden) VALUES (?, ?) ON CONFLICT (identity) DO UPDATE SET hidden = excluded.hidden", identity, h); err != nil {
+		if _, err := ex.exec(q, identity); err != nil {
+			return fmt.Errorf("sqlite: storing a setting: %w", err)
+		}
+		if _, err := ex.exec("UPDATE presence_settings SET "+column+" = ? WHERE identity = ?", v, identity); err != nil {
 			return fmt.Errorf("sqlite: storing a setting: %w", err)
 		}
 		return nil
 	})
 }
 
-// Hidden implements store.Challenges.
-func (s *Store) Hidden(ctx context.Context, ids []string) (map[string]bool, error) {
+// settingOn returns those of ids whose setting column is on.
+func (s *Store) settingOn(ctx context.Context, column string, ids []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	if len(ids) == 0 {
 		return out, nil
 	}
 	list, args := inList(ids)
-	q := "SELECT identity FROM presence_settings WHERE hidden = 1 AND identity IN " + list
+	q := "SELECT identity FROM presence_settings WHERE " + column + " = 1 AND identity IN " + list
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading settings: %w", err)

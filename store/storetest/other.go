@@ -21,6 +21,7 @@ func otherTests() []test {
 		{"ChallengeDuplicates", testChallengeDuplicates},
 		{"ChallengeCaps", testChallengeCaps},
 		{"Hidden", testHidden},
+		{"GuestChat", testGuestChat},
 		{"Dailies", testDailies},
 		{"Keys", testKeys},
 		{"InviteCodes", testInviteCodes},
@@ -407,6 +408,43 @@ func testHidden(t *testing.T, e *env) {
 	}
 	if h, err := s.Hidden(ctx, nil); err != nil || len(h) != 0 {
 		t.Errorf("Hidden(nil) = %v, %v", h, err)
+	}
+}
+
+// testGuestChat: the chat setting is stored, changed and read for many,
+// apart from the presence setting kept beside it.
+func testGuestChat(t *testing.T, e *env) {
+	ctx := context.Background()
+	s := as[store.GuestChat](t, e.s)
+	h := as[store.Challenges](t, e.s)
+	if err := h.SetHidden(ctx, "ann", true); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		id      string
+		allowed bool
+	}{{"ann", false}, {"bob", false}, {"bob", true}, {"dan", true}, {"eve", false}} {
+		if err := s.SetGuestChat(ctx, c.id, c.allowed); err != nil {
+			t.Fatalf("SetGuestChat(%s, %v): %v", c.id, c.allowed, err)
+		}
+	}
+	no, err := s.NoGuestChat(ctx, []string{"ann", "bob", "cat", "dan", "eve"})
+	if err != nil || !no["ann"] || !no["eve"] || len(no) != 2 {
+		t.Errorf("NoGuestChat = %v, %v; want ann and eve", no, err)
+	}
+	if no, err := s.NoGuestChat(ctx, nil); err != nil || len(no) != 0 {
+		t.Errorf("NoGuestChat(nil) = %v, %v", no, err)
+	}
+	// Each setting keeps to its own column.
+	hidden, err := h.Hidden(ctx, []string{"ann", "eve"})
+	if err != nil || !hidden["ann"] || hidden["eve"] {
+		t.Errorf("Hidden after the chat settings = %v, %v; want ann alone", hidden, err)
+	}
+	if err := h.SetHidden(ctx, "ann", false); err != nil {
+		t.Fatal(err)
+	}
+	if no, err := s.NoGuestChat(ctx, []string{"ann"}); err != nil || !no["ann"] {
+		t.Errorf("NoGuestChat after showing ann = %v, %v; want ann still", no, err)
 	}
 }
 
