@@ -18,7 +18,10 @@ func (p *Player) CreateTable(game, preset string) string {
 	if preset != "" {
 		p.ClickText("#main form button", preset)
 	}
-	p.TypeIn("#my-name", p.Name)
+	// A signed-in player plays as their account, without a name to type.
+	if Eval[bool](p, `!!document.querySelector("#my-name")`) {
+		p.TypeIn("#my-name", p.Name)
+	}
 	p.Click("form button[type=submit]")
 	p.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
 	return strings.TrimPrefix(Eval[string](p, `location.pathname`), "/t/")

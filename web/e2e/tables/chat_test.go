@@ -186,3 +186,49 @@ func TestChatCountsAsTheServer(t *testing.T) {
 	ann.Click("#chat-send")
 	ann.Wait("the server's refusal", `document.querySelector("#chat-error").textContent.includes("this one has 202")`)
 }
+
+// TestGuestChatSetting: Ann, with an account, turns off guests' chat on
+// her account screen; Ben, a guest at her table, is told why his line is
+// refused, in the chat's own place, and keeps what he typed; once she
+// turns it on again his line reaches her.
+func TestGuestChatSetting(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.SignUp("Ann", "correct horse staple")
+	setGuests := func(on bool) {
+		t.Helper()
+		ann.Open("/account")
+		ann.Wait("the settings", `!!document.querySelector("#guest-chat") && !document.querySelector("#guest-chat").disabled`)
+		if e2e.Eval[bool](ann, `document.querySelector("#guest-chat").checked`) == on {
+			t.Fatalf("the guests' chat box reads %v before it is changed", on)
+		}
+		ann.Click("#guest-chat")
+		want := "Only players with accounts"
+		if on {
+			want = "Guests may write"
+		}
+		ann.Wait("the setting stored", `document.querySelector("#guest-chat-help").textContent.startsWith("`+want+`") && !document.querySelector("#guest-chat").disabled`)
+	}
+	setGuests(false)
+	ann.Open("/account")
+	ann.Wait("the stored setting", `!!document.querySelector("#guest-chat") && !document.querySelector("#guest-chat").disabled && !document.querySelector("#guest-chat").checked`)
+	ann.Accessible("the account screen with both settings")
+
+	ann.CreateTable("nymphabet", "A friend")
+	link := ann.InviteLink()
+	ben.Join(link)
+	ben.TypeIn("#chat-text", "hello Ann")
+	ben.Click("#chat-send")
+	ben.Wait("the refusal", `document.querySelector("#chat-error").textContent.includes("Ann takes chat from players with accounts only")`)
+	if got := e2e.Eval[string](ben, `document.querySelector("#chat-text").value`); got != "hello Ann" {
+		t.Errorf("after the refusal the box holds %q, want what Ben typed", got)
+	}
+	table := e2e.Eval[string](ann, `location.pathname`)
+	setGuests(true)
+	ann.Open(table)
+	ben.Click("#chat-send")
+	ann.Wait("Ben's line", `[...document.querySelectorAll("#chat-log li[data-seq]")].some(l => l.textContent === "Ben (guest): hello Ann")`)
+}

@@ -178,24 +178,42 @@ export async function account(main) {
       })));
 }
 
-// settings is the account's stored settings: whether it hides from the
-// list of players online (GET/PUT /api/v1/account/settings).
+// settings is the account's stored settings (GET/PUT
+// /api/v1/account/settings): whether it hides from the list of players
+// online, and whether guests may write in the chat of its tables.
 function settings() {
-  const msg = h("p", { class: "help", id: "hide-online-help", "aria-live": "polite" }, "You still count among the players online; your name is not shown.");
-  const box = h("input", { type: "checkbox", id: "hide-online", disabled: true, "aria-describedby": "hide-online-help" });
+  const hide = setting("hidden", "hide-online", " Hide me from the list of players online",
+    "You still count among the players online; your name is not shown.",
+    on => on ? "Hidden: your name no longer shows among the players online." : "Shown: your name shows among the players online.");
+  const guests = setting("guest_chat", "guest-chat", " Let guests write in the chat of my tables",
+    "Off, only players with accounts may write in the players' and the spectators' chat where you sit.",
+    on => on ? "Guests may write in the chat of your tables." : "Only players with accounts may write in the chat of your tables now.");
+  call("GET", "/account/settings").then(s => { hide.show(s); guests.show(s); }).catch(e => { hide.fail(e); guests.fail(e); });
+  return h("section", { class: "card", id: "settings", "aria-labelledby": "settings-title" }, h("h2", { id: "settings-title" }, "Settings"),
+    hide.field, guests.field);
+}
+
+// setting is one box of the settings card: key is its field in the
+// settings, id its element's, label and help what it says, said what it
+// says once changed (given the new value).
+function setting(key, id, label, help, said) {
+  const msg = h("p", { class: "help", id: id + "-help", "aria-live": "polite" }, help);
+  const box = h("input", { type: "checkbox", id, disabled: true, "aria-describedby": id + "-help" });
   box.addEventListener("change", async () => {
     const want = box.checked;
     box.disabled = true;
     try {
-      const s = await call("PUT", "/account/settings", { hidden: want });
-      box.checked = !!s.hidden;
-      msg.textContent = s.hidden ? "Hidden: your name no longer shows among the players online." : "Shown: your name shows among the players online.";
+      const s = await call("PUT", "/account/settings", { [key]: want });
+      box.checked = !!s[key];
+      msg.textContent = said(!!s[key]);
     } catch (e) { box.checked = !want; msg.textContent = e.message; }
     box.disabled = false;
   });
-  call("GET", "/account/settings").then(s => { box.checked = !!s.hidden; box.disabled = false; }).catch(e => { msg.textContent = e.message; });
-  return h("section", { class: "card", id: "settings", "aria-labelledby": "settings-title" }, h("h2", { id: "settings-title" }, "Settings"),
-    h("div", { class: "field" }, h("label", { for: "hide-online" }, box, " Hide me from the list of players online"), msg));
+  return {
+    field: h("div", { class: "field" }, h("label", { for: id }, box, label), msg),
+    show: s => { box.checked = !!s[key]; box.disabled = false; },
+    fail: e => { msg.textContent = e.message; },
+  };
 }
 
 // email is the account's e-mail: an address, confirmed by a link mailed
