@@ -45,7 +45,7 @@ type yourAccount struct {
 
 // items are the account screen's items, in order.
 func (ya *yourAccount) items() []string {
-	items := []string{"Password", "Players online", "E-mail", "SSH keys", "Other sessions", "Delete the account"}
+	items := []string{"Password", "Players online", "Guests' chat", "E-mail", "SSH keys", "Other sessions", "Delete the account"}
 	if ya.moderator {
 		items = append(items, "Moderation")
 	}
@@ -182,6 +182,12 @@ func (ya *yourAccount) key(s string, k tea.KeyPressMsg) tea.Cmd {
 				return nil
 			}
 			return ya.setHidden(!ya.settings.Hidden)
+		case "Guests' chat":
+			if ya.settings == nil {
+				ya.err = "your settings are not read yet (r asks again)"
+				return nil
+			}
+			return ya.setGuestChat(!ya.settings.GuestChat)
 		case "E-mail":
 			return ya.openEmail()
 		case "SSH keys":
@@ -220,6 +226,22 @@ func (ya *yourAccount) setHidden(hidden bool) tea.Cmd {
 		note := "your name shows among the players online again"
 		if st.Hidden {
 			note = "your name no longer shows among the players online (you still count among them)"
+		}
+		return accountMsg{settings: &st, note: note}, nil
+	})
+}
+
+// setGuestChat lets guests write in the chat of the account's tables, or
+// keeps that chat to players with accounts.
+func (ya *yourAccount) setGuestChat(allowed bool) tea.Cmd {
+	return ya.change("asking the server…", func(ctx context.Context, c client.Client, tok string) (accountMsg, error) {
+		st, err := c.SetGuestChat(ctx, tok, allowed)
+		if err != nil {
+			return accountMsg{}, err
+		}
+		note := "guests may write in the chat of your tables again"
+		if !st.GuestChat {
+			note = "only players with accounts may write in the chat of your tables now"
 		}
 		return accountMsg{settings: &st, note: note}, nil
 	})
@@ -442,6 +464,14 @@ func (ya *yourAccount) state(item string) string {
 			return "your name is hidden (enter shows it)"
 		}
 		return "your name shows (enter hides it)"
+	case "Guests' chat":
+		switch {
+		case ya.settings == nil:
+			return faint("asking the server…")
+		case ya.settings.GuestChat:
+			return "guests may write at your tables (enter keeps them out)"
+		}
+		return "accounts only write at your tables (enter lets guests in)"
 	case "E-mail":
 		e := ya.email
 		switch {

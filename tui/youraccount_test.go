@@ -19,7 +19,7 @@ import (
 
 // TestYourAccount drives the account screen against a server that sends
 // mail to a real SMTP server: hiding from the players online and showing
-// again; an address refused, then given with the password, mailed its link and removed; a
+// again; keeping guests out of the chat and letting them in; an address refused, then given with the password, mailed its link and removed; a
 // wrong current password refused and the password changed; an SSH key
 // added, removed with two ctrl+d and gone from the list; the account's
 // deletion refused while it sits at an open table, then done, after
@@ -51,6 +51,16 @@ func TestYourAccount(t *testing.T) {
 	}
 	tm.key("enter")
 	tm.waitFor("shown", has("your name shows (enter hides it)"))
+
+	// Guests' chat off, then on again.
+	tm.key("down")
+	tm.key("enter")
+	tm.waitFor("guests kept out", has("accounts only write at your tables (enter lets guests in)", "only players with accounts may write in the chat of your tables now"))
+	if st, err := ac.Settings(ctx, as.Token); err != nil || st.GuestChat || st.Hidden {
+		t.Errorf("the settings after keeping guests out: %+v, %v", st, err)
+	}
+	tm.key("enter")
+	tm.waitFor("guests let in", has("guests may write at your tables (enter keeps them out)", "guests may write in the chat of your tables again"))
 
 	// An address the server refuses stays to be mended; then one it
 	// takes, without the mail of a game's end.
@@ -94,6 +104,7 @@ func TestYourAccount(t *testing.T) {
 	// The password: a wrong current one refused, then changed.
 	tm.key("up")
 	tm.key("up")
+	tm.key("up")
 	tm.key("enter")
 	tm.waitFor("the password form", has("Current password", "New password"))
 	tm.typeText("not my password")
@@ -114,6 +125,7 @@ func TestYourAccount(t *testing.T) {
 	}
 
 	// A key added on the keys screen, listed, removed with two ctrl+d.
+	tm.key("down")
 	tm.key("down")
 	tm.key("down")
 	tm.key("down")

@@ -7,9 +7,11 @@ import (
 )
 
 // Settings are an account's stored settings (GET /api/v1/account/settings):
-// Hidden keeps its name off the list of players online.
+// Hidden keeps its name off the list of players online; GuestChat lets
+// guests write in the chat of its tables.
 type Settings struct {
-	Hidden bool `json:"hidden"`
+	Hidden    bool `json:"hidden"`
+	GuestChat bool `json:"guest_chat"`
 }
 
 // Settings reads the settings of the account of token.
@@ -24,6 +26,15 @@ func (c *Client) Settings(ctx context.Context, token string) (Settings, error) {
 func (c *Client) SetHidden(ctx context.Context, token string, hidden bool) (Settings, error) {
 	var s Settings
 	err := c.do(ctx, http.MethodPut, "/api/v1/account/settings", token, map[string]bool{"hidden": hidden}, &s)
+	return s, err
+}
+
+// SetGuestChat lets guests write in the chat of the account's tables, or
+// keeps that chat to players with accounts, and answers the settings as
+// they now are.
+func (c *Client) SetGuestChat(ctx context.Context, token string, allowed bool) (Settings, error) {
+	var s Settings
+	err := c.do(ctx, http.MethodPut, "/api/v1/account/settings", token, map[string]bool{"guest_chat": allowed}, &s)
 	return s, err
 }
 

@@ -84,6 +84,7 @@ func endpoints() []endpoint {
 		{"DeleteKey", "DELETE", `/api/v1/keys/.+`, nil, false}, // a fingerprint may hold "/", escaped in the request
 		{"Settings", "GET", `/api/v1/account/settings`, typeOf[Settings](), false},
 		{"SetHidden", "PUT", `/api/v1/account/settings`, typeOf[Settings](), false},
+		{"SetGuestChat", "PUT", `/api/v1/account/settings`, typeOf[Settings](), false},
 		{"ChangePassword", "PUT", `/api/v1/account/password`, nil, false},
 		{"DeleteAccount", "DELETE", `/api/v1/account`, nil, false},
 		{"Email", "GET", `/api/v1/account/email`, typeOf[Email](), false},
@@ -507,6 +508,12 @@ func TestWireTypes(t *testing.T) {
 	}
 	_, err = cy.SetHidden(ctx, cyS.Token, false)
 	must("Cy shows again", err)
+	if st, err := cy.SetGuestChat(ctx, cyS.Token, false); err != nil || st.GuestChat {
+		t.Errorf("Cy keeps guests out of her chat: %+v, %v", st, err)
+	}
+	if st, err := cy.SetGuestChat(ctx, cyS.Token, true); err != nil || !st.GuestChat {
+		t.Errorf("Cy lets guests in again: %+v, %v", st, err)
+	}
 	em, err := cy.SetEmail(ctx, cyS.Token, Email{Address: "cy@example.org", YourMove: true, Challenge: true}, "correct horse battery")
 	must("Cy's address", err)
 	if !em.Offered || em.Address != "cy@example.org" || !em.Pending || em.GameEnd {
