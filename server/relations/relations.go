@@ -4,6 +4,9 @@
 // tables, no words in their chats nor any line read at another table, no
 // sight of its online status). Both are private to the
 // account that made them: nothing tells the player followed or blocked.
+// It also keeps guests out of the chats of an account that takes chat
+// from accounts only (its guest_chat setting), since a blocked or muted
+// player can come back as a guest.
 // The social side (server/social) tells followers their news and keeps
 // blocked players away from challenges and the list of players online;
 // the root hands Blocked to the seeks, and MayChat, Hidden, MayJoin and
