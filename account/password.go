@@ -84,9 +84,8 @@ func CheckPassword(name, password string) error {
 	if len(password) > MaxPasswordBytes {
 		return fmt.Errorf("a password may be at most %d bytes long", MaxPasswordBytes)
 	}
-	if i := strings.IndexFunc(password, unicode.IsControl); i >= 0 {
-		r, _ := utf8.DecodeRuneInString(password[i:])
-		return fmt.Errorf("a password may not hold control characters such as line breaks or tabs (U+%04X): no sign-in form can type them", r)
+	if strings.IndexFunc(password, unicode.IsControl) >= 0 {
+		return errors.New("a password may not hold control characters such as line breaks or tabs: no sign-in form can type them")
 	}
 	p := normalize(password)
 	if utf8.RuneCountInString(p) < MinPasswordLen {

@@ -105,10 +105,10 @@ func TestCommon(t *testing.T) {
 // a few fixed sentences, so none can repeat the password.
 func FuzzCheckPassword(f *testing.F) {
 	refusals := map[string]bool{}
-	for _, pw := range []string{"\xff", strings.Repeat("x", MaxPasswordBytes+1), "short", "albertine", "password"} {
+	for _, pw := range []string{"\xff", strings.Repeat("x", MaxPasswordBytes+1), "x\ty", "short", "albertine", "password"} {
 		refusals[CheckPassword("albertine", pw).Error()] = true
 	}
-	for _, s := range []string{"password", "correct horse", "пароль12", "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8", "ｐａｓｓｗｏｒｄ", "12345678"} {
+	for _, s := range []string{"password", "correct horse", "пароль12", "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8", "ｐａｓｓｗｏｒｄ", "12345678", "correct horse\x16"} {
 		f.Add("albertine", s)
 	}
 	f.Fuzz(func(t *testing.T, name, password string) {
