@@ -408,7 +408,7 @@ func (ks *keysScreen) view() string {
 			"\n  " + strings.Repeat("•", len([]rune(ks.password))) + "█\n"
 	}
 	return title("SSH keys") + "\n\n" + ks.list() + "\n" + wrap("Add an SSH key: paste your public key (one line, \"ssh-ed25519 AAAA… you@host\", the .pub file), then enter.", ks.w) +
-		"\n\n" + line + "\n" + ks.message() + "\n" + faint(wrap(keys, ks.w))
+		"\n\n" + line + "\n" + ks.message() + "\n" + faint(wrapKeys(keys, ks.w))
 }
 
 // list lists the account's keys, the chosen one marked.
@@ -471,6 +471,6 @@ func (a *accountScreen) view() string {
 		b.WriteString(faint("asking the server…") + "\n")
 	}
 	b.WriteString(a.message() + "\n")
-	b.WriteString(faint(wrap(keys, a.w)))
+	b.WriteString(faint(wrapKeys(keys, a.w)))
 	return b.String()
 }

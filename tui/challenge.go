@@ -227,6 +227,6 @@ func (cs *challengeScreen) view() string {
 	}
 	b.WriteString(cs.message() + "\n")
 	keys := "↑↓ field · type the name · ←→ change (digits type a number) · enter send · esc back"
-	b.WriteString(faint(wrap(keys, cs.w)))
+	b.WriteString(faint(wrapKeys(keys, cs.w)))
 	return b.String()
 }

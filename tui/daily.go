@@ -289,7 +289,7 @@ func (d *dailyScreen) keys() string {
 		keys = append(keys, "y yesterday's leaderboard")
 	}
 	keys = append(keys, "r refresh", "esc home")
-	return faint(wrap(strings.Join(keys, " · "), d.w))
+	return faint(wrapKeys(strings.Join(keys, " · "), d.w))
 }
 
 // attemptLine says where the player stands with p: not played, under way,

@@ -623,7 +623,7 @@ func (e *endScreen) view() string {
 		tail.WriteString(warm(wrap(r, t.w)) + "\n")
 	}
 	tail.WriteString(t.message() + "\n")
-	tail.WriteString(faint(wrap(e.keys(), t.w)))
+	tail.WriteString(faint(wrapKeys(e.keys(), t.w)))
 	reserve := max(6, strings.Count(tail.String(), "\n")+4)
 	if t.game == "wordfight" {
 		v := t.wfView()

@@ -173,7 +173,7 @@ func (es *eventsScreen) view() string {
 	if es.cfg.Session == "" {
 		makeKey = ""
 	}
-	b.WriteString(faint(wrap("↑↓ choose · enter open an event"+makeKey+" · r refresh · esc back", es.w)))
+	b.WriteString(faint(wrapKeys("↑↓ choose · enter open an event"+makeKey+" · r refresh · esc back", es.w)))
 	return b.String()
 }
 
@@ -950,7 +950,7 @@ func (e *eventScreen) view() string {
 			keys = "type a message · enter send it · /mute NAME keeps a player out of it (/unmute NAME) · esc close the chat"
 		}
 	}
-	keys = wrap(keys, e.w)
+	keys = wrapKeys(keys, e.w)
 	room := max(1, e.h-10-playRoom-e.msgExtra()-len(chat)-strings.Count(keys, "\n")-e.descLines())
 	if len(ev.Standings) == 0 {
 		b.WriteString(faint("  nobody yet: j joins") + "\n")

@@ -435,7 +435,7 @@ func (hm *homeScreen) view() string {
 		fmt.Fprintf(&b, "%s%-22s %-16s %-9s %s %s\n", cur(i+3+j), r.Title, r.Table, r.Status, rated, when)
 	}
 	b.WriteString("\n" + hm.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ choose · enter open · 1-4 new table · r rules · g quick game · d daily · i join · l lobby · p players · e events · t leaderboards · ? help", hm.w)))
+	b.WriteString(faint(wrapKeys("↑↓ choose · enter open · 1-4 new table · r rules · g quick game · d daily · i join · l lobby · p players · e events · t leaderboards · ? help", hm.w)))
 	return b.String()
 }
 

@@ -101,7 +101,7 @@ func (hs *howToScreen) view() string {
 		b.WriteString("\n")
 	}
 	b.WriteString(hs.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ scroll · pgup/pgdn a page · home/end first/last · esc back", hs.w)))
+	b.WriteString(faint(wrapKeys("↑↓ scroll · pgup/pgdn a page · home/end first/last · esc back", hs.w)))
 	return b.String()
 }
 

@@ -355,7 +355,7 @@ func (lb *lobbyScreen) view() string {
 	}, func(i int) string { return lb.rulesLines(lb.live[i]) })
 
 	b.WriteString("\n" + lb.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ choose · enter join, play or watch · r refresh · esc back", lb.w)))
+	b.WriteString(faint(wrapKeys("↑↓ choose · enter join, play or watch · r refresh · esc back", lb.w)))
 	return b.String()
 }
 

@@ -148,7 +148,7 @@ func (ms *modScreen) chatView() string {
 	if ms.err != "" {
 		b.WriteString("\n" + bad(wrap(ms.err, ms.w)) + "\n")
 	}
-	b.WriteString("\n" + faint(wrap("r read again · esc back to the queue", ms.w)))
+	b.WriteString("\n" + faint(wrapKeys("r read again · esc back to the queue", ms.w)))
 	return b.String()
 }
 
@@ -575,7 +575,7 @@ func (ms *modScreen) view() string {
 	if ms.loaded && len(ms.lines) == 0 {
 		b.WriteString(faint("nothing yet") + "\n")
 	}
-	keys := faint(wrap("↑↓ choose · w watch its table or event · t read its table's chat · c close the report · m mute · n rename · x close the account · o reopen one · r read again · esc back", ms.w))
+	keys := faint(wrapKeys("↑↓ choose · w watch its table or event · t read its table's chat · c close the report · m mute · n rename · x close the account · o reopen one · r read again · esc back", ms.w))
 	tail := "\n" + ms.message() + "\n" + keys
 	// The newest lines of the log, as many as the screen has room for
 	// (the browser's page has the rest).
@@ -675,6 +675,6 @@ func (ms *modScreen) formView() string {
 	case "account":
 		keys = "↑↓ field · type · ←→ give back · enter close it (twice) · esc back"
 	}
-	b.WriteString(faint(wrap(keys, ms.w)))
+	b.WriteString(faint(wrapKeys(keys, ms.w)))
 	return b.String()
 }

@@ -418,7 +418,7 @@ func (ne *newEventScreen) view() string {
 	if ne.takesText() {
 		keys = "type · ↑↓ field · enter make the event · esc back"
 	}
-	b.WriteString(faint(wrap(keys, ne.w)))
+	b.WriteString(faint(wrapKeys(keys, ne.w)))
 	return b.String()
 }
 

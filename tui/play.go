@@ -183,7 +183,7 @@ func (p *playScreen) footer(prompt, keys string) string {
 	if prompt != "" {
 		b.WriteString(prompt + " " + tailOf(p.line, p.t.w-ansi.StringWidth(prompt)-2) + "█\n")
 	}
-	b.WriteString(faint(wrap(keys, p.t.w)))
+	b.WriteString(faint(wrapKeys(keys, p.t.w)))
 	return b.String()
 }
 

@@ -915,7 +915,7 @@ func (ps *playersScreen) view() string {
 	if ps.report.name != "" {
 		keys = reportKeys
 	}
-	b.WriteString(faint(wrap(keys, ps.w)))
+	b.WriteString(faint(wrapKeys(keys, ps.w)))
 	return b.String()
 }
 

@@ -242,7 +242,7 @@ func (bs *boardsScreen) view() string {
 		b.WriteString(line + "\n\n")
 		keys = "type a name or its start · → the first name offered · enter its profile · esc back to the boards"
 	}
-	keys = faint(wrap(keys, bs.w))
+	keys = faint(wrapKeys(keys, bs.w))
 	room := bs.h - strings.Count(b.String(), "\n") - 4 - bs.msgExtra() - strings.Count(keys, "\n")
 	lb := bs.leaders()
 	switch {
@@ -642,7 +642,7 @@ func (ps *profileScreen) view() string {
 	if ps.report.name != "" {
 		keys = reportKeys
 	}
-	keys = faint(wrap(keys, ps.w))
+	keys = faint(wrapKeys(keys, ps.w))
 	if ps.p == nil {
 		b.WriteString(title(ps.name) + "\n\n")
 		if ps.fail != "" {

@@ -175,6 +175,6 @@ func (r *reportsScreen) view() string {
 		b.WriteString("\n")
 	}
 	b.WriteString(t.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ scroll · pgup/pgdn a page · home/end first/last · esc or "+r.back, t.w)))
+	b.WriteString(faint(wrapKeys("↑↓ scroll · pgup/pgdn a page · home/end first/last · esc or "+r.back, t.w)))
 	return b.String()
 }

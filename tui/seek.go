@@ -374,7 +374,7 @@ func (sk *seekScreen) view() string {
 			keys = "c play the computer · esc cancel the search"
 		}
 		b.WriteString("\n" + sk.message() + "\n")
-		b.WriteString(faint(wrap(keys+" · ? help", sk.w)))
+		b.WriteString(faint(wrapKeys(keys+" · ? help", sk.w)))
 		return b.String()
 	}
 	mark := func(f string) string {
@@ -401,6 +401,6 @@ func (sk *seekScreen) view() string {
 		b.WriteString("\nasking the server…\n")
 	}
 	b.WriteString("\n" + sk.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ field · ←→ change · enter look for an opponent · esc back · ? help", sk.w)))
+	b.WriteString(faint(wrapKeys("↑↓ field · ←→ change · enter look for an opponent · esc back · ? help", sk.w)))
 	return b.String()
 }

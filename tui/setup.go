@@ -392,9 +392,9 @@ func (st *setupScreen) view() string {
 	}
 	b.WriteString(st.t.message() + "\n")
 	if st.t.game == "salvo" {
-		b.WriteString(faint(wrap("tab next ship · arrows move · space rotate · r random fleet · enter hand in · ? help", st.t.w)))
+		b.WriteString(faint(wrapKeys("tab next ship · arrows move · space rotate · r random fleet · enter hand in · ? help", st.t.w)))
 	} else {
-		b.WriteString(faint(wrap("letters type · arrows move · tab across/down · ctrl+p password line · ctrl+f fill · ctrl+d fill deceptively · ctrl+r random · enter hand in · ? help", st.t.w)))
+		b.WriteString(faint(wrapKeys("letters type · arrows move · tab across/down · ctrl+p password line · ctrl+f fill · ctrl+d fill deceptively · ctrl+r random · enter hand in · ? help", st.t.w)))
 	}
 	return b.String()
 }

@@ -423,7 +423,7 @@ func (ya *yourAccount) view() string {
 		b.WriteString(passwordLine("Current password", ya.current, ya.field == 0) + "\n")
 		b.WriteString(passwordLine("New password", ya.next, ya.field == 1) + "\n\n")
 		b.WriteString(ya.message() + "\n")
-		b.WriteString(faint(wrap("tab the other field · enter change it · esc back", ya.w)))
+		b.WriteString(faint(wrapKeys("tab the other field · enter change it · esc back", ya.w)))
 		return b.String()
 	case "email":
 		return b.String() + ya.emailView()
@@ -434,7 +434,7 @@ func (ya *yourAccount) view() string {
 			b.WriteString(bad(wrap("Enter again deletes the account "+ya.cfg.Account+" for good: it cannot be undone.", ya.w)) + "\n")
 		}
 		b.WriteString(ya.message() + "\n")
-		b.WriteString(faint(wrap("enter delete it (twice) · esc back", ya.w)))
+		b.WriteString(faint(wrapKeys("enter delete it (twice) · esc back", ya.w)))
 		return b.String()
 	}
 	for i, item := range ya.items() {
@@ -445,7 +445,7 @@ func (ya *yourAccount) view() string {
 		fmt.Fprintf(&b, "%s%-20s %s\n", mark, item, fitLine(ya.state(item), ya.w-23))
 	}
 	b.WriteString("\n" + ya.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ choose · enter open or change · r read again · esc back", ya.w)))
+	b.WriteString(faint(wrapKeys("↑↓ choose · enter open or change · r read again · esc back", ya.w)))
 	return b.String()
 }
 
@@ -540,7 +540,7 @@ func (ya *yourAccount) emailView() string {
 	if e.Address != "" {
 		keys = "↑↓ choose · space on or off · enter save · ctrl+d remove the address · esc back"
 	}
-	b.WriteString(faint(wrap(keys, ya.w)))
+	b.WriteString(faint(wrapKeys(keys, ya.w)))
 	return b.String()
 }
 

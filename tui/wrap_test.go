@@ -1,0 +1,45 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestWrapKeys: a line of keys breaks between its items, each key
+// beside what it does and each broken line ending in " ·"; an item longer
+// than a line breaks at its spaces; no line is wider than asked but a
+// word that is.
+func TestWrapKeys(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, s string
+		w       int
+		want    string
+	}{
+		{"keys that fit", "r rules · ? help", 20, "r rules · ? help"},
+		{"keys broken between items", "↑↓ choose · i join · t leaderboards · ? help", 24, "↑↓ choose · i join ·\nt leaderboards · ? help"},
+		{"the last line as wide as asked", "ab · cd · ef", 7, "ab ·\ncd · ef"},
+		{"room kept for the mark", "ab · cd · ef", 9, "ab · cd ·\nef"},
+		{"an item longer than a line", "esc back · a very long hint indeed · q", 10, "esc back ·\na very\nlong\nhint\nindeed · q"},
+		{"a lone item, prose", "the quick brown fox jumps", 10, "the quick\nbrown fox\njumps"},
+		{"spaces and lines gathered, empty items left out", " · r  rules ·  · \n", 20, "r rules"},
+		{"a word wider than the line stays whole", "abcdefghij · k", 4, "abcdefghij ·\nk"},
+		{"nothing", "", 10, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			got := wrapKeys(c.s, c.w)
+			if got != c.want {
+				t.Errorf("wrapKeys(%q, %d) = %q, want %q", c.s, c.w, got, c.want)
+			}
+			for _, l := range strings.Split(got, "\n") {
+				// Only a single word wider than the line may overflow it.
+				if ansi.StringWidth(l) > c.w && strings.Contains(strings.TrimSuffix(l, " ·"), " ") {
+					t.Errorf("line %q is wider than %d", l, c.w)
+				}
+			}
+		})
+	}
+}
