@@ -79,6 +79,19 @@ func signUp(t *testing.T, base, name string) *client {
 	return c
 }
 
+// newGuest makes a guest identity called name and returns a client
+// acting for it.
+func newGuest(t *testing.T, base, name string) *client {
+	t.Helper()
+	c := &client{t: t, base: base}
+	var id table.Identity
+	if st, got := c.do("POST", "/api/v1/identity", map[string]string{"name": name}, &id); st != 201 && st != 200 {
+		t.Fatalf("a guest identity: %d %s", st, got)
+	}
+	c.token = id.Token
+	return c
+}
+
 // playNymphabet has a create and b join a Nymphabet table with body's
 // rules, each write a word (a resignation before both have moved would
 // abort the game), and loser resign (0: a, 1: b). It returns the table.

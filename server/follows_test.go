@@ -518,15 +518,7 @@ func TestGuestChatSetting(t *testing.T) {
 		sf := newSocialOn(t, k)
 		base := sf.srv.URL
 		ann, dee := signUp(t, base, "Ann"), signUp(t, base, "Dee")
-		guest := func(name string) *client {
-			c := &client{t: t, base: base}
-			var id table.Identity
-			if st, got := c.do("POST", "/api/v1/identity", `{"name": "`+name+`"}`, &id); st != 201 && st != 200 {
-				t.Fatalf("a guest identity: %d %s", st, got)
-			}
-			c.token = id.Token
-			return c
-		}
+		guest := func(name string) *client { return newGuest(t, base, name) }
 		gus, ida := guest("Gus"), guest("Ida")
 		sf.clock.Advance(table.GuestSpectatorsDelay) // a new guest waits to write to spectators
 		var anns, gusSeat table.Seated

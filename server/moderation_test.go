@@ -445,15 +445,7 @@ func TestMuteChatLine(t *testing.T) {
 		f := newEventFixture(t, &k, "Ann", "Bob", "Moe")
 		base := f.srv.URL
 		ann, bob, mo := f.players["Ann"], f.players["Bob"], f.players["Moe"]
-		guest := func(name string) *client {
-			c := &client{t: t, base: base}
-			var id table.Identity
-			if st, got := c.do("POST", "/api/v1/identity", `{"name": "`+name+`"}`, &id); st != 201 && st != 200 {
-				t.Fatalf("a guest identity: %d %s", st, got)
-			}
-			c.token = id.Token
-			return c
-		}
+		guest := func(name string) *client { return newGuest(t, base, name) }
 		gus, gus2, ida := guest("Gus"), guest("Gus"), guest("Ida")
 		f.clock.Advance(table.GuestSpectatorsDelay) // a new guest waits to write to spectators
 		tableID := playNymphabet(t, ann, bob, map[string]any{}, 1)
@@ -554,15 +546,7 @@ func TestReportChatLine(t *testing.T) {
 		f := newEventFixture(t, &k, "Ann", "Bob", "Cat", "Moe")
 		base := f.srv.URL
 		ann, bob, cat, mo := f.players["Ann"], f.players["Bob"], f.players["Cat"], f.players["Moe"]
-		guest := func(name string) *client {
-			c := &client{t: t, base: base}
-			var id table.Identity
-			if st, got := c.do("POST", "/api/v1/identity", `{"name": "`+name+`"}`, &id); st != 201 && st != 200 {
-				t.Fatalf("a guest identity: %d %s", st, got)
-			}
-			c.token = id.Token
-			return c
-		}
+		guest := func(name string) *client { return newGuest(t, base, name) }
 		gus, gus2 := guest("Gus"), guest("Gus")
 		f.clock.Advance(table.GuestSpectatorsDelay) // a new guest waits to write to spectators
 		tableID := playNymphabet(t, ann, bob, map[string]any{}, 1)

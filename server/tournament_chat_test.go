@@ -18,15 +18,7 @@ func TestTournamentChat(t *testing.T) {
 	f := newEventFixture(t, nil, "Ann", "Ben")
 	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60}`)
 	path := "/api/v1/tournaments/" + ev.ID + "/chat"
-	guest := func(name string) *client {
-		c := &client{t: t, base: f.srv.URL}
-		var id table.Identity
-		if st, got := c.do("POST", "/api/v1/identity", `{"name": "`+name+`"}`, &id); st != 201 && st != 200 {
-			t.Fatalf("a guest identity: %d %s", st, got)
-		}
-		c.token = id.Token
-		return c
-	}
+	guest := func(name string) *client { return newGuest(t, f.srv.URL, name) }
 	gus, ida := guest("Gus"), guest("Ida")
 	if st, got := ida.do("POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, nil); st != 200 {
 		t.Fatalf("Ida joins: %d %s", st, got)
