@@ -444,7 +444,7 @@ func (s *Service) guestMayChat(ctx context.Context, writer string, seated []stri
 	}
 	for _, sid := range ids {
 		if no[sid] {
-			name := sid
+			name := "a player at this table"
 			if o, err := s.st.Identity(ctx, sid); err == nil {
 				name = o.Name
 			}
