@@ -9,7 +9,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"parlour/game"
@@ -253,7 +252,7 @@ func TestDailyPhone(t *testing.T) {
 		t.Errorf("the history says %q", got)
 	}
 	p.Accessible("the daily page with a result on a phone")
-	clk.Jump(25 * time.Hour)
+	clk.JumpToTomorrow()
 	p.Open("/daily/salvo")
 	p.Wait("yesterday's leaderboard", `!!document.querySelector("#daily-yesterday table a[href^='/replay']")`)
 	p.FitsWidth("the daily page the day after")
@@ -283,7 +282,7 @@ func TestDailyTableNextDay(t *testing.T) {
 	if got := p.Text("#daily-back"); got != "Your daily result and share text" {
 		t.Errorf("during the day the end screen's way back reads %q", got)
 	}
-	clk.Jump(25 * time.Hour)
+	clk.JumpToTomorrow()
 	ben := e2e.NewPlayer(t, b, "Ben", srv.Base)
 	for _, v := range []*e2e.Player{p, ben} {
 		v.Open("/t/" + id)
@@ -331,7 +330,7 @@ func TestDailyGameReplayAfterTheDay(t *testing.T) {
 			t.Errorf("%s offers today's attempt's replay before the day ends", l.path)
 		}
 	}
-	clk.Jump(25 * time.Hour)
+	clk.JumpToTomorrow()
 	for _, l := range lists {
 		p.Open(l.path)
 		p.Wait("the daily game's replay", `!!document.querySelector(`+strconv.Quote(l.item+` a[href*="`+id+`"]`)+`)`)
