@@ -546,6 +546,7 @@ func (d *Door) run(sess ssh.Session) {
 	_, err = p.Run()
 	close(stop)
 	p.Kill()
+	d.endSession(c, m.Session())
 	select {
 	case <-idled:
 		io.WriteString(sess, d.idleLine())
@@ -569,6 +570,28 @@ func (d *Door) run(sess ssh.Session) {
 	}
 	sess.Exit(0)
 }
+
+// endSession signs out tok, the account session a connection played
+// under, as the connection ends: the door signed it in for this
+// connection (by its key or its password) or the player did in the
+// client, and no one else holds its token, so left behind it would only
+// count among the account's sessions for ever. A failure is logged; the
+// session then stays, as a browser's does until it signs out.
+func (d *Door) endSession(c *client.Client, tok string) {
+	if tok == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), endSessionWait)
+	defer cancel()
+	var e *client.Error
+	if err := c.SignOut(ctx, tok); err != nil && !(errors.As(err, &e) && e.Status == http.StatusUnauthorized) {
+		d.cfg.Log.Warn("ssh door: signing out a closed connection's session", "err", err)
+	}
+}
+
+// endSessionWait bounds the sign-out of a connection's session: the
+// server is in the same process, and answers in milliseconds.
+const endSessionWait = 3 * time.Second
 
 // idleLine is what a session closed for want of keys reads last.
 func (d *Door) idleLine() string {

@@ -147,6 +147,7 @@ func newSigner(t *testing.T) gossh.Signer {
 // stripped.
 type term struct {
 	t    *testing.T
+	conn *gossh.Client
 	sess *gossh.Session
 	in   interface{ Write([]byte) (int, error) }
 	mu   sync.Mutex
@@ -177,7 +178,7 @@ func (f *fixture) dialTerm(user string, signer gossh.Signer, cmd, termType strin
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	tm := &term{t: f.t, sess: sess}
+	tm := &term{t: f.t, conn: c, sess: sess}
 	w, _ := sess.StdinPipe()
 	tm.in = w
 	r, _ := sess.StdoutPipe()
@@ -458,6 +459,88 @@ func TestPasswordAddsKey(t *testing.T) {
 	skip.waitFor("Password to sign in")
 	skip.send("\r")
 	skip.waitFor("guest (no name yet)")
+}
+
+// TestSessionsEndWithTheConnection: the account session a connection
+// plays under ends with it, whether the door signed it in by a key or by
+// a password or the player signed in inside the client, and whether the
+// player quit or the connection dropped: nothing else holds its token,
+// so Ann's "sign out everywhere else" finds none of them left.
+func TestSessionsEndWithTheConnection(t *testing.T) {
+	f := newFixture(t, Config{})
+	annTok := f.signUp("Ann", "correct horse battery")
+	key := newSigner(t)
+	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey()))) + " ann@laptop"
+	if st := f.do("POST", "/api/v1/keys", annTok, map[string]string{"key": line, "password": "correct horse battery"}, nil); st != 201 {
+		t.Fatalf("adding Ann's key: %d", st)
+	}
+	// The door again, telling the test the sessions it signs keys in
+	// with, to see one end when its connection drops.
+	if err := f.door.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	minted := make(chan string, 4)
+	keySession := f.cfg.KeySession
+	f.cfg.KeySession = func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
+		name, tok, err := keySession(ctx, pub)
+		if err == nil {
+			minted <- tok
+		}
+		return name, tok, err
+	}
+	f.startDoor()
+
+	quit := func(tm *term) {
+		t.Helper()
+		tm.send("\x03")
+		done := make(chan error, 1)
+		go func() { done <- tm.sess.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the session did not end at ctrl+c")
+		}
+	}
+	byKey := f.dial("ann", key, "")
+	byKey.waitFor("signed in as Ann")
+	<-minted
+	quit(byKey)
+
+	byPassword := f.dial("ann", nil, "")
+	byPassword.waitFor("Password to sign in")
+	byPassword.send("correct horse battery\r")
+	byPassword.waitFor("signed in as Ann")
+	quit(byPassword)
+
+	inside := f.dial("visitor", nil, "")
+	inside.waitFor("guest visitor")
+	inside.send("s")
+	inside.waitFor("Sign in")
+	inside.send("Ann\r")
+	inside.send("correct horse battery\r")
+	inside.waitFor("signed in as Ann")
+	quit(inside)
+
+	dropped := f.dial("ann", key, "")
+	dropped.waitFor("signed in as Ann")
+	tok := <-minted
+	if st := f.do("GET", "/api/v1/account", tok, nil, nil); st != 200 {
+		t.Fatalf("the key's session before the drop: %d, want 200", st)
+	}
+	dropped.conn.Close()
+	for start := time.Now(); f.do("GET", "/api/v1/account", tok, nil, nil) != 401; time.Sleep(10 * time.Millisecond) {
+		if time.Since(start) > 10*time.Second {
+			t.Fatal("the session of a dropped connection was never signed out")
+		}
+	}
+
+	var ended struct{ Ended int }
+	if st := f.do("DELETE", "/api/v1/account/sessions", annTok, nil, &ended); st != 200 || ended.Ended != 0 {
+		t.Errorf("Ann signs out everywhere else: %d, %d other sessions ended, want 200 and none", st, ended.Ended)
+	}
+	if st := f.do("GET", "/api/v1/account", annTok, nil, nil); st != 200 {
+		t.Errorf("Ann's own session after the connections ended: %d, want 200", st)
+	}
 }
 
 // TestPasswordWithoutKey: a session with no key under an account's name
