@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"strings"
 
@@ -73,20 +71,10 @@ func (b *bestGreedy) Setup(ctx context.Context, cfg game.Config, seat game.Seat)
 
 // Move implements game.Bot.
 func (b *bestGreedy) Move(ctx context.Context, cfg game.Config, seat game.Seat, view any) (string, error) {
-	v, err := asView(view)
+	v, g, rng, err := seatView(view, seat, "greedy-best", "greedy-best/", b.seed)
 	if err != nil {
 		return "", err
 	}
-	if v.Seat != seat || v.Grid == nil {
-		return "", fmt.Errorf("word fight greedy-best: the view is not seat %d's", seat)
-	}
-	g, err := wordfight.GridFromRows(v.Grid)
-	if err != nil {
-		return "", fmt.Errorf("word fight greedy-best: %w", err)
-	}
-	h := fnv.New64a()
-	fmt.Fprintf(h, "greedy-best/%d/%d/%s", v.Seat, len(v.List), v.Current)
-	rng := rand.New(rand.NewPCG(b.seed, h.Sum64()))
 	if v.Current != "" {
 		p, _, ok := bestPlacement(b.lex, rng, v.Rules, g, strings.ToLower(v.Current))
 		if !ok {

@@ -215,18 +215,10 @@ func (b *Bot) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.
 // Move implements game.Bot. view is the *wordfight.View of seat (or its
 // JSON encoding).
 func (b *Bot) Move(ctx context.Context, cfg game.Config, seat game.Seat, view any) (string, error) {
-	v, err := asView(view)
+	v, g, rng, err := seatView(view, seat, "bot", "", b.seed)
 	if err != nil {
 		return "", err
 	}
-	if v.Seat != seat || v.Grid == nil {
-		return "", fmt.Errorf("word fight bot: the view is not seat %d's", seat)
-	}
-	g, err := wordfight.GridFromRows(v.Grid)
-	if err != nil {
-		return "", fmt.Errorf("word fight bot: %w", err)
-	}
-	rng := b.rng(v)
 	if v.Current != "" {
 		word := strings.ToLower(v.Current)
 		p, ok := b.place(ctx, rng, v, g, word)
@@ -264,11 +256,24 @@ func decodeView(b []byte) (*wordfight.View, error) {
 	return &v, nil
 }
 
-// rng returns the randomness for one decision: a function of the seed and
-// the position, so that a game replays the same from the seed whatever
-// else the bot was asked before.
-func (b *Bot) rng(v *wordfight.View) *rand.Rand {
+// seatView is how every player's Move begins: view read as seat's (the
+// player who names the errors), its grid, and the randomness for this one
+// decision. The randomness is a function of seed, the salt and the
+// position, so that a game replays the same from the seed whatever else
+// the player was asked before, and players salted apart draw apart.
+func seatView(view any, seat game.Seat, who, salt string, seed uint64) (*wordfight.View, *wordfight.Grid, *rand.Rand, error) {
+	v, err := asView(view)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if v.Seat != seat || v.Grid == nil {
+		return nil, nil, nil, fmt.Errorf("word fight %s: the view is not seat %d's", who, seat)
+	}
+	g, err := wordfight.GridFromRows(v.Grid)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("word fight %s: %w", who, err)
+	}
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d/%d/%s", v.Seat, len(v.List), v.Current)
-	return rand.New(rand.NewPCG(b.seed, h.Sum64()))
+	fmt.Fprintf(h, "%s%d/%d/%s", salt, v.Seat, len(v.List), v.Current)
+	return v, g, rand.New(rand.NewPCG(seed, h.Sum64())), nil
 }

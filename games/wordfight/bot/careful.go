@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -86,20 +84,10 @@ func (b *careful) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (j
 
 // Move implements game.Bot.
 func (b *careful) Move(ctx context.Context, cfg game.Config, seat game.Seat, view any) (string, error) {
-	v, err := asView(view)
+	v, g, rng, err := seatView(view, seat, "careful", "careful/", b.seed)
 	if err != nil {
 		return "", err
 	}
-	if v.Seat != seat || v.Grid == nil {
-		return "", fmt.Errorf("word fight careful: the view is not seat %d's", seat)
-	}
-	g, err := wordfight.GridFromRows(v.Grid)
-	if err != nil {
-		return "", fmt.Errorf("word fight careful: %w", err)
-	}
-	h := fnv.New64a()
-	fmt.Fprintf(h, "careful/%d/%d/%s", v.Seat, len(v.List), v.Current)
-	rng := rand.New(rand.NewPCG(b.seed, h.Sum64()))
 	if v.Current != "" {
 		p, _, ok := b.place(rng, v.Rules, g, strings.ToLower(v.Current))
 		if !ok {

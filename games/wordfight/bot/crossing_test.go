@@ -1,9 +1,10 @@
 package bot
 
 import (
-	"parlour/game"
-	"parlour/games/wordfight"
+	"math/rand/v2"
 	"testing"
+
+	"parlour/game"
 )
 
 // TestCrossers checks that the words strong tries first against a grid
@@ -34,7 +35,7 @@ func TestCrossers(t *testing.T) {
 	}
 	bound := func(w string) int { return len(w) * min(ps.matches(w, 3)+1, 3) }
 	b := newBot(t, game.Strong, 1)
-	ws := b.crossers(b.rng(&wordfight.View{}), g, 50)
+	ws := b.crossers(rand.New(rand.NewPCG(1, 0)), g, 50)
 	if len(ws) != 50 {
 		t.Fatalf("%d crossers, want 50", len(ws))
 	}
