@@ -37,3 +37,28 @@ type Keys interface {
 	// identity does not have is ErrNotFound.
 	DeleteKey(ctx context.Context, identity, fp string) error
 }
+
+// SSHGuest is a guest the SSH door remembers: the guest identity that
+// Key last played as, under the login Name. Key is a public key's
+// fingerprint ("SHA256:…"), or a resume code the door gave a guest who
+// came without a key, in a form of the door's that no fingerprint takes.
+type SSHGuest struct {
+	Key      string
+	Name     string
+	Identity string
+	Used     time.Time
+}
+
+// SSHGuests keeps the guests the SSH door remembers, so that a guest who
+// comes back through any server of a cluster, or after a restart, plays
+// as the same guest. It holds no token: the door is given a new one each
+// time. A Store that holds SSH keys may implement it too.
+type SSHGuests interface {
+	// SSHGuest returns the guest remembered under key.
+	SSHGuest(ctx context.Context, key string) (SSHGuest, error)
+	// PutSSHGuest remembers g under g.Key, in place of any guest there.
+	PutSSHGuest(ctx context.Context, g SSHGuest) error
+	// ForgetSSHGuests forgets the guests last used before before, and
+	// returns how many there were.
+	ForgetSSHGuests(ctx context.Context, before time.Time) (int, error)
+}

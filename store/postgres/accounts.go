@@ -245,6 +245,7 @@ func (s *Store) DeleteAccount(ctx context.Context, identity, name string, rename
 			"DELETE FROM player_games WHERE identity = $1",
 			"DELETE FROM daily_attempts WHERE identity = $1",
 			"DELETE FROM presence_settings WHERE identity = $1",
+			"DELETE FROM ssh_guests WHERE identity = $1",
 			"DELETE FROM ssh_keys WHERE identity = $1",
 			"DELETE FROM relations WHERE from_id = $1 OR to_id = $1",
 			"UPDATE challenges SET status = 'canceled' WHERE status = 'open' AND (from_id = $1 OR to_id = $1)",

@@ -91,4 +91,43 @@ func (s *Store) DeleteKey(ctx context.Context, identity, fp string) error {
 	})
 }
 
-var _ store.Keys = (*Store)(nil)
+// SSHGuest implements store.SSHGuests.
+func (s *Store) SSHGuest(ctx context.Context, key string) (store.SSHGuest, error) {
+	g := store.SSHGuest{Key: key}
+	err := s.pool.QueryRow(ctx, "SELECT name, identity, used FROM ssh_guests WHERE key = $1", key).Scan(&g.Name, &g.Identity, &g.Used)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return g, fmt.Errorf("ssh guest: %w", store.ErrNotFound)
+	}
+	if err != nil {
+		return g, fmt.Errorf("postgres: reading an ssh guest: %w", err)
+	}
+	g.Used = utc(g.Used)
+	return g, nil
+}
+
+// PutSSHGuest implements store.SSHGuests.
+func (s *Store) PutSSHGuest(ctx context.Context, g store.SSHGuest) error {
+	_, err := s.pool.Exec(ctx, "INSERT INTO ssh_guests (key, name, identity, used) VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO UPDATE SET name = excluded.name, identity = excluded.identity, used = excluded.used",
+		g.Key, g.Name, g.Identity, g.Used)
+	if isConstraint(err) {
+		return fmt.Errorf("ssh guest of identity %s: %w", g.Identity, store.ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: keeping an ssh guest: %w", err)
+	}
+	return nil
+}
+
+// ForgetSSHGuests implements store.SSHGuests.
+func (s *Store) ForgetSSHGuests(ctx context.Context, before time.Time) (int, error) {
+	tag, err := s.pool.Exec(ctx, "DELETE FROM ssh_guests WHERE used < $1", before)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: forgetting ssh guests: %w", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+var (
+	_ store.Keys      = (*Store)(nil)
+	_ store.SSHGuests = (*Store)(nil)
+)

@@ -324,6 +324,7 @@ func (s *Store) DeleteAccount(ctx context.Context, identity, name string, rename
 			"DELETE FROM player_games WHERE identity = ?",
 			"DELETE FROM daily_attempts WHERE identity = ?",
 			"DELETE FROM presence_settings WHERE identity = ?",
+			"DELETE FROM ssh_guests WHERE identity = ?",
 			"DELETE FROM relations WHERE from_id = ?1 OR to_id = ?1",
 			"UPDATE challenges SET status = 'canceled' WHERE status = 'open' AND (from_id = ?1 OR to_id = ?1)",
 		} {

@@ -92,3 +92,48 @@ func (s *Store) DeleteKey(ctx context.Context, identity, fp string) error {
 		return nil
 	})
 }
+
+// SSHGuest implements store.SSHGuests.
+func (s *Store) SSHGuest(ctx context.Context, key string) (store.SSHGuest, error) {
+	g := store.SSHGuest{Key: key}
+	var used int64
+	err := s.queryRow(ctx, "SELECT name, identity, used FROM ssh_guests WHERE key = ?", key).Scan(&g.Name, &g.Identity, &used)
+	if errors.Is(err, sql.ErrNoRows) {
+		return g, fmt.Errorf("ssh guest: %w", store.ErrNotFound)
+	}
+	if err != nil {
+		return g, fmt.Errorf("sqlite: reading an ssh guest: %w", err)
+	}
+	g.Used = fromNanos(used)
+	return g, nil
+}
+
+// PutSSHGuest implements store.SSHGuests.
+func (s *Store) PutSSHGuest(ctx context.Context, g store.SSHGuest) error {
+	return s.do(ctx, func(ex *execer) error {
+		if _, err := ex.exec("INSERT INTO ssh_guests (key, name, identity, used) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET name = excluded.name, identity = excluded.identity, used = excluded.used",
+			g.Key, g.Name, g.Identity, nanos(g.Used)); err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("ssh guest of identity %s: %w", g.Identity, store.ErrNotFound)
+			}
+			return fmt.Errorf("sqlite: keeping an ssh guest: %w", err)
+		}
+		return nil
+	})
+}
+
+// ForgetSSHGuests implements store.SSHGuests.
+func (s *Store) ForgetSSHGuests(ctx context.Context, before time.Time) (int, error) {
+	var n int64
+	err := s.do(ctx, func(ex *execer) error {
+		var err error
+		n, err = ex.exec("DELETE FROM ssh_guests WHERE used < ?", nanos(before))
+		if err != nil {
+			return fmt.Errorf("sqlite: forgetting ssh guests: %w", err)
+		}
+		return nil
+	})
+	return int(n), err
+}
+
+var _ store.SSHGuests = (*Store)(nil)

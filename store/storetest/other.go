@@ -24,6 +24,7 @@ func otherTests() []test {
 		{"GuestChat", testGuestChat},
 		{"Dailies", testDailies},
 		{"Keys", testKeys},
+		{"SSHGuests", testSSHGuests},
 		{"InviteCodes", testInviteCodes},
 		{"Analyses", testAnalyses},
 		{"Clock", testClock},
@@ -613,6 +614,77 @@ func testKeys(t *testing.T, e *env) {
 	}
 	if _, err := ks.KeyByFingerprint(ctx, "SHA256:two"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("a deleted account's key: %v", err)
+	}
+}
+
+// testSSHGuests remembers the SSH door's guests by key: a guest put again
+// under the same key takes its place, an unknown identity is refused, the
+// long unused are forgotten, and a guest who made an account and deleted
+// it is forgotten with the account.
+func testSSHGuests(t *testing.T, e *env) {
+	ctx := context.Background()
+	gs := as[store.SSHGuests](t, e.s)
+	ps := as[store.Players](t, e.s)
+	at := now()
+	for _, id := range []string{"gus", "gil", "ida"} {
+		if err := e.s.CreateIdentity(ctx, *guest(id, at), store.Credential{Hash: []byte(id), Identity: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := store.SSHGuest{Key: "SHA256:old", Name: "gil", Identity: "gil", Used: at.Add(-40 * 24 * time.Hour)}
+	code := store.SSHGuest{Key: "code:ABCDE12345", Name: "gus", Identity: "gus", Used: at}
+	for _, g := range []store.SSHGuest{
+		{Key: "SHA256:one", Name: "gus", Identity: "gus", Used: at.Add(-time.Hour)},
+		old, code,
+	} {
+		if err := gs.PutSSHGuest(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The same key under another name is another guest, in its place.
+	one := store.SSHGuest{Key: "SHA256:one", Name: "gil", Identity: "gil", Used: at}
+	if err := gs.PutSSHGuest(ctx, one); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []store.SSHGuest{one, old, code} {
+		if g, err := gs.SSHGuest(ctx, want.Key); err != nil || g != want {
+			t.Errorf("SSHGuest(%s) = %+v, %v; want %+v", want.Key, g, err, want)
+		}
+	}
+	if _, err := gs.SSHGuest(ctx, "SHA256:none"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("an unknown key: %v, want ErrNotFound", err)
+	}
+	if err := gs.PutSSHGuest(ctx, store.SSHGuest{Key: "SHA256:two", Name: "x", Identity: "nobody", Used: at}); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a guest of an identity never stored: %v, want ErrNotFound", err)
+	}
+	if _, err := gs.SSHGuest(ctx, "SHA256:two"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the refused guest was kept: %v", err)
+	}
+	n, err := gs.ForgetSSHGuests(ctx, at.Add(-30*24*time.Hour))
+	if err != nil || n != 1 {
+		t.Fatalf("forgetting the guests unused for 30 days: %d, %v; want 1", n, err)
+	}
+	if _, err := gs.SSHGuest(ctx, old.Key); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a guest unused for 40 days: %v, want ErrNotFound", err)
+	}
+	if g, err := gs.SSHGuest(ctx, one.Key); err != nil || g != one {
+		t.Errorf("a guest used today after forgetting: %+v, %v", g, err)
+	}
+
+	// Ida, a guest, signs up and deletes her account: the door no longer
+	// brings anyone back as her.
+	ida := store.SSHGuest{Key: "SHA256:ida", Name: "ida", Identity: "ida", Used: at}
+	if err := gs.PutSSHGuest(ctx, ida); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ps.CreateAccount(ctx, account("ida", "Ida", at), store.Credential{Hash: []byte("ida2"), Identity: "ida"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ps.DeleteAccount(ctx, "ida", "deleted player", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gs.SSHGuest(ctx, ida.Key); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the guest of a deleted account: %v, want ErrNotFound", err)
 	}
 }
 
