@@ -2167,3 +2167,34 @@ func TestClusterNATSKilledAndFrozenUnderLoad(t *testing.T) {
 	t.Logf("%d moves acknowledged; %d new tables made; every table matched its record through every node, the slowest %v after the reads began (%v after the thaw)",
 		n, len(made), slowest.Round(time.Millisecond), time.Since(thawed).Round(time.Millisecond))
 }
+
+// TestClusterSSHGuest: a guest the SSH door of one node remembers comes
+// back through another's: node b gives a new token of the same guest,
+// which finds the table Gus sat at through a.
+func TestClusterSSHGuest(t *testing.T) {
+	t.Parallel()
+	nodes := startCluster(t, "a", "b")
+	a, b := nodes[0], nodes[1]
+	ctx := context.Background()
+	var id table.Identity
+	if st, body := nodeCall(t, a, "POST", "/api/v1/identity", "", map[string]any{"name": "Gus"}, &id); st >= 300 {
+		t.Fatalf("Gus's identity through a: %d %s", st, body)
+	}
+	var sat table.Seated
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", id.Token, map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &sat); st >= 300 {
+		t.Fatalf("Gus's table through a: %d %s", st, body)
+	}
+	if err := a.svc.RememberGuest(ctx, "SHA256:gus gus", "gus", id.Token); err != nil {
+		t.Fatal(err)
+	}
+	name, tok, err := b.svc.GuestToken(ctx, "SHA256:gus gus")
+	if err != nil || name != "gus" || tok == "" || tok == id.Token {
+		t.Fatalf("GuestToken through b: %q, %q, %v; want gus and a new token", name, tok, err)
+	}
+	var mine struct {
+		Tables []struct{ ID string } `json:"tables"`
+	}
+	if st, body := nodeCall(t, b, "GET", "/api/v1/identity/tables", tok, nil, &mine); st != 200 || len(mine.Tables) != 1 || mine.Tables[0].ID != sat.Table {
+		t.Fatalf("Gus's tables through b with the new token: %d %s, want %s", st, body, sat.Table)
+	}
+}

@@ -5,14 +5,18 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/rsa"
+	"errors"
 	"net/url"
-	"parlour/server/limit"
 	"strings"
 	"testing"
+	"time"
 
+	"parlour/server/internal/servertest"
+	"parlour/server/limit"
 	"parlour/server/players"
 	"parlour/server/refuse"
 	"parlour/server/table"
+	"parlour/store"
 
 	"golang.org/x/crypto/ssh"
 )
@@ -242,4 +246,91 @@ func TestSeatTokenActsForItsSeatAlone(t *testing.T) {
 	if st, body := seat.do("POST", "/api/v1/tables/"+seated.Table+"/chat", map[string]string{"channel": "players", "text": "still mine"}, nil); st != 201 {
 		t.Fatalf("the seat's chat: %d %s", st, body)
 	}
+}
+
+// TestSSHGuests: the SSH door's guests, kept by the server. A guest
+// remembered under a key gets a new token of the same identity each time
+// (on either store, so through any node of a cluster); an unknown key, one
+// unused for players.GuestTTL, and a guest who has made an account since
+// get none; a token that is no guest's own is refused and nothing is kept.
+func TestSSHGuests(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		ctx := context.Background()
+		base := sf.srv.URL
+		gus := newGuest(t, base, "Gus")
+		if err := sf.s.RememberGuest(ctx, "SHA256:gus gus", "gus", gus.token); err != nil {
+			t.Fatal(err)
+		}
+		identityOf := func(tok string) string {
+			t.Helper()
+			p, err := sf.s.Auth().Authenticate(ctx, tok)
+			if err != nil {
+				t.Fatalf("a guest token: %v", err)
+			}
+			return p.Identity
+		}
+		want := identityOf(gus.token)
+		seen := map[string]bool{gus.token: true}
+		for range 2 {
+			name, tok, err := sf.s.GuestToken(ctx, "SHA256:gus gus")
+			if err != nil || name != "gus" || tok == "" || seen[tok] {
+				t.Fatalf("GuestToken: %q, %q, %v; want gus and a new token", name, tok, err)
+			}
+			seen[tok] = true
+			if got := identityOf(tok); got != want {
+				t.Fatalf("the new token is identity %s's, want Gus's %s", got, want)
+			}
+		}
+		if name, tok, err := sf.s.GuestToken(ctx, "SHA256:nobody gus"); err != nil || name != "" || tok != "" {
+			t.Errorf("an unknown key: %q, %q, %v; want none", name, tok, err)
+		}
+
+		// Tokens that are no guest's own: nothing is kept under the key.
+		ann := signUp(t, base, "Ann")
+		var sat table.Seated
+		if st, body := gus.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &sat); st != 201 {
+			t.Fatalf("Gus's table: %d %s", st, body)
+		}
+		seat := sat.Token
+		if p, err := sf.s.Auth().Authenticate(ctx, seat); err != nil || p.Table == "" {
+			t.Fatalf("the table's token is not a seat's: %+v, %v", p, err)
+		}
+		for _, c := range []struct{ what, tok string }{
+			{"an account's session", ann.token},
+			{"a seat's token", seat},
+			{"a token never issued", strings.Repeat("A", len(ann.token))},
+		} {
+			err := sf.s.RememberGuest(ctx, "SHA256:other x", "x", c.tok)
+			if !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("remembering %s: %v, want ErrNotFound", c.what, err)
+			}
+		}
+		if _, tok, _ := sf.s.GuestToken(ctx, "SHA256:other x"); tok != "" {
+			t.Error("a refused token was remembered")
+		}
+
+		// Unused for longer than GuestTTL, a guest is forgotten.
+		ida := newGuest(t, base, "Ida")
+		if err := sf.s.RememberGuest(ctx, "code:IDA", "ida", ida.token); err != nil {
+			t.Fatal(err)
+		}
+		sf.clock.Advance(players.GuestTTL + time.Minute)
+		if _, tok, err := sf.s.GuestToken(ctx, "code:IDA"); err != nil || tok != "" {
+			t.Errorf("a guest unused for longer than GuestTTL: %q, %v; want none", tok, err)
+		}
+
+		// A guest who made an account signs in as the account, never by
+		// the guest's key.
+		if err := sf.s.RememberGuest(ctx, "SHA256:gus gus", "gus", gus.token); err != nil {
+			t.Fatal(err)
+		}
+		if st, body := gus.do("POST", "/api/v1/accounts", map[string]string{"name": "Gus", "password": testPassword}, nil); st != 201 {
+			t.Fatalf("Gus signs up: %d %s", st, body)
+		}
+		if _, tok, err := sf.s.GuestToken(ctx, "SHA256:gus gus"); err != nil || tok != "" {
+			t.Errorf("the key of a guest who made an account: %q, %v; want none", tok, err)
+		}
+	})
 }

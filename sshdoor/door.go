@@ -15,8 +15,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -60,6 +59,16 @@ type Config struct {
 	// public key the client has proved it holds, or an error when no
 	// account added it (server.Service.KeySession).
 	KeySession func(ctx context.Context, pub gossh.PublicKey) (name, token string, err error)
+	// Guest returns the login name and a new identity token of the
+	// guest remembered under key (server.Service.GuestToken), or "" and
+	// "" when none is. Remember remembers that key plays as the guest
+	// whose identity token is token, under the login name
+	// (server.Service.RememberGuest), and its error wraps
+	// store.ErrNotFound when token is not a guest's own (a seat's, an
+	// account's, an ended one). The server keeps them in its database, so that a guest comes
+	// back through any server of a cluster. Both are required.
+	Guest    func(ctx context.Context, key string) (name, token string, err error)
+	Remember func(ctx context.Context, key, name, token string) error
 	// Idle closes a session in which no key was pressed for this long
 	// (0: DefaultIdle).
 	Idle time.Duration
@@ -89,8 +98,9 @@ type Door struct {
 	// maxRefusing at once (a flood), the rest are closed unanswered, so
 	// that refusals hold few connections open.
 	refusing chan struct{}
-	// guests are the guest identities keys played under.
-	guests guests
+	// imported hands the guests' file of an older door to the server,
+	// once, as the door begins to serve (the server is up by then).
+	imported sync.Once
 
 	// closing is closed when Shutdown begins: each session's client
 	// quits, giving the player's terminal back, and says why. mu guards
@@ -138,6 +148,9 @@ func New(addr string, cfg Config) (*Door, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Guest == nil || cfg.Remember == nil {
+		return nil, errors.New("ssh door: Config.Guest and Config.Remember are required")
+	}
 	key, err := HostKey(cfg.DataDir)
 	if err != nil {
 		return nil, err
@@ -148,14 +161,6 @@ func New(addr string, cfg Config) (*Door, error) {
 	}
 	d := &Door{cfg: cfg, gate: newGate(cfg.MaxSessions, cfg.PerAddr, rate.Limit(float64(cfg.NewPerMinute)/60), cfg.Burst),
 		fp: gossh.FingerprintSHA256(signer.PublicKey()), refusing: make(chan struct{}, maxRefusing), closing: make(chan struct{})}
-	d.guests.path, d.guests.log = filepath.Join(cfg.DataDir, GuestsFile), cfg.Log
-	if err := d.guests.load(time.Now()); err != nil {
-		// Kept for the operator to look at, and out of the next
-		// write's way; the guests come back as new guests.
-		aside := d.guests.path + ".damaged"
-		os.Rename(d.guests.path, aside)
-		cfg.Log.Warn("ssh door: the guests' keys of the last start are forgotten", "err", err, "moved_to", aside)
-	}
 	d.srv, err = wish.NewServer(
 		wish.WithAddress(addr),
 		wish.WithHostKeyPEM(key),
@@ -186,8 +191,11 @@ func New(addr string, cfg Config) (*Door, error) {
 // key on their first connection.
 func (d *Door) HostKeyFingerprint() string { return d.fp }
 
-// Serve serves connections on l until Shutdown.
+// Serve serves connections on l until Shutdown. It first hands the
+// guests' file an older door left in the data directory, if any, to the
+// server (Config.Remember).
 func (d *Door) Serve(l net.Listener) error {
+	d.imported.Do(d.importGuests)
 	err := d.srv.Serve(l)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -195,8 +203,9 @@ func (d *Door) Serve(l net.Listener) error {
 	return err
 }
 
-// ListenAndServe listens on the door's address and serves.
+// ListenAndServe listens on the door's address and serves, as Serve.
 func (d *Door) ListenAndServe() error {
+	d.imported.Do(d.importGuests)
 	err := d.srv.ListenAndServe()
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
@@ -233,7 +242,6 @@ func (d *Door) Shutdown(ctx context.Context) error {
 	}
 	err := d.srv.Close()
 	d.wg.Wait()
-	d.guests.flush()
 	return err
 }
 
@@ -366,12 +374,19 @@ func (d *Door) run(sess ssh.Session) {
 	}
 	resumeTok := ""
 	if resume != "" {
-		var ok bool
-		if name, resumeTok, ok = d.guests.resumed(resume, time.Now()); !ok {
-			fmt.Fprintf(sess, "No guest has the resume code %s (a code is forgotten %d days after its last use). Connect without it to play as a new guest.\n", showCode(resume), int(guestTTL/(24*time.Hour)))
+		gname, tok, err := d.cfg.Guest(ctx, codePrefix+resume)
+		switch {
+		case err != nil:
+			d.cfg.Log.Warn("ssh door: looking up a resume code", "err", err)
+			fmt.Fprintf(sess, "The server could not look the resume code up just now; nothing changed: try again in a moment.\n")
+			sess.Exit(1)
+			return
+		case tok == "":
+			fmt.Fprintf(sess, "No guest has the resume code %s (a code is forgotten %d days after its last use). Connect without it to play as a new guest.\n", showCode(resume), int(GuestTTL/(24*time.Hour)))
 			sess.Exit(1)
 			return
 		}
+		name, resumeTok = gname, tok
 	}
 	hc := d.httpFor(sess.RemoteAddr())
 	c, err := client.New(d.cfg.API, name)
@@ -424,38 +439,43 @@ func (d *Door) run(sess ssh.Session) {
 		}
 	}
 	var played atomic.Bool // the keyless guest has an identity to come back to
+	// tokens are the guest identity tokens the connection played under:
+	// each is the connection's own (made for it here or by its client),
+	// so each is signed out as it ends.
+	var tokens tokenSet
 	code := cmp.Or(resume, newCode())
 	if cfg.Session == "" {
 		// A guest with a key comes back as the same guest, under the
 		// same name, to their tables; one without, by a resume code.
-		fp, guestName := "", c.Name
+		key := codePrefix + code
 		if pub != nil {
-			fp = gossh.FingerprintSHA256(pub)
+			key = guestKey(gossh.FingerprintSHA256(pub), c.Name)
 		}
 		switch {
 		case resumeTok != "":
 			cfg.Identity = resumeTok
 		case pub != nil:
-			cfg.Identity = d.guests.get(fp, guestName, time.Now())
-		}
-		if cfg.Identity != "" {
-			// A guest the server no longer knows (its data folder was
-			// replaced, say) starts afresh.
-			var e *client.Error
-			rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			if _, err := c.YourTables(rctx, cfg.Identity); errors.As(err, &e) && e.Status == http.StatusUnauthorized {
-				cfg.Identity = ""
-				if resumeTok != "" {
-					cfg.Note = "The server no longer knows the guest of that code: you play as a new guest."
-				}
+			var err error
+			if _, cfg.Identity, err = d.cfg.Guest(ctx, key); err != nil {
+				d.cfg.Log.Warn("ssh door: looking up a guest's key", "err", err)
+				cfg.Note = "The server could not look your key up just now: you play as a new guest."
 			}
-			cancel()
 		}
+		tokens.add(cfg.Identity)
+		guestName := c.Name
+		// remember runs in the client's loop, once a connection (when
+		// its guest takes a first seat), and takes a write of the
+		// server's: the guest is remembered before the player could
+		// come back.
 		remember := func(tok string) {
-			if pub != nil {
-				d.guests.put(fp, guestName, tok, time.Now())
-			} else {
-				d.guests.put(codePrefix+code, guestName, tok, time.Now())
+			tokens.add(tok)
+			ctx, cancel := context.WithTimeout(ctx, rememberWait)
+			defer cancel()
+			if err := d.cfg.Remember(ctx, key, guestName, tok); err != nil {
+				d.cfg.Log.Warn("ssh door: remembering a guest", "err", err)
+				return
+			}
+			if pub == nil {
 				played.Store(true)
 			}
 		}
@@ -546,7 +566,10 @@ func (d *Door) run(sess ssh.Session) {
 	_, err = p.Run()
 	close(stop)
 	p.Kill()
-	d.endSession(c, m.Session())
+	tokens.add(m.Token())
+	for _, tok := range tokens.list() {
+		d.endSession(c, tok)
+	}
 	select {
 	case <-idled:
 		io.WriteString(sess, d.idleLine())
@@ -571,12 +594,14 @@ func (d *Door) run(sess ssh.Session) {
 	sess.Exit(0)
 }
 
-// endSession signs out tok, the account session a connection played
-// under, as the connection ends: the door signed it in for this
+// endSession signs out tok, a token a connection played under, as the
+// connection ends: an account's session the door signed in for this
 // connection (by its key or its password) or the player did in the
-// client, and no one else holds its token, so left behind it would only
-// count among the account's sessions for ever. A failure is logged; the
-// session then stays, as a browser's does until it signs out.
+// client, or a guest identity's token made for it. No one else holds it,
+// so left behind it would only count among the account's sessions for
+// ever (the guest is found again by key or code, with a new token). A
+// failure is logged; the token then stays, as a browser's session does
+// until it signs out.
 func (d *Door) endSession(c *client.Client, tok string) {
 	if tok == "" {
 		return
@@ -589,9 +614,33 @@ func (d *Door) endSession(c *client.Client, tok string) {
 	}
 }
 
-// endSessionWait bounds the sign-out of a connection's session: the
-// server is in the same process, and answers in milliseconds.
-const endSessionWait = 3 * time.Second
+// endSessionWait and rememberWait bound the sign-out of a connection's
+// tokens and the remembering of a guest: the server is in the same
+// process, and answers in milliseconds.
+const (
+	endSessionWait = 3 * time.Second
+	rememberWait   = 3 * time.Second
+)
+
+// tokenSet is the tokens a connection played under, each once.
+type tokenSet struct {
+	mu   sync.Mutex
+	toks []string
+}
+
+func (t *tokenSet) add(tok string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if tok != "" && !slices.Contains(t.toks, tok) {
+		t.toks = append(t.toks, tok)
+	}
+}
+
+func (t *tokenSet) list() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.toks)
+}
 
 // idleLine is what a session closed for want of keys reads last.
 func (d *Door) idleLine() string {

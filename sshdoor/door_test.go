@@ -7,8 +7,8 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -29,6 +29,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/limit"
+	"parlour/server/players"
 	"parlour/store/sqlite"
 	"parlour/web"
 )
@@ -73,6 +74,7 @@ func newFixture(t *testing.T, cfg Config) *fixture {
 		s, err := svc.KeySession(ctx, pub)
 		return s.Name, s.Token, err
 	}
+	cfg.Guest, cfg.Remember = svc.GuestToken, svc.RememberGuest
 	f.cfg = cfg
 	f.startDoor()
 	t.Cleanup(func() {
@@ -389,7 +391,7 @@ func TestHostKeyKept(t *testing.T) {
 	f := newFixture(t, Config{})
 	var seen []string
 	for range 2 {
-		d, err := New("127.0.0.1:0", Config{API: f.api, DataDir: f.dir})
+		d, err := New("127.0.0.1:0", Config{API: f.api, DataDir: f.dir, Guest: f.cfg.Guest, Remember: f.cfg.Remember})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -465,9 +467,10 @@ func TestPasswordAddsKey(t *testing.T) {
 // plays under ends with it, whether the door signed it in by a key or by
 // a password or the player signed in inside the client, and whether the
 // player quit or the connection dropped: nothing else holds its token,
-// so Ann's "sign out everywhere else" finds none of them left.
+// so Ann's "sign out everywhere else" finds none of them left. So does
+// the token a guest who came back by key was given.
 func TestSessionsEndWithTheConnection(t *testing.T) {
-	f := newFixture(t, Config{})
+	f := newFixture(t, Config{Burst: 20, PerAddr: 20})
 	annTok := f.signUp("Ann", "correct horse battery")
 	key := newSigner(t)
 	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey()))) + " ann@laptop"
@@ -479,11 +482,19 @@ func TestSessionsEndWithTheConnection(t *testing.T) {
 	if err := f.door.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	minted := make(chan string, 4)
+	minted := make(chan string, 8)
 	keySession := f.cfg.KeySession
 	f.cfg.KeySession = func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
 		name, tok, err := keySession(ctx, pub)
 		if err == nil {
+			minted <- tok
+		}
+		return name, tok, err
+	}
+	guest := f.cfg.Guest
+	f.cfg.Guest = func(ctx context.Context, key string) (string, string, error) {
+		name, tok, err := guest(ctx, key)
+		if tok != "" {
 			minted <- tok
 		}
 		return name, tok, err
@@ -521,16 +532,26 @@ func TestSessionsEndWithTheConnection(t *testing.T) {
 	inside.waitFor("signed in as Ann")
 	quit(inside)
 
-	dropped := f.dial("ann", key, "")
-	dropped.waitFor("signed in as Ann")
-	tok := <-minted
-	if st := f.do("GET", "/api/v1/account", tok, nil, nil); st != 200 {
-		t.Fatalf("the key's session before the drop: %d, want 200", st)
-	}
-	dropped.conn.Close()
-	for start := time.Now(); f.do("GET", "/api/v1/account", tok, nil, nil) != 401; time.Sleep(10 * time.Millisecond) {
-		if time.Since(start) > 10*time.Second {
-			t.Fatal("the session of a dropped connection was never signed out")
+	// A dropped connection's token ends too: an account's session, and
+	// the token a guest who came back by key was given.
+	gusKey := newSigner(t)
+	f.guestGame("gus", gusKey)
+	for _, c := range []struct {
+		user string
+		key  gossh.Signer
+		want string
+	}{{"ann", key, "signed in as Ann"}, {"gus", gusKey, "Your recent games"}} {
+		dropped := f.dial(c.user, c.key, "")
+		dropped.waitFor(c.want)
+		tok := <-minted
+		if st := f.do("GET", "/api/v1/identity/tables", tok, nil, nil); st != 200 {
+			t.Fatalf("%s's token before the drop: %d, want 200", c.user, st)
+		}
+		dropped.conn.Close()
+		for start := time.Now(); f.do("GET", "/api/v1/identity/tables", tok, nil, nil) != 401; time.Sleep(10 * time.Millisecond) {
+			if time.Since(start) > 10*time.Second {
+				t.Fatalf("%s's token of a dropped connection never ended", c.user)
+			}
 		}
 	}
 
@@ -1001,9 +1022,10 @@ func TestGuestFinishedGameComesBack(t *testing.T) {
 	back.waitFor("lost")
 }
 
-// TestGuestKeyKeptAcrossRestarts: a guest who plays with a key comes
+// TestGuestKeyKeptAcrossRestarts: a guest who played with a key comes
 // back as the same guest after the door (the server) starts again: the
-// home screen lists the table under way.
+// home screen lists the table under way. The server keeps the guest; the
+// data folder holds no guest's token.
 func TestGuestKeyKeptAcrossRestarts(t *testing.T) {
 	f := newFixture(t, Config{})
 	key := newSigner(t)
@@ -1011,12 +1033,8 @@ func TestGuestKeyKeptAcrossRestarts(t *testing.T) {
 	if err := f.door.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	info, err := os.Stat(filepath.Join(f.dir, GuestsFile))
-	if err != nil {
-		t.Fatalf("no guests' file after shutdown: %v", err)
-	}
-	if info.Mode().Perm() != 0o600 {
-		t.Errorf("the guests' file, which holds identity tokens, has mode %v, want 0600", info.Mode().Perm())
+	if _, err := os.Stat(filepath.Join(f.dir, GuestsFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a guests' file after shutdown: %v", err)
 	}
 
 	f.startDoor()
@@ -1026,58 +1044,99 @@ func TestGuestKeyKeptAcrossRestarts(t *testing.T) {
 	back.waitFor("playing")
 }
 
-// TestGuestsFile: the list written to its file is read back by the next
-// door, without the guests unused for longer than guestTTL; a file that
-// cannot be read is an error and an empty list.
-func TestGuestsFile(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, GuestsFile)
-	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	g := &guests{path: path}
-	g.put("SHA256:a", "gus", "tok-a", now)
-	g.put("SHA256:b", "ann", "tok-b", now.Add(-guestTTL+time.Hour))
-	g.flush()
+// TestGuestThroughAnotherDoor: the doors of two servers on one database
+// (a cluster's nodes) know the same guests. Gus plays by key through one
+// and comes back through the other to his table; Kay, without a key,
+// comes back through the other by her resume code.
+func TestGuestThroughAnotherDoor(t *testing.T) {
+	f := newFixture(t, Config{})
+	first := f.door
+	t.Cleanup(func() { first.Shutdown(context.Background()) })
+	key := newSigner(t)
+	f.guestGame("gus", key)
+	kay := f.guestTable("kay", nil)
+	kay.waitFor("resume ")
+	code := resumeCode(t, kay.text())
 
-	// A get arranges a write a moment later: each list's cleanup writes
-	// it at once, before the folder goes.
-	next := &guests{path: path}
-	t.Cleanup(next.flush)
-	if err := next.load(now); err != nil {
+	f.startDoor() // the second door, on its own port
+	back := f.dial("gus", key, "")
+	back.waitFor("Your recent games")
+	back.waitFor("Nymphabet")
+	back.waitFor("playing")
+	again := f.dial("kay", nil, "resume "+code)
+	again.waitFor("Your recent games")
+	again.waitFor("Nymphabet")
+	again.waitFor("playing")
+}
+
+// resumeCode finds the resume code a keyless session was shown in text
+// (spaces removed, lower case).
+func resumeCode(t *testing.T, text string) string {
+	t.Helper()
+	m := regexp.MustCompile(`resume([2-9a-z]{5}-[2-9a-z]{5})`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no resume code shown:\n%s", text)
+	}
+	return strings.ToUpper(m[1])
+}
+
+// TestGuestsFileHandedOver: a data folder whose door kept its guests in
+// ssh_guests.json, as doors did before the server kept them, has them
+// handed to the server at the next start, and the file, which holds
+// tokens, is removed: Gus comes back by his key and Kay by her code, each
+// to their table. Entries the server refuses (a token it never issued)
+// or long unused are left out.
+func TestGuestsFileHandedOver(t *testing.T) {
+	f := newFixture(t, Config{})
+	if err := f.door.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if got := next.get("SHA256:a", "gus", now); got != "tok-a" {
-		t.Errorf("gus after a restart: %q, want tok-a", got)
+	guestWithTable := func(name string) string {
+		var id struct{ Token string }
+		if st := f.do("POST", "/api/v1/identity", "", map[string]string{"name": name}, &id); st != 201 {
+			t.Fatalf("guest %s: %d", name, st)
+		}
+		if st := f.do("POST", "/api/v1/tables", id.Token, map[string]any{"game": "nymphabet", "seats": []string{"me", "computer:easy"}}, nil); st != 201 {
+			t.Fatalf("%s's table: %d", name, st)
+		}
+		return id.Token
 	}
-	if got := next.get("SHA256:b", "ann", now); got != "tok-b" {
-		t.Errorf("ann after a restart: %q, want tok-b", got)
+	key := newSigner(t)
+	now := time.Now().UTC()
+	old := []savedGuest{
+		{Key: gossh.FingerprintSHA256(key.PublicKey()), Name: "gus", Token: guestWithTable("gus"), Used: now.Add(-time.Hour)},
+		{Key: codePrefix + "K7XQM2PA9D", Name: "kay", Token: guestWithTable("kay"), Used: now},
+		{Key: "SHA256:forged", Name: "eve", Token: strings.Repeat("A", len(f.signUp("Ann", "correct horse battery"))), Used: now},
+		{Key: codePrefix + "MMMMMMMMMM", Name: "old", Token: guestWithTable("old"), Used: now.Add(-GuestTTL - time.Hour)},
 	}
-	later := &guests{path: path}
-	t.Cleanup(later.flush)
-	if err := later.load(now.Add(2 * time.Hour)); err != nil {
+	b, err := json.Marshal(map[string]any{"guests": old})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(later.byKey) != 1 || later.get("SHA256:a", "gus", now.Add(2*time.Hour)) != "tok-a" {
-		t.Errorf("two hours on, ann's entry is past guestTTL; kept: %+v", later.byKey)
+	path := filepath.Join(f.dir, GuestsFile)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
 	}
 
-	none := &guests{path: filepath.Join(dir, "none.json")}
-	if err := none.load(now); err != nil || len(none.byKey) != 0 {
-		t.Errorf("no file: %v, %d guests", err, len(none.byKey))
+	f.startDoor()
+	for _, tm := range []*term{f.dial("gus", key, ""), f.dial("kay", nil, "resume k7xqm-2pa9d")} {
+		tm.waitFor("Your recent games")
+		tm.waitFor("Nymphabet")
+		tm.waitFor("playing")
 	}
-	for _, bad := range []string{"", "{", `{"guests": 3}`, "\x00\xff"} {
-		if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		d := &guests{path: path}
-		if err := d.load(now); err == nil || len(d.byKey) != 0 {
-			t.Errorf("file %q: %v, %d guests; want an error and none", bad, err, len(d.byKey))
-		}
+	// The door serves once the file is handed over.
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the guests' file after it was handed over: %v", err)
+	}
+	for _, code := range []string{"MMMMMMMMMM"} {
+		tm := f.dial("old", nil, "resume "+code)
+		tm.waitFor("No guest has the resume code MMMMM-MMMMM")
 	}
 }
 
-// TestDamagedGuestsFile: a door whose guests' file cannot be read starts
-// with none, moves the file aside for the operator and says so.
+// TestDamagedGuestsFile: a door whose guests' file cannot be read starts,
+// moves the file aside for the operator and says so; its guests come back
+// as new guests.
 func TestDamagedGuestsFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -1085,74 +1144,28 @@ func TestDamagedGuestsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logged bytes.Buffer
-	d, err := New("127.0.0.1:0", Config{API: "http://127.0.0.1:1", DataDir: dir, Log: slog.New(slog.NewTextHandler(&logged, nil))})
+	d, err := New("127.0.0.1:0", Config{API: "http://127.0.0.1:1", DataDir: dir, Log: slog.New(slog.NewTextHandler(&logged, nil)),
+		Guest: func(context.Context, string) (string, string, error) { return "", "", nil },
+		Remember: func(context.Context, string, string, string) error {
+			t.Error("a guest of a damaged file was handed over")
+			return nil
+		}})
 	if err != nil {
 		t.Fatalf("a damaged guests' file stopped the door: %v", err)
 	}
 	defer d.Shutdown(context.Background())
-	if len(d.guests.byKey) != 0 {
-		t.Errorf("%d guests from a damaged file", len(d.guests.byKey))
-	}
+	d.importGuests()
 	if b, err := os.ReadFile(filepath.Join(dir, GuestsFile+".damaged")); err != nil || string(b) != "{not json" {
 		t.Errorf("the damaged file was not moved aside whole: %q, %v", b, err)
 	}
 	if !strings.Contains(logged.String(), "forgotten") || !strings.Contains(logged.String(), ".damaged") {
 		t.Errorf("the log does not say so: %q", logged.String())
 	}
-}
-
-// TestGuestsFileUnwritable: a data folder the door cannot write to keeps
-// the guests in memory, and the door says why.
-func TestGuestsFileUnwritable(t *testing.T) {
-	t.Parallel()
-	var logged bytes.Buffer
-	g := &guests{path: filepath.Join(t.TempDir(), "gone", GuestsFile), log: slog.New(slog.NewTextHandler(&logged, nil))}
-	now := time.Now()
-	g.put("SHA256:a", "gus", "tok-a", now)
-	g.flush()
-	if !strings.Contains(logged.String(), "not kept for the next start") {
-		t.Errorf("the failed write was not logged: %q", logged.String())
+	if _, err := New("127.0.0.1:0", Config{API: "http://127.0.0.1:1", DataDir: t.TempDir()}); err == nil {
+		t.Error("a door with nowhere to keep its guests was made")
 	}
-	if got := g.get("SHA256:a", "gus", now); got != "tok-a" {
-		t.Errorf("after a failed write: %q, want tok-a", got)
-	}
-}
-
-// TestGuests: the door's memory of guests' keys: the same key and name
-// find the identity, another name does not, an entry unused for
-// guestTTL is gone, and past maxGuests the longest unused goes first.
-func TestGuests(t *testing.T) {
-	t.Parallel()
-	var g guests
-	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	g.put("SHA256:a", "gus", "tok-a", now)
-	if got := g.get("SHA256:a", "gus", now.Add(time.Hour)); got != "tok-a" {
-		t.Errorf("same key and name: %q, want tok-a", got)
-	}
-	if got := g.get("SHA256:a", "ann", now); got != "" {
-		t.Errorf("another name: %q, want none", got)
-	}
-	if got := g.get("SHA256:b", "gus", now); got != "" {
-		t.Errorf("another key: %q, want none", got)
-	}
-	if got := g.get("SHA256:a", "gus", now.Add(time.Hour+guestTTL+time.Second)); got != "" {
-		t.Errorf("unused for longer than guestTTL: %q, want none", got)
-	}
-	// Full (with SHA256:a): the longest unused goes, the one just used
-	// stays.
-	for i := range maxGuests - 1 {
-		g.put(fmt.Sprintf("SHA256:%d", i), "g", "t", now.Add(time.Duration(i)*time.Second))
-	}
-	g.get("SHA256:0", "g", now.Add(2*time.Hour))
-	g.put("SHA256:new", "g", "t-new", now.Add(3*time.Hour))
-	if len(g.byKey) > maxGuests {
-		t.Errorf("%d keys kept, want at most %d", len(g.byKey), maxGuests)
-	}
-	if g.get("SHA256:0", "g", now.Add(3*time.Hour)) == "" || g.get("SHA256:new", "g", now.Add(3*time.Hour)) == "" {
-		t.Error("the key just used or the new one was dropped")
-	}
-	if g.get("SHA256:1", "g", now.Add(3*time.Hour)) != "" {
-		t.Error("the longest unused key was kept")
+	if GuestTTL != players.GuestTTL {
+		t.Errorf("the door tells players a guest is kept %v, the server keeps one %v", GuestTTL, players.GuestTTL)
 	}
 }
 

@@ -1,59 +1,36 @@
 package sshdoor
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
-	"sync"
+	"strings"
 	"time"
+
+	"parlour/store"
 )
 
-// Bounds of the guests a door remembers.
-const (
-	maxGuests = 10000
-	guestTTL  = 30 * 24 * time.Hour
-)
+// GuestTTL is how long the server remembers a guest after its last use
+// (players.GuestTTL), for the players' words.
+const GuestTTL = 30 * 24 * time.Hour
 
-// GuestsFile is the file in the data directory where the door keeps the
-// guests it remembers between starts. It holds their identity tokens,
-// which play as them: it is written with mode 0600, as the host key is.
+// GuestsFile is the file in the data directory where doors before the
+// server kept the guests in its database remembered them, with their
+// identity tokens. A door that finds it hands its guests to the server
+// (Config.Remember) and removes it; a file it cannot read is moved aside
+// to GuestsFile+".damaged" with a warning in the log, and its guests come
+// back as new guests.
 const GuestsFile = "ssh_guests.json"
 
-// guestSaveDelay gathers the changes of a moment into one write of the
-// guests' file.
-const guestSaveDelay = time.Second
+// importWait bounds the hand-over of a data directory's guests.
+const importWait = time.Minute
 
-// guests remembers the guest identity each public key last played under,
-// and the name it played as, so that a guest who comes back with the same
-// key (after a dropped connection or a restart of the server, say) plays
-// as the same guest and finds their tables. Only a key the client proved
-// it holds is remembered. At most maxGuests keys, the longest unused
-// dropped first, each forgotten guestTTL after its last use. With a path,
-// the list is kept in that file too, written guestSaveDelay after a
-// change and at shutdown.
-type guests struct {
-	mu    sync.Mutex
-	byKey map[string]guest // by the key's SHA256 fingerprint
-	// path is the file the list is kept in ("": memory only), log where
-	// a failure to write it is told; due is the write waiting, if any.
-	path string
-	log  *slog.Logger
-	due  *time.Timer
-	// saving lets one write of the file run at a time.
-	saving sync.Mutex
-}
-
-type guest struct {
-	name, token string
-	used        time.Time
-}
-
-// savedGuest is a guest as the file keeps it.
+// savedGuest is a guest as GuestsFile kept it: Key is a key's fingerprint
+// or a resume code's key (codePrefix and the code).
 type savedGuest struct {
 	Key   string    `json:"key"`
 	Name  string    `json:"name"`
@@ -61,138 +38,64 @@ type savedGuest struct {
 	Used  time.Time `json:"used"`
 }
 
-// get returns the identity key fp last played under as name, if any.
-func (g *guests) get(fp, name string, now time.Time) string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	e, ok := g.byKey[fp]
-	if !ok || e.name != name || now.Sub(e.used) > guestTTL {
-		return ""
-	}
-	e.used = now
-	g.byKey[fp] = e
-	g.changed()
-	return e.token
-}
-
-// put remembers that key fp plays as name under identity token.
-func (g *guests) put(fp, name, token string, now time.Time) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.byKey == nil {
-		g.byKey = make(map[string]guest)
-	}
-	if _, ok := g.byKey[fp]; !ok && len(g.byKey) >= maxGuests {
-		oldest, at := "", now
-		for k, e := range g.byKey {
-			if now.Sub(e.used) > guestTTL {
-				delete(g.byKey, k)
-				continue
-			}
-			if !e.used.After(at) {
-				oldest, at = k, e.used
-			}
-		}
-		if len(g.byKey) >= maxGuests {
-			delete(g.byKey, oldest)
-		}
-	}
-	g.byKey[fp] = guest{name: name, token: token, used: now}
-	g.changed()
-}
-
-// changed arranges the write of the file, when there is one; g.mu is
-// held.
-func (g *guests) changed() {
-	if g.path != "" && g.due == nil {
-		g.due = time.AfterFunc(guestSaveDelay, g.flush)
-	}
-}
-
-// flush writes the file now if a write is due. A failure is logged: the
-// guests stay remembered in memory, and the next change tries again.
-func (g *guests) flush() {
-	g.saving.Lock()
-	defer g.saving.Unlock()
-	g.mu.Lock()
-	if g.due == nil {
-		g.mu.Unlock()
+// importGuests hands the guests of the data directory's GuestsFile, if
+// any, to the server and removes the file. A guest whose token the
+// server refuses (it ended: the guest made an account, say) is left out;
+// any other failure keeps the file for the next start, which hands it
+// over again whole (remembering a guest twice is remembering it once).
+func (d *Door) importGuests() {
+	path := filepath.Join(d.cfg.DataDir, GuestsFile)
+	list, err := readGuests(path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
-	g.due.Stop()
-	g.due = nil
-	list := make([]savedGuest, 0, len(g.byKey))
-	for k, e := range g.byKey {
-		list = append(list, savedGuest{Key: k, Name: e.name, Token: e.token, Used: e.used})
+	if err != nil {
+		aside := path + ".damaged"
+		os.Rename(path, aside)
+		d.cfg.Log.Warn("ssh door: the guests' keys of an earlier start are forgotten", "err", err, "moved_to", aside)
+		return
 	}
-	g.mu.Unlock()
-	slices.SortFunc(list, func(a, b savedGuest) int { return b.Used.Compare(a.Used) })
-	if err := writeGuests(g.path, list); err != nil && g.log != nil {
-		g.log.Warn("ssh door: the guests' keys are not kept for the next start", "err", err)
+	ctx, cancel := context.WithTimeout(context.Background(), importWait)
+	defer cancel()
+	now, kept := time.Now(), 0
+	for _, g := range list {
+		if g.Key == "" || g.Token == "" || now.Sub(g.Used) > GuestTTL {
+			continue
+		}
+		key := g.Key
+		if !strings.HasPrefix(key, codePrefix) {
+			key = guestKey(g.Key, g.Name)
+		}
+		if err := d.cfg.Remember(ctx, key, g.Name, g.Token); errors.Is(err, store.ErrNotFound) {
+			continue // the guest made an account, say: nothing to hand over
+		} else if err != nil {
+			d.cfg.Log.Warn("ssh door: the guests' keys are not handed to the server yet; the next start tries again", "file", path, "err", err)
+			return
+		}
+		kept++
 	}
+	if err := os.Remove(path); err != nil {
+		d.cfg.Log.Warn("ssh door: removing the guests' file handed to the server", "file", path, "err", err)
+	}
+	d.cfg.Log.Info("ssh door: the guests' keys are kept by the server now", "guests", kept, "of", len(list))
 }
 
-// writeGuests replaces the file at path with list, whole or not at all.
-func writeGuests(path string, list []savedGuest) error {
-	b, err := json.Marshal(struct {
-		Guests []savedGuest `json:"guests"`
-	}{list})
+// readGuests reads the guests kept at path.
+func readGuests(path string) ([]savedGuest, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*") // mode 0600
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
-}
-
-// load reads the guests kept at g.path, leaving out those unused for
-// longer than guestTTL at now. A missing file is an empty list; a file
-// that cannot be read is an error, and the list stays empty.
-func (g *guests) load(now time.Time) error {
-	b, err := os.ReadFile(g.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("reading the guests' keys: %w", err)
+		return nil, err
 	}
 	var saved struct {
 		Guests []savedGuest `json:"guests"`
 	}
 	if err := json.Unmarshal(b, &saved); err != nil {
-		return fmt.Errorf("reading the guests' keys in %s: %w", g.path, err)
+		return nil, fmt.Errorf("reading the guests' keys in %s: %w", path, err)
 	}
-	// The latest used first, so that past maxGuests the oldest go.
-	slices.SortFunc(saved.Guests, func(a, b savedGuest) int { return b.Used.Compare(a.Used) })
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.byKey = make(map[string]guest)
-	for _, s := range saved.Guests {
-		if len(g.byKey) >= maxGuests {
-			break
-		}
-		if s.Key == "" || s.Token == "" || now.Sub(s.Used) > guestTTL {
-			continue
-		}
-		if _, ok := g.byKey[s.Key]; !ok {
-			g.byKey[s.Key] = guest{name: s.Name, token: s.Token, used: s.Used}
-		}
-	}
-	return nil
+	return saved.Guests, nil
 }
+
+// guestKey is the key a guest who came with the public key of fingerprint
+// fp, under the login name, is remembered by: the same key under another
+// name is another guest.
+func guestKey(fp, name string) string { return fp + " " + name }

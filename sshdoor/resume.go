@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/ssh"
 )
@@ -86,19 +85,4 @@ func (d *Door) resumeCommand(sess ssh.Session, code string) string {
 		port = "-p " + strconv.Itoa(a.Port) + " "
 	}
 	return "ssh -t " + port + host + " resume " + showCode(code)
-}
-
-// resumed returns the guest that code stands for, and keeps it from
-// being forgotten for another guestTTL.
-func (g *guests) resumed(code string, now time.Time) (name, token string, ok bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	e, ok := g.byKey[codePrefix+code]
-	if !ok || now.Sub(e.used) > guestTTL {
-		return "", "", false
-	}
-	e.used = now
-	g.byKey[codePrefix+code] = e
-	g.changed()
-	return e.name, e.token, true
 }

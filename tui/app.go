@@ -228,10 +228,11 @@ func (m *Model) Close() {
 	m.cancel()
 }
 
-// Session returns the account session the client plays under now ("" as
-// a guest): the one it started with, or the one a sign-in or sign-up in
-// it made. Read it once the program has ended.
-func (m *Model) Session() string { return m.cfg.Session }
+// Token returns the token the client plays under now: the account's
+// session (the one it started with, or one a sign-in or sign-up in it
+// made), or the guest identity's ("" for a guest who has none yet). Read
+// it once the program has ended.
+func (m *Model) Token() string { return m.idToken }
 
 // table is the table on show, if any.
 func (m *Model) table() *tableScreen {

@@ -213,11 +213,13 @@ func adminBackup(ctx context.Context, where storeAt, data, dir string, stdout, s
 	dest := filepath.Join(dir, "parlour.db")
 	// Beside the database, the SSH door's files: its host key (without
 	// it players' ssh would refuse the restored server as an impostor)
-	// and the guests it knows by their keys (without them every SSH
-	// guest would come back a new one, cut off from their games). Both
-	// hold secrets. The key is written once, at the first start, and the
-	// guests' file whole (a new file renamed into place), so a copy
-	// taken while the server runs is never half a file.
+	// and, in a data directory an older server left and none has served
+	// since, the guests it knew by their keys, which the next start
+	// hands to the database (without them every SSH guest would come
+	// back a new one, cut off from their games). Both hold secrets. The
+	// key is written once, at the first start, and the guests' file was
+	// written whole (a new file renamed into place), so a copy is never
+	// half a file.
 	side := []struct{ file, what string }{
 		{sshdoor.HostKeyFile, "the SSH host key"},
 		{sshdoor.GuestsFile, "the SSH door's guests"},

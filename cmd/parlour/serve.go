@@ -708,6 +708,14 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 				s, err := svc.KeySession(ctx, pub)
 				return s.Name, s.Token, err
 			},
+			// Closures: the service is made after the door, before it
+			// serves.
+			Guest: func(ctx context.Context, key string) (string, string, error) {
+				return svc.GuestToken(ctx, key)
+			},
+			Remember: func(ctx context.Context, key, name, token string) error {
+				return svc.RememberGuest(ctx, key, name, token)
+			},
 		})
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rsa"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -239,4 +240,102 @@ func (s *Service) KeySession(ctx context.Context, pub ssh.PublicKey) (Session, e
 	}
 	s.auth.Remember(cred)
 	return Session{Name: a.Name, Token: tok}, nil
+}
+
+// GuestTTL is how long the SSH door remembers a guest after its last
+// use.
+const GuestTTL = 30 * 24 * time.Hour
+
+// guests returns the store's side that keeps the SSH door's guests.
+func (s *Service) guests() (store.SSHGuests, error) {
+	gs, ok := s.st.(store.SSHGuests)
+	if !ok {
+		return nil, errors.New("this server's store keeps no SSH guests")
+	}
+	return gs, nil
+}
+
+// GuestToken returns the login name of the guest the SSH door remembers
+// under key and a new token of its identity, for a connection that proved
+// it is that guest (by the key's private half, or the resume code); "" and
+// "" when no guest is remembered under key, or none used within GuestTTL,
+// or one who has made an account since (who signs in as the account). The
+// token is new so that no token need be kept: the door signs it out when
+// the connection ends.
+func (s *Service) GuestToken(ctx context.Context, key string) (name, token string, err error) {
+	gs, err := s.guests()
+	if err != nil {
+		return "", "", err
+	}
+	ps, err := s.players()
+	if err != nil {
+		return "", "", err
+	}
+	now := s.tables.Now().UTC()
+	g, err := gs.SSHGuest(ctx, key)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && now.Sub(g.Used) > GuestTTL) {
+		return "", "", nil
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("reading the guest: %w", err)
+	}
+	if _, err := ps.AccountOf(ctx, g.Identity); err == nil {
+		return "", "", nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return "", "", fmt.Errorf("reading the guest's account: %w", err)
+	}
+	tok, h := auth.NewToken()
+	cred := store.Credential{Hash: h, Identity: g.Identity}
+	if err := s.st.AddCredential(ctx, cred); err != nil {
+		return "", "", fmt.Errorf("storing the guest's token: %w", err)
+	}
+	s.auth.Remember(cred)
+	g.Used = now
+	if err := gs.PutSSHGuest(ctx, g); err != nil {
+		// Only the guest's time to be forgotten misses it: the token
+		// stands.
+		s.log.Warn("recording an SSH guest's use", "err", err)
+	}
+	return g.Name, tok, nil
+}
+
+// RememberGuest remembers, for the SSH door, that key plays as the guest
+// whose identity token is token, under the login name: the guest found
+// again by GuestToken. Guests unused for GuestTTL are forgotten then. A
+// token that is not a guest's own (a seat's, an account's, an ended one)
+// is an error that wraps store.ErrNotFound.
+func (s *Service) RememberGuest(ctx context.Context, key, name, token string) error {
+	gs, err := s.guests()
+	if err != nil {
+		return err
+	}
+	ps, err := s.players()
+	if err != nil {
+		return err
+	}
+	p, err := s.auth.Authenticate(ctx, token)
+	if refuse.Status(err) == http.StatusUnauthorized {
+		return fmt.Errorf("remembering a guest: %w: %w", err, store.ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("remembering a guest: %w", err)
+	}
+	if p.Table != "" {
+		return fmt.Errorf("remembering a guest: a seat's token is no guest's: %w", store.ErrNotFound)
+	}
+	if _, err := ps.AccountOf(ctx, p.Identity); err == nil {
+		return fmt.Errorf("remembering a guest: an account's token is no guest's: %w", store.ErrNotFound)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("remembering a guest: %w", err)
+	}
+	now := s.tables.Now().UTC()
+	if err := gs.PutSSHGuest(ctx, store.SSHGuest{Key: key, Name: name, Identity: p.Identity, Used: now}); err != nil {
+		return fmt.Errorf("remembering a guest: %w", err)
+	}
+	if n, err := gs.ForgetSSHGuests(ctx, now.Add(-GuestTTL)); err != nil {
+		s.log.Warn("forgetting the SSH guests unused for long", "err", err)
+	} else if n > 0 {
+		s.log.Info("forgot the SSH guests unused for long", "guests", n, "unused_for", GuestTTL.String())
+	}
+	return nil
 }
