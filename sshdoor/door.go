@@ -63,9 +63,9 @@ type Config struct {
 	// guest remembered under key (server.Service.GuestToken), or "" and
 	// "" when none is. Remember remembers that key plays as the guest
 	// whose identity token is token, under the login name
-	// (server.Service.RememberGuest), and its error wraps
-	// store.ErrNotFound when token is not a guest's own (a seat's, an
-	// account's, an ended one). The server keeps them in its database, so that a guest comes
+	// (server.Service.RememberGuest); its error wraps store.ErrNotFound
+	// when token is not a guest's own (a seat's, an account's, an ended
+	// one). The server keeps them in its database, so that a guest comes
 	// back through any server of a cluster. Both are required.
 	Guest    func(ctx context.Context, key string) (name, token string, err error)
 	Remember func(ctx context.Context, key, name, token string) error
