@@ -130,6 +130,11 @@ func play(t *testing.T, s *site) (table string) {
 	if _, err := moderation.Grant(context.Background(), s.st, "Ann", true, "trusted", time.Now()); err != nil {
 		t.Fatal(err)
 	}
+	var gus struct{ Token string }
+	s.call("POST", "/api/v1/identity", "", map[string]string{"name": "Gus"}, 201, &gus)
+	if err := s.svc.RememberGuest(context.Background(), "SHA256:gus gus", "gus", gus.Token); err != nil {
+		t.Fatal(err)
+	}
 	return sa.Table
 }
 
@@ -279,7 +284,7 @@ func TestToPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tb := range []string{"accounts", "identities", "tables", "moves", "ratings", "player_games", "chat", "relations", "challenges", "reports", "ssh_keys", "daily_puzzles", "daily_attempts", "moderators", "moderation_log", "runs"} {
+	for _, tb := range []string{"accounts", "identities", "tables", "moves", "ratings", "player_games", "chat", "relations", "challenges", "reports", "ssh_keys", "ssh_guests", "daily_puzzles", "daily_attempts", "moderators", "moderation_log", "runs"} {
 		if copied[tb] == 0 {
 			t.Errorf("no rows of %s copied: the test's site did not fill it, or the copy missed it", tb)
 		}
