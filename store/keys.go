@@ -39,9 +39,10 @@ type Keys interface {
 }
 
 // SSHGuest is a guest the SSH door remembers: the guest identity that
-// Key last played as, under the login Name. Key is a public key's
-// fingerprint ("SHA256:…"), or a resume code the door gave a guest who
-// came without a key, in a form of the door's that no fingerprint takes.
+// Key last played as, under the login Name. Key is the door's: a public
+// key's fingerprint ("SHA256:…") with the login it came under, or a
+// resume code the door gave a guest who came without a key, in a form
+// that no fingerprint takes.
 type SSHGuest struct {
 	Key      string
 	Name     string

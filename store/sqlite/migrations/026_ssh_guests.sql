@@ -1,7 +1,7 @@
 -- The guests the SSH door remembers: the guest identity a public key
--- (key: its fingerprint) or a resume code last played as, under the login
--- name, so that a guest who comes back through any server plays as the
--- same guest. No token is kept: the door is given a new one each time.
+-- under a login (key: the fingerprint and the login) or a resume code last
+-- played as, so that a guest who comes back through any server plays as
+-- the same guest. No token is kept: the door is given a new one each time.
 CREATE TABLE ssh_guests (
 	key      TEXT PRIMARY KEY,
 	name     TEXT NOT NULL,
