@@ -148,3 +148,35 @@ func bookOwner(t *testing.T, n *node) string {
 
 // jsonHas reports whether the JSON b holds the string s.
 func jsonHas(b []byte, s string) bool { return bytes.Contains(b, []byte(`"`+s+`"`)) }
+
+// TestClusterSeeksThroughRestart: a restart of the whole cluster loses no
+// seek. Ann's seek waits on a; a closes and hands it to b; b, the last
+// node, closes and keeps it in the store; once both are back, Ann reads
+// it waiting and Ben's seek pairs with it.
+func TestClusterSeeksThroughRestart(t *testing.T) {
+	nodes := startCluster(t, "a", "b")
+	a, b := nodes[0], nodes[1]
+	ann, ben := nodeSignUp(t, a, "Ann"), nodeSignUp(t, b, "Ben")
+	terms := map[string]any{"game": "nymphabet", "rated": true}
+	var waiting seek.Answer
+	if st, body := nodeCall(t, a, "POST", "/api/v1/seeks", ann, terms, &waiting); st != http.StatusCreated || waiting.Status != "waiting" {
+		t.Fatalf("Ann seeks through a: %d %s", st, body)
+	}
+	a.close()
+	if st, body := nodeCall(t, b, "GET", "/api/v1/seeks/"+waiting.Seek.ID, ann, nil, nil); st != 200 {
+		t.Fatalf("Ann reads her seek through b once a closed: %d %s", st, body)
+	}
+	b.close()
+	a, b = a.again(t), b.again(t)
+	var mine seek.Mine
+	if st, body := nodeCall(t, b, "GET", "/api/v1/seeks/"+waiting.Seek.ID, ann, nil, &mine); st != 200 || mine.Status != "waiting" {
+		t.Fatalf("Ann reads her seek through b after the restart: %d %s", st, body)
+	}
+	var paired seek.Answer
+	if st, body := nodeCall(t, a, "POST", "/api/v1/seeks", ben, terms, &paired); st != http.StatusCreated || paired.Status != "paired" || paired.Table == nil {
+		t.Fatalf("Ben seeks the same through a: %d %s, want paired with Ann", st, body)
+	}
+	if st, body := nodeCall(t, a, "GET", "/api/v1/seeks/"+waiting.Seek.ID, ann, nil, &mine); st != 200 || mine.Status != "paired" || mine.Pairing.Table != paired.Table.Table {
+		t.Fatalf("Ann reads her seek through a: %d %s, want paired at %s", st, body, paired.Table.Table)
+	}
+}

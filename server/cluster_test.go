@@ -52,6 +52,10 @@ type node struct {
 	h    *server.Handler
 	srv  *httptest.Server
 	dead bool
+	// url and natsURL are the cluster's database and NATS server, opts
+	// what its nodes were started with: a restart (again) uses them.
+	url, natsURL string
+	opts         clusterOpts
 }
 
 // startCluster starts PostgreSQL, NATS and n nodes on them; everything is
@@ -105,52 +109,67 @@ func startClusterOpts(t *testing.T, opts clusterOpts, names ...string) []*node {
 	natsURL := natstest.URL(natstest.Run(t, -1))
 	var nodes []*node
 	for _, name := range names {
-		n := &node{name: name, pg: pg}
-		var err error
-		if n.st, err = postgres.Open(ctx, url, postgres.Options{}); err != nil {
-			t.Fatal(err)
-		}
-		relay := server.NewRelay()
-		handler, via := relay.Handle, natsURL
-		if opts.wrap != nil {
-			handler = opts.wrap(name, handler)
-		}
-		if opts.nats != nil {
-			via = opts.nats(name, natsURL)
-		}
-		if n.bus, err = natsbus.Connect(ctx, natsbus.Config{URL: via, Node: name, Handler: handler}); err != nil {
-			t.Fatal(err)
-		}
-		var st store.Store = n.st
-		if opts.store != nil {
-			st = opts.store(name, n.st)
-		}
-		var b bus.Bus = n.bus
-		if opts.bus != nil {
-			b = opts.bus(name, n.bus)
-		}
-		n.svc, err = server.New(ctx, server.Config{
-			Store: st, Games: games.Registry(), NewBot: games.NewBot, Logger: testLogger(),
-			Cluster: &server.Cluster{Bus: b, Relay: relay, Lease: 2 * time.Second, Forward: opts.forward}, WalkAway: opts.walkAway, MaxWait: opts.maxWait,
-			Clock: opts.clock,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		n.h = server.NewHandler(n.svc, limit.Limits{})
-		n.srv = httptest.NewServer(n.h)
-		nodes = append(nodes, n)
-		t.Cleanup(func() {
-			if !n.dead {
-				n.h.CloseSockets("test over")
-				n.svc.Close()
-				n.bus.Close()
-				n.srv.Close()
-			}
-			n.st.Close()
-		})
+		nodes = append(nodes, startNode(t, opts, name, pg, url, natsURL))
 	}
 	return nodes
+}
+
+// again starts a node of n's name on n's database and NATS, as a
+// restart of n, which has closed, would.
+func (n *node) again(t *testing.T) *node {
+	t.Helper()
+	return startNode(t, n.opts, n.name, n.pg, n.url, n.natsURL)
+}
+
+// startNode starts node name of a cluster on the PostgreSQL database at
+// url of pg and the NATS server at natsURL; it is removed when t ends.
+func startNode(t *testing.T, opts clusterOpts, name string, pg *pgtest.Server, url, natsURL string) *node {
+	t.Helper()
+	ctx := context.Background()
+	n := &node{name: name, pg: pg, url: url, natsURL: natsURL, opts: opts}
+	var err error
+	if n.st, err = postgres.Open(ctx, url, postgres.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	relay := server.NewRelay()
+	handler, via := relay.Handle, natsURL
+	if opts.wrap != nil {
+		handler = opts.wrap(name, handler)
+	}
+	if opts.nats != nil {
+		via = opts.nats(name, natsURL)
+	}
+	if n.bus, err = natsbus.Connect(ctx, natsbus.Config{URL: via, Node: name, Handler: handler}); err != nil {
+		t.Fatal(err)
+	}
+	var st store.Store = n.st
+	if opts.store != nil {
+		st = opts.store(name, n.st)
+	}
+	var b bus.Bus = n.bus
+	if opts.bus != nil {
+		b = opts.bus(name, n.bus)
+	}
+	n.svc, err = server.New(ctx, server.Config{
+		Store: st, Games: games.Registry(), NewBot: games.NewBot, Logger: testLogger(),
+		Cluster: &server.Cluster{Bus: b, Relay: relay, Lease: 2 * time.Second, Forward: opts.forward}, WalkAway: opts.walkAway, MaxWait: opts.maxWait,
+		Clock: opts.clock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.h = server.NewHandler(n.svc, limit.Limits{})
+	n.srv = httptest.NewServer(n.h)
+	t.Cleanup(func() {
+		if !n.dead {
+			n.h.CloseSockets("test over")
+			n.svc.Close()
+			n.bus.Close()
+			n.srv.Close()
+		}
+		n.st.Close()
+	})
+	return n
 }
 
 // twoSeats makes a Nymphabet table through node made for Ann and seats

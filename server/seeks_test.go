@@ -482,3 +482,71 @@ func TestSeeksLeaveWhenTheirPlayerStartsAGame(t *testing.T) {
 		}
 	}
 }
+
+// TestSeeksWaitThroughRestart: on both stores, a seek waiting as the
+// server restarts waits after it, listed on the same terms, read by its
+// player and paired with the next matching seek; a guest's too. A stop
+// longer than seek.HeldKept drops what waited.
+func TestSeeksWaitThroughRestart(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+		gus := newGuest(t, sf.srv.URL, "Gus")
+		var a, g seekAnswer
+		if st, body := ann.do("POST", "/api/v1/seeks", `{"game": "nymphabet", "mode": "standard", "rated": true, "clock": 60, "rating_range": {"within": 200}}`, &a); st != 201 || a.Status != "waiting" {
+			t.Fatalf("Ann seeks: %d %s", st, body)
+		}
+		if st, body := gus.do("POST", "/api/v1/seeks", `{"game": "salvo"}`, &g); st != 201 || g.Status != "waiting" {
+			t.Fatalf("Gus seeks: %d %s", st, body)
+		}
+		var before, after struct{ Seeks []seek.Seek }
+		(&client{t: t, base: sf.srv.URL}).do("GET", "/api/v1/seeks", nil, &before)
+
+		// restart stops the server for d.
+		restart := func(d time.Duration) {
+			sf.close()
+			sf.srv.Close()
+			sf.clock.Advance(d)
+			sf.openSocial()
+			ann.base, bob.base, gus.base = sf.srv.URL, sf.srv.URL, sf.srv.URL
+		}
+		restart(2 * time.Minute)
+		(&client{t: t, base: sf.srv.URL}).do("GET", "/api/v1/seeks", nil, &after)
+		if b, a := jsonOf(t, before.Seeks), jsonOf(t, after.Seeks); len(after.Seeks) != 2 || a != b {
+			t.Fatalf("listed after the restart:\n%s\nbefore:\n%s", a, b)
+		}
+		var mine seek.Mine
+		if st, body := ann.do("GET", "/api/v1/seeks/"+a.Seek.ID, nil, &mine); st != 200 || mine.Status != "waiting" {
+			t.Fatalf("Ann reads her seek after the restart: %d %s", st, body)
+		}
+		var b seekAnswer
+		if st, body := bob.do("POST", "/api/v1/seeks", `{"game": "nymphabet", "rated": true, "clock": 60}`, &b); st != 201 || b.Status != "paired" {
+			t.Fatalf("Bob seeks after the restart: %d %s", st, body)
+		}
+		if st, body := ann.do("GET", "/api/v1/seeks/"+a.Seek.ID, nil, &mine); st != 200 || mine.Status != "paired" || mine.Pairing.Table != b.Table.Table {
+			t.Fatalf("Ann reads her seek once Bob's paired: %d %s", st, body)
+		}
+
+		// Gus's seek waits through a second restart, but not through a
+		// stop longer than HeldKept.
+		restart(10 * time.Second)
+		if st, body := gus.do("GET", "/api/v1/seeks/"+g.Seek.ID, nil, &mine); st != 200 || mine.Status != "waiting" {
+			t.Fatalf("Gus reads his seek after the restart: %d %s", st, body)
+		}
+		restart(seek.HeldKept + time.Second)
+		if st, body := gus.do("GET", "/api/v1/seeks/"+g.Seek.ID, nil, nil); st != 404 {
+			t.Fatalf("Gus reads his seek after a long stop: %d %s", st, body)
+		}
+	})
+}
+
+// jsonOf returns v as JSON.
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

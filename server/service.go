@@ -305,12 +305,19 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		// Nor does it list to a player the seeks of one they keep apart
 		// from: they could not take them.
 		Apart: s.rel.Apart}
+	// The seeks waiting when the server stops wait for the next start
+	// in the store; a cluster's go to another node, and to the store
+	// only when none takes them.
+	kc.Held, _ = cfg.Store.(store.HeldSeeks)
 	if s.cl != nil {
 		// One node keeps the cluster's seeks (the cluster carries the
 		// requests about seeks to it); the others tell it what it needs.
 		kc.Peers = s.cl
 	}
 	s.seeks = seek.New(kc)
+	if s.cl == nil {
+		s.takeSeeksBack(s.ctx)
+	}
 	m, err := mail.New(mail.Config{SMTP: cfg.SMTP, Store: cfg.Store, Players: s.playersService, Games: cfg.Games,
 		BaseURL: s.Service.BaseURL, Online: s.social.IsOnline, Now: s.Service.Now, Logger: cfg.Logger, Registerer: s.reg,
 		RetryDelay: cfg.MailRetryDelay})
@@ -398,6 +405,19 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 				}
 				s.seeks.Take(hs)
 			},
+			Keep: func(raw []json.RawMessage) {
+				hs := make([]seek.Handed, 0, len(raw))
+				for _, b := range raw {
+					var h seek.Handed
+					if err := json.Unmarshal(b, &h); err == nil {
+						hs = append(hs, h)
+					}
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), holdWait)
+				defer cancel()
+				s.logHeld(s.seeks.Keep(ctx, hs))
+			},
+			TakeBack: s.takeSeeksBack,
 		})
 		s.cl.Start(s.Service, s.social)
 	}
@@ -423,6 +443,8 @@ func (s *Service) Tournaments() *tournament.Service { return s.tournaments.Load(
 func (s *Service) Close() {
 	if s.cl != nil {
 		s.cl.Close()
+	} else if s.seeks != nil {
+		s.holdSeeks()
 	}
 	s.cancel()
 	if s.house != nil {
@@ -444,6 +466,37 @@ func (s *Service) Close() {
 		m.Close()
 	}
 }
+
+// holdSeeks keeps the seeks waiting in the store as the server stops,
+// for the next start to take back.
+func (s *Service) holdSeeks() {
+	ctx, cancel := context.WithTimeout(context.Background(), holdWait)
+	defer cancel()
+	s.logHeld(s.seeks.Hold(ctx))
+}
+
+func (s *Service) logHeld(n int, err error) {
+	switch {
+	case err != nil:
+		s.log.Warn("the seeks waiting are lost", "err", err)
+	case n > 0:
+		s.log.Info("the seeks waiting are kept for the next start", "seeks", n)
+	}
+}
+
+// takeSeeksBack adds to the book the seeks kept as the server, or the
+// cluster, last stopped.
+func (s *Service) takeSeeksBack(ctx context.Context) {
+	switch n, err := s.seeks.TakeBack(ctx); {
+	case err != nil:
+		s.log.Warn("the seeks waiting when the server stopped are lost", "err", err)
+	case n > 0:
+		s.log.Info("the seeks waiting when the server stopped wait again", "seeks", n)
+	}
+}
+
+// holdWait bounds the write of the seeks waiting as the server stops.
+const holdWait = 5 * time.Second
 
 // socialObserver hands the table service's news of games and rematches
 // to the player streams (social.Service), built after the tables.

@@ -22,11 +22,13 @@ package cluster
 // Nobody holds the book at first: the first node asked about seeks takes
 // it, and keeps it while it lives, renewing its lease with its tables'.
 // A node that closes hands the book on to another, seeks and lease
-// (handBook), so that a rolling restart of the cluster loses no seek.
-// A node that dies takes the seeks waiting with it, as a restart does:
-// the next node asked about seeks takes the book over, at once when the
-// dead node is gone from the bus (a new epoch), and their players seek
-// again.
+// (handBook), so that a rolling restart of the cluster loses no seek;
+// the last node to close keeps them in the store, and the first node to
+// take the lease after takes them back (seek.Service.TakeBack), so that
+// a restart of the whole cluster loses none either. A node that dies
+// takes the seeks waiting with it: the next node asked about seeks takes
+// the book over, at once when the dead node is gone from the bus (a new
+// epoch), and their players seek again.
 
 import (
 	"context"
@@ -76,6 +78,13 @@ type SeekBook struct {
 	Hand func() []json.RawMessage
 	// Take adds the seeks another node handed on, a JSON list of them.
 	Take func(json.RawMessage)
+	// Keep keeps seeks handed out of the book, each as JSON, in the store
+	// for the next node to take the book's lease: this node closes, and
+	// no other took them (the cluster stops).
+	Keep func(seeks []json.RawMessage)
+	// TakeBack adds to the book the seeks a node kept as the cluster
+	// stopped: this node took the book's lease from nobody.
+	TakeBack func(ctx context.Context)
 }
 
 // SeeksHere sets what the node asks of its seek service.
@@ -137,6 +146,9 @@ func (c *Node) bookNode(ctx context.Context) (string, store.Lease, error) {
 	switch {
 	case err == nil:
 		c.keepBook(l)
+		if take := c.seekBookHooks().TakeBack; take != nil {
+			take(ctx)
+		}
 		return "", l, nil
 	case errors.Is(err, store.ErrLeased) && l.Owner != "" && l.Owner != c.node:
 		c.mu.Lock()
@@ -179,11 +191,12 @@ func (c *Node) handBook(ctx context.Context) {
 	b := c.book
 	c.book.closing = true
 	c.mu.Unlock()
-	hand := c.seekBookHooks().Hand
-	if !b.held || hand == nil {
+	hooks := c.seekBookHooks()
+	if !b.held || hooks.Hand == nil {
 		return
 	}
-	parts := packSeeks(hand(), maxBookPart)
+	seeks := hooks.Hand()
+	parts := packSeeks(seeks, maxBookPart)
 	peers, err := c.others(ctx, true)
 	if err != nil {
 		c.log.Warn("handing the seek book on: no node found", "err", err)
@@ -213,7 +226,15 @@ func (c *Node) handBook(ctx context.Context) {
 		}
 		return
 	}
-	c.log.Warn("handing the seek book on: no node took it; its seeks are lost", "nodes", len(peers))
+	switch {
+	case len(seeks) == 0:
+		c.log.Info("no node took the seek book, which held no seeks", "nodes", len(peers))
+		return
+	case hooks.Keep != nil:
+		hooks.Keep(seeks)
+		return
+	}
+	c.log.Warn("handing the seek book on: no node took it; its seeks are lost", "nodes", len(peers), "seeks", len(seeks))
 }
 
 // maxBookPart bounds the seeks of one "book" note, in bytes: well within

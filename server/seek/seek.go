@@ -3,19 +3,23 @@
 // at once; otherwise the seek is listed for others to accept, for as long
 // as its player is about.
 //
-// Seeks live in memory: a restart drops them (their players are gone
-// from the server too). In a cluster one node keeps them all, the one
-// the cluster carries every request about seeks to. Through Peers, that
-// node asks the others who holds a stream open there, and hears from
-// them of games begun there; a player's stream opening on another node
-// asks it for their seeks waiting; and when it closes it hands the book
-// to another (Hand, Take).
+// Seeks live in memory. A server that stops keeps them in the store
+// (Hold), and the next to start takes them back (TakeBack), so that
+// players whose pages wait through a restart keep waiting; a crash
+// loses them. In a cluster one node keeps them all, the one the cluster
+// carries every request about seeks to. Through Peers, that node asks
+// the others who holds a stream open there, and hears from them of
+// games begun there; a player's stream opening on another node asks it
+// for their seeks waiting; and when it closes it hands the book to
+// another (Hand, Take), or keeps it in the store when none is left
+// (Keep).
 package seek
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"net/http"
@@ -130,6 +134,9 @@ type Config struct {
 	Apart func(ctx context.Context, identity string) (map[string]bool, error)
 	// Peers, on a node of a cluster, reaches the other nodes.
 	Peers Peers
+	// Held, when set, keeps the book while no server runs (Hold,
+	// TakeBack).
+	Held store.HeldSeeks
 }
 
 // Seek is a waiting seek as the lobby lists it.
@@ -1014,7 +1021,7 @@ func (s *Service) Take(hs []Handed) int {
 		e, err := s.handed(h)
 		switch {
 		case err != nil:
-			s.cfg.Logger.Warn("a seek handed on from another node", "seek", h.Seek.ID, "err", err)
+			s.cfg.Logger.Warn("a seek handed on or held is dropped", "seek", h.Seek.ID, "err", err)
 			if e != nil {
 				gone = append(gone, e)
 			}
@@ -1030,6 +1037,79 @@ func (s *Service) Take(hs []Handed) int {
 		s.tellGone(e, "gone", "")
 	}
 	return taken
+}
+
+// HeldKept is how long after a server stopped its seeks are taken back
+// (TakeBack): a restart, within it, finds its players' pages still
+// asking about them (they go on asking while the server is away);
+// after a longer stop most have left, and a seek of one who has could
+// pair somebody with nobody.
+const HeldKept = 5 * time.Minute
+
+// Hold takes every waiting seek out of the book, telling nobody, and
+// keeps them in the store (Config.Held) for the next server to start:
+// the server stops, and its players may wait for it. It returns how many
+// it kept; none without Config.Held.
+func (s *Service) Hold(ctx context.Context) (int, error) {
+	if s.cfg.Held == nil {
+		return 0, nil
+	}
+	return s.Keep(ctx, s.Hand())
+}
+
+// Keep keeps seeks handed out of the book (Hand) in the store (Config.Held)
+// for the next server to take back: a node of a cluster that closes
+// keeps there the seeks no other node took. It returns how many it kept;
+// none without Config.Held.
+func (s *Service) Keep(ctx context.Context, hs []Handed) (int, error) {
+	if s.cfg.Held == nil || len(hs) == 0 {
+		return 0, nil
+	}
+	now := s.now()
+	var held []store.HeldSeek
+	for _, h := range hs {
+		b, err := json.Marshal(h)
+		if err != nil {
+			return 0, fmt.Errorf("seek %s: %w", h.Seek.ID, err)
+		}
+		held = append(held, store.HeldSeek{ID: h.Seek.ID, Body: b, Held: now})
+	}
+	if err := s.cfg.Held.HoldSeeks(ctx, held); err != nil {
+		return 0, fmt.Errorf("holding %d seeks: %w", len(held), err)
+	}
+	return len(held), nil
+}
+
+// TakeBack adds to the book the seeks a server that stopped kept in the
+// store (Hold) at most HeldKept ago, and deletes them there. Each waits
+// as if its player had asked about it now: they have Window to come
+// back, as a player who is about would. Those held longer ago, or that
+// this server cannot read (a game or rules it does not know), are
+// dropped, their players told where a stream of theirs is open. It
+// returns how many it took back.
+func (s *Service) TakeBack(ctx context.Context) (int, error) {
+	if s.cfg.Held == nil {
+		return 0, nil
+	}
+	held, err := s.cfg.Held.TakeSeeks(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("taking back the seeks held: %w", err)
+	}
+	now := s.now()
+	hs := make([]Handed, 0, len(held))
+	for _, sk := range held {
+		var h Handed
+		if err := json.Unmarshal(sk.Body, &h); err != nil {
+			s.cfg.Logger.Warn("a seek held while no server ran", "seek", sk.ID, "err", err)
+			continue
+		}
+		if now.Sub(sk.Held) > HeldKept {
+			continue
+		}
+		h.Seen = now
+		hs = append(hs, h)
+	}
+	return s.Take(hs), nil
 }
 
 // handed makes the book's entry of h, resolving its game and rules.
@@ -1095,7 +1175,7 @@ func (s *Service) Get(ctx context.Context, p *auth.Principal, id string) (Mine, 
 		pp := pd.p
 		return Mine{Status: "paired", Pairing: &pp}, nil
 	}
-	return Mine{}, refuse.NotFound("you have no seek %q waiting: it was canceled, you left it for too long, or the server restarted, which forgets the seeks waiting", refuse.Clip(id))
+	return Mine{}, refuse.NotFound("you have no seek %q waiting: it was canceled, you left it for too long, or it was lost while the server was down", refuse.Clip(id))
 }
 
 // List returns the seeks waiting, oldest first, for game when it is not

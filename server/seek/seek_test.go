@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -25,6 +26,7 @@ import (
 	"parlour/server/social"
 	"parlour/server/table"
 	"parlour/store"
+	"parlour/store/sqlite"
 )
 
 // fakeClock is a clock that moves when the test says; it never fires.
@@ -159,15 +161,21 @@ type env struct {
 }
 
 func newEnv(t testing.TB) *env {
+	return newHeldEnv(t, nil, time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+}
+
+// newHeldEnv is newEnv whose book is held in held over a stop, its
+// clock at now.
+func newHeldEnv(t testing.TB, held store.HeldSeeks, now time.Time) *env {
 	e := &env{tables: &fakeTables{}, streams: &fakeStreams{told: map[string][]string{}, held: map[string]bool{}},
-		clock: &fakeClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}}
+		clock: &fakeClock{now: now}}
 	players := fakePlayers{
 		ratings: map[string]float64{"ann": 1500, "ben": 1520, "cat": 1900, "dan": 1100, "eve": 1480, "new": math.NaN(), "fay": 1700},
 		unsure:  map[string]bool{"fay": true},
 		guests:  map[string]bool{"gus": true, "gia": true},
 	}
 	e.s = New(Config{Tables: e.tables, Streams: e.streams, Players: players, Games: servertest.Registry(), Clock: e.clock,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Held: held})
 	return e
 }
 
@@ -1044,5 +1052,95 @@ func TestSeekHandedOn(t *testing.T) {
 	}
 	if p := to.tables.pairs; len(p) != 1 || p[0].Seats[0].Identity != "ann" {
 		t.Errorf("pairings %+v, want Ann's with Ben", p)
+	}
+}
+
+// TestSeekHeld: the book a server holds in the store as it stops (Hold)
+// waits in the next server's (TakeBack) as it waited, listed alike and
+// pairing on its terms, each player given Window from the restart to
+// come back; seeks held longer than HeldKept ago, or unreadable, are
+// dropped, and nothing is taken twice.
+func TestSeekHeld(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	stop := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	before := newHeldEnv(t, st, stop)
+	ann := before.must(t, "ann", `{"game":"guess","rating_range":{"min":1400}}`, "waiting")
+	eve := before.must(t, "eve", `{"game":"tailguess","rated":true}`, "waiting")
+	listed, _ := json.Marshal(list(t, before.s, ""))
+	before.clock.now = stop.Add(-25 * time.Second) // Eve asked last 25 s before the stop
+	if _, err := before.s.Get(ctx, &auth.Principal{Identity: "eve"}, eve.Seek.ID); err != nil {
+		t.Fatal(err)
+	}
+	before.clock.now = stop
+	if n, err := before.s.Hold(ctx); err != nil || n != 2 {
+		t.Fatalf("Hold: %d, %v; want 2", n, err)
+	}
+	if n := before.s.Len(); n != 0 {
+		t.Fatalf("%d seeks left in the book of a server that stopped", n)
+	}
+	if got := before.streams.told["ann"]; len(got) != 1 || got[0] != "seek" {
+		t.Errorf("Ann's stream heard %v as the server stopped, want only her seek", got)
+	}
+
+	// The next server starts two minutes later.
+	after := newHeldEnv(t, st, stop.Add(2*time.Minute))
+	if n, err := after.s.TakeBack(ctx); err != nil || n != 2 {
+		t.Fatalf("TakeBack: %d, %v; want 2", n, err)
+	}
+	if got, _ := json.Marshal(list(t, after.s, "")); string(got) != string(listed) {
+		t.Errorf("listed after the restart:\n%s\nbefore:\n%s", got, listed)
+	}
+	if n, err := newHeldEnv(t, st, stop.Add(2*time.Minute)).s.TakeBack(ctx); err != nil || n != 0 {
+		t.Errorf("a third server took back %d seeks, %v; want none", n, err)
+	}
+	// Both have Window from the restart, Eve's 25 s before the stop
+	// forgotten; Ann comes back and asks, Eve does not.
+	after.clock.now = after.clock.now.Add(Window - time.Second)
+	if m, err := after.s.Get(ctx, &auth.Principal{Identity: "ann"}, ann.Seek.ID); err != nil || m.Status != "waiting" {
+		t.Fatalf("Ann asks about her seek after the restart: %+v, %v", m, err)
+	}
+	after.s.Sweep()
+	if n := after.s.Len(); n != 2 {
+		t.Fatalf("%d seeks wait within Window of the restart, want 2", n)
+	}
+	after.clock.now = after.clock.now.Add(2 * time.Second)
+	after.s.Sweep()
+	if got := list(t, after.s, ""); len(got) != 1 || got[0].ID != ann.Seek.ID {
+		t.Fatalf("after Window, listed %+v; want Ann's alone", got)
+	}
+	if _, err := after.s.Accept(ctx, &auth.Principal{Identity: "dan"}, ann.Seek.ID); refuse.Status(err) != http.StatusForbidden {
+		t.Errorf("Dan (1100) accepts Ann's seek of 1400 and up: %v, want refused", err)
+	}
+	if a := after.must(t, "ben", `{"game":"guess"}`, "paired"); a.Table == nil {
+		t.Errorf("Ben's seek paired without a table")
+	}
+
+	// A stop longer than HeldKept drops what it held, as does a seek the
+	// server cannot read.
+	long := newHeldEnv(t, st, stop)
+	long.must(t, "cat", `{"game":"guess"}`, "waiting")
+	if n, err := long.s.Hold(ctx); err != nil || n != 1 {
+		t.Fatalf("Hold: %d, %v", n, err)
+	}
+	if err := st.HoldSeeks(ctx, []store.HeldSeek{{ID: "zzzzzzzzzzzzzzzz", Body: []byte("{not json"), Held: stop}}); err != nil {
+		t.Fatal(err)
+	}
+	late := newHeldEnv(t, st, stop.Add(HeldKept+time.Second))
+	if n, err := late.s.TakeBack(ctx); err != nil || n != 0 {
+		t.Fatalf("TakeBack after %v: %d, %v; want none", HeldKept+time.Second, n, err)
+	}
+	if left, err := st.TakeSeeks(ctx); err != nil || len(left) != 0 {
+		t.Errorf("left held: %+v, %v", left, err)
+	}
+
+	// A server without a store to hold them in holds nothing.
+	if n, err := newEnv(t).s.Hold(ctx); err != nil || n != 0 {
+		t.Errorf("Hold without a store: %d, %v", n, err)
 	}
 }

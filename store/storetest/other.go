@@ -25,6 +25,7 @@ func otherTests() []test {
 		{"Dailies", testDailies},
 		{"Keys", testKeys},
 		{"SSHGuests", testSSHGuests},
+		{"HeldSeeks", testHeldSeeks},
 		{"InviteCodes", testInviteCodes},
 		{"Analyses", testAnalyses},
 		{"Clock", testClock},
@@ -685,6 +686,53 @@ func testSSHGuests(t *testing.T, e *env) {
 	}
 	if _, err := gs.SSHGuest(ctx, ida.Key); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("the guest of a deleted account: %v, want ErrNotFound", err)
+	}
+}
+
+// testHeldSeeks holds seeks over a restart: each in place of one held
+// under its id, and taken back once, oldest first.
+func testHeldSeeks(t *testing.T, e *env) {
+	ctx := context.Background()
+	hs := as[store.HeldSeeks](t, e.s)
+	at := now()
+	if err := hs.HoldSeeks(ctx, nil); err != nil {
+		t.Fatalf("holding no seeks: %v", err)
+	}
+	if got, err := hs.TakeSeeks(ctx); err != nil || len(got) != 0 {
+		t.Fatalf("taking from none held: %v, %v", got, err)
+	}
+	first := []store.HeldSeek{
+		{ID: "s2", Body: []byte(`{"seek":{"id":"s2"}}`), Held: at},
+		{ID: "s1", Body: []byte(`{"seek":{"id":"s1"}}`), Held: at},
+	}
+	if err := hs.HoldSeeks(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	// A server that ran and stopped again holds its seeks beside the
+	// first's; s2 again takes its own place.
+	later := at.Add(time.Minute)
+	second := []store.HeldSeek{
+		{ID: "s3", Body: []byte(`{"seek":{"id":"s3","game":"«quizl»"}}`), Held: later},
+		{ID: "s2", Body: []byte(`{"seek":{"id":"s2","rated":true}}`), Held: later},
+	}
+	if err := hs.HoldSeeks(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	got, err := hs.TakeSeeks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []store.HeldSeek{first[1], second[1], second[0]}
+	if len(got) != len(want) {
+		t.Fatalf("TakeSeeks: %d seeks %+v, want %d", len(got), got, len(want))
+	}
+	for i := range want {
+		if got[i].ID != want[i].ID || string(got[i].Body) != string(want[i].Body) || !got[i].Held.Equal(want[i].Held) {
+			t.Errorf("TakeSeeks[%d] = %s %s %v, want %s %s %v", i, got[i].ID, got[i].Body, got[i].Held, want[i].ID, want[i].Body, want[i].Held)
+		}
+	}
+	if got, err := hs.TakeSeeks(ctx); err != nil || len(got) != 0 {
+		t.Errorf("taking again: %+v, %v; want none", got, err)
 	}
 }
 

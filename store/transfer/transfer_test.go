@@ -135,6 +135,8 @@ func play(t *testing.T, s *site) (table string) {
 	if err := s.svc.RememberGuest(context.Background(), "SHA256:gus gus", "gus", gus.Token); err != nil {
 		t.Fatal(err)
 	}
+	// Gus's seek waits as the server stops: the store holds it.
+	s.call("POST", "/api/v1/seeks", gus.Token, map[string]any{"game": "salvo"}, 201, nil)
 	return sa.Table
 }
 
@@ -284,7 +286,7 @@ func TestToPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tb := range []string{"accounts", "identities", "tables", "moves", "ratings", "player_games", "chat", "relations", "challenges", "reports", "ssh_keys", "ssh_guests", "daily_puzzles", "daily_attempts", "moderators", "moderation_log", "runs"} {
+	for _, tb := range []string{"accounts", "identities", "tables", "moves", "ratings", "player_games", "chat", "relations", "challenges", "reports", "ssh_keys", "ssh_guests", "held_seeks", "daily_puzzles", "daily_attempts", "moderators", "moderation_log", "runs"} {
 		if copied[tb] == 0 {
 			t.Errorf("no rows of %s copied: the test's site did not fill it, or the copy missed it", tb)
 		}

@@ -131,10 +131,34 @@ func TestQuickSeek(t *testing.T) {
 	ann.Wait("the banner gone", `document.querySelectorAll(".banner.seek").length === 0`)
 }
 
-// TestQuickSeekAfterRestart: a restart of the server forgets the seeks
-// waiting; the banner says so, and its Seek again seeks the same game on
-// the same terms.
-func TestQuickSeekAfterRestart(t *testing.T) {
+// TestQuickSeekThroughRestart: a seek waiting as the server restarts
+// waits after it: the banner goes on waiting, and when Ann's quick game
+// pairs with it, Gus's page goes to the table.
+func TestQuickSeekThroughRestart(t *testing.T) {
+	t.Parallel()
+	srv := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	gus := e2e.NewPlayer(t, b, "Gus", srv.Base)
+	ann := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	gus.Open("/")
+	gus.Wait("the quick buttons", `!!document.querySelector(".quick-seek[data-game=quizl][data-rated=false]")`)
+	gus.Click(".quick-seek[data-game=quizl][data-rated=false]")
+	gus.Wait("Gus's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
+	srv.Restart(func() {})
+	ann.Open("/")
+	ann.Wait("the quick buttons", `!!document.querySelector(".quick-seek[data-game=quizl][data-rated=false]")`)
+	ann.Click(".quick-seek[data-game=quizl][data-rated=false]")
+	ann.Wait("Ann's table", `location.pathname.startsWith("/t/")`)
+	gus.WaitLong("Gus's table", `location.pathname.startsWith("/t/")`)
+	if a, g := e2e.Eval[string](ann, `location.pathname`), e2e.Eval[string](gus, `location.pathname`); a != g {
+		t.Fatalf("Ann is at %s, Gus at %s", a, g)
+	}
+}
+
+// TestQuickSeekLost: a seek lost while the server was down (it crashed,
+// or stayed down too long) ends on the banner, which says so, and its
+// Seek again seeks the same game on the same terms.
+func TestQuickSeekLost(t *testing.T) {
 	t.Parallel()
 	srv := e2e.NewTestServer(t)
 	b := e2e.NewBrowser(t)
@@ -143,9 +167,19 @@ func TestQuickSeekAfterRestart(t *testing.T) {
 	gus.Wait("the quick buttons", `!!document.querySelector(".quick-seek[data-game=quizl][data-rated=false]")`)
 	gus.Click(".quick-seek[data-game=quizl][data-rated=false]")
 	gus.Wait("Gus's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
-	srv.Restart(func() {})
+	srv.Restart(func() {
+		// The seek held for the next start is lost, as a crash loses it.
+		st, err := sqlite.Open(context.Background(), srv.DB, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		if held, err := st.TakeSeeks(context.Background()); err != nil || len(held) != 1 {
+			t.Fatalf("the seeks held: %v, %v; want Gus's", held, err)
+		}
+	})
 	gus.WaitLong("the seek ended", `!!document.querySelector(".banner.seek .seek-again")`)
-	if got := gus.Text(".banner.seek"); !strings.Contains(got, "Your seek for a casual Quizl game, 2 minutes a turn ended") || !strings.Contains(got, "the server restarted") {
+	if got := gus.Text(".banner.seek"); !strings.Contains(got, "Your seek for a casual Quizl game, 2 minutes a turn ended") || !strings.Contains(got, "lost while the server was down") {
 		t.Errorf("the ended banner reads %q", got)
 	}
 	gus.AccessibleThemes("the seek ended")

@@ -247,8 +247,8 @@ async function poll(w) {
   } catch (e) {
     if (shown.get(w.id) !== w) return;
     if (e.status === 404) {
-      // The player may still want the game (a restart of the server
-      // forgets the seeks waiting): one click seeks it again.
+      // The player may still want the game (a crash of the server, or
+      // a long stop, loses the seeks waiting): one click seeks it again.
       const el = end(w);
       fill(el, h("p", { class: "seek-text" }, `Your seek for ${terms(w.seek)} ended: ${e.message}`),
         h("div", { class: "row" },
