@@ -151,6 +151,11 @@ type Service struct {
 	tournaments atomic.Pointer[tournament.Service]
 	// house puts up the calendar's events (nil without a calendar).
 	house *houseEvents
+	// sessions ends the accounts' sessions unused for long (nil for a
+	// store without accounts); usesDone is closed once the auth's uses
+	// are all written (auth.NoteUses).
+	sessions *sessionSweep
+	usesDone chan struct{}
 }
 
 // New builds a service on cfg: the table service rebuilds every live
@@ -183,6 +188,13 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		s.cancel()
 		return nil, fmt.Errorf("server: registering metrics: %w", err)
 	}
+	// The goroutine holds its own copies: New's s is nil once it fails.
+	a, actx, done := s.auth, s.ctx, make(chan struct{})
+	s.usesDone = done
+	go func() {
+		defer close(done)
+		a.NoteUses(actx)
+	}()
 	if clustered {
 		// Made before the tables, whose Placement it is; Start hands it
 		// the parts made after it.
@@ -285,6 +297,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	if s.playersService, err = players.New(pc); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if _, ok := cfg.Store.(store.Players); ok {
+		s.sessions = startSessionSweep(s.ctx, s.playersService, s.Service.Config().Clock, s.log)
 	}
 	s.rel = relations.New(relations.Config{Players: s.playersService, Store: cfg.Store, Logger: cfg.Logger, Now: s.Service.Now})
 	sc := social.Config{Tables: s.Service, Players: s.playersService, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger, Clock: s.Service.Config().Clock,
@@ -447,8 +462,14 @@ func (s *Service) Close() {
 		s.holdSeeks()
 	}
 	s.cancel()
+	if s.usesDone != nil {
+		<-s.usesDone
+	}
 	if s.house != nil {
 		s.house.stop()
+	}
+	if s.sessions != nil {
+		s.sessions.stop()
 	}
 	if ts := s.tournaments.Load(); ts != nil {
 		ts.Close()

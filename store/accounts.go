@@ -179,6 +179,17 @@ type Players interface {
 	// session and identity tokens (not its seats' tokens) except keep,
 	// in one transaction. It returns the hashes deleted.
 	SetPassword(ctx context.Context, identity, hash string, keep []byte) ([][]byte, error)
+	// TouchSessions notes that the session or identity tokens (not
+	// seats' tokens) with hashes were used at at. A hash no longer
+	// stored is passed over.
+	TouchSessions(ctx context.Context, hashes [][]byte, at time.Time) error
+	// ExpireSessions ends the accounts' sessions (not guests' identity
+	// tokens, which are all a guest has, nor seats' tokens) last used
+	// before before, in one transaction, and returns the hashes deleted.
+	// A session or identity token never noted used is taken as used at
+	// now, and stored so: made since the last call, or before the store
+	// kept the time.
+	ExpireSessions(ctx context.Context, before, now time.Time) ([][]byte, error)
 	// EndSessions deletes identity's session and identity tokens (not
 	// its seats' tokens) except keep, in one transaction, and returns the
 	// hashes deleted: a player signing out everywhere else.

@@ -62,6 +62,10 @@ type Credential struct {
 	// empty for an identity's own token.
 	Table string
 	Seat  int
+	// Used is when an identity's own token was last used as far as the
+	// store knows (Players.TouchSessions), zero when never noted.
+	// Ignored when storing.
+	Used time.Time
 }
 
 // Status is a table's place in its life, as the store indexes it.

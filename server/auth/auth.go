@@ -38,6 +38,7 @@ type Auth struct {
 	cache     *credCache
 	badTokens prometheus.Counter
 	watch     watchers
+	uses      uses
 }
 
 // New returns an Auth that reads credentials from st and logs the store's
@@ -49,7 +50,7 @@ func New(st store.Store, log *slog.Logger, maxAge time.Duration) *Auth {
 	c := newCredCache(credCacheSize)
 	c.maxAge = maxAge
 	return &Auth{
-		st: st, log: log, cache: c,
+		st: st, log: log, cache: c, uses: uses{wake: make(chan struct{}, 1)},
 		badTokens: prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_bad_tokens_total", Help: "Requests with a token this server never issued."}),
 	}
 }
@@ -69,7 +70,10 @@ func (a *Auth) Authenticate(ctx context.Context, token string) (*Principal, erro
 	if c, ok := a.cache.get(sum[:]); ok {
 		// Cached under the hash of a token of the right shape: only that
 		// token hashes to it, so its shape needs no second look.
-		return &Principal{Identity: c.identity, Table: c.table, Seat: c.seat}, nil
+		if c.table == "" {
+			a.used(sum[:])
+		}
+		return &Principal{Identity: c.identity, Table: c.table, Seat: int(c.seat)}, nil
 	}
 	if !account.ValidTokenShape(token) {
 		return nil, refuse.Unauthorized("that token is not one this server issued")
@@ -87,12 +91,19 @@ func (a *Auth) Authenticate(ctx context.Context, token string) (*Principal, erro
 		return nil, a.readFailed("your token", err)
 	}
 	a.Remember(c)
+	if c.Table == "" {
+		a.used(sum[:])
+	}
 	return &Principal{Identity: c.Identity, Table: c.Table, Seat: c.Seat}, nil
 }
 
 // Remember caches c for the requests that will present its token.
 func (a *Auth) Remember(c store.Credential) {
-	a.cache.put(c.Hash, cachedCred{identity: c.Identity, table: c.Table, seat: c.Seat})
+	cr := cachedCred{identity: c.Identity, table: c.Table, seat: int32(c.Seat)}
+	if !c.Used.IsZero() {
+		cr.used = day(c.Used)
+	}
+	a.cache.put(c.Hash, cr)
 }
 
 // Forget drops the credential whose token hashes to hash from the cache:

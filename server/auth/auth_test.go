@@ -66,3 +66,74 @@ func TestAuthenticateCachedAllocs(t *testing.T) {
 		t.Errorf("a cached token took %v allocations, want 1", n)
 	}
 }
+
+// TestUsesNoted: the first use of a day of an identity's own token is
+// noted in the store, once however often it is used, through the cache or
+// not; a seat's token's use is not, nor is a use already noted that day.
+func TestUsesNoted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := servertest.SQLite(t)
+	a := New(st, slog.New(slog.DiscardHandler), 0)
+	own, ownHash := NewToken()
+	seat, seatHash := NewToken()
+	id := NewID()
+	if err := st.CreateIdentity(ctx, store.Identity{ID: id, Name: "Gus", Created: time.Now()}, store.Credential{Hash: ownHash, Identity: id}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AddCredential(ctx, store.Credential{Hash: seatHash, Identity: id, Table: "t1", Seat: 1}); err != nil {
+		t.Fatal(err)
+	}
+	used := func(h []byte) time.Time {
+		t.Helper()
+		c, err := st.Credential(ctx, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Used
+	}
+	before := time.Now()
+	for range 3 {
+		for _, tok := range []string{own, seat} {
+			if _, err := a.Authenticate(ctx, tok); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n := len(a.uses.pending); n != 1 {
+		t.Fatalf("%d uses waiting after three uses of each token, want the identity token's one", n)
+	}
+	a.flushUses(ctx, st)
+	if u := used(ownHash); u.Before(before) || u.After(time.Now()) {
+		t.Errorf("the identity token's use noted at %v, want between %v and now", u, before)
+	}
+	if u := used(seatHash); !u.IsZero() {
+		t.Errorf("the seat token's use noted at %v, want never", u)
+	}
+	// A new server's cache reads the day's use from the store, and notes
+	// it no more; nor does the first once it has.
+	b := New(st, slog.New(slog.DiscardHandler), 0)
+	for _, x := range []*Auth{a, b} {
+		if _, err := x.Authenticate(ctx, own); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(x.uses.pending); n != 0 {
+			t.Errorf("%d uses waiting after a use noted today", n)
+		}
+	}
+
+	// NoteUses writes what comes, and what is left when it ends.
+	c := New(st, slog.New(slog.DiscardHandler), 0)
+	c.cache.put(ownHash, cachedCred{identity: id, used: day(time.Now()) - 1})
+	rctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { c.NoteUses(rctx); close(done) }()
+	if _, err := c.Authenticate(ctx, own); err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	<-done
+	if n := len(c.uses.pending); n != 0 {
+		t.Errorf("%d uses left unwritten after NoteUses ended", n)
+	}
+}

@@ -38,8 +38,12 @@ type credCache struct {
 // store was last asked for it (with maxAge), in Unix nanoseconds.
 type cachedCred struct {
 	identity, table string
-	seat            int
 	at              int64
+	// seat is a seat's number (a table's seats are few); used is the
+	// day (Unix days) of the last use of an identity's own token known
+	// to be noted in the store, or on its way there. Both fit in the
+	// word a seat's int took.
+	seat, used int32
 }
 
 // credKey is a token's hash (account.HashToken) as the cache's key: held
@@ -103,6 +107,35 @@ func (c *credCache) putLocked(k credKey, cr cachedCred) {
 		c.old, c.cur = c.cur, make(map[credKey]cachedCred, c.size)
 	}
 	c.cur[k] = cr
+}
+
+// due reports whether the use on day of the credential whose token
+// hashes to h is yet to be noted in the store, and takes it as noted:
+// the first use of a day is written, the others not. A credential not
+// held (dropped meanwhile) is not due.
+func (c *credCache) due(h []byte, day int32) bool {
+	k, ok := keyOf(h)
+	if !ok {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.cur
+	cr, ok := m[k]
+	if !ok {
+		if m = c.old; m == nil {
+			return false
+		}
+		if cr, ok = m[k]; !ok {
+			return false
+		}
+	}
+	if cr.used >= day {
+		return false
+	}
+	cr.used = day
+	m[k] = cr
+	return true
 }
 
 // len returns how many credentials the cache holds.

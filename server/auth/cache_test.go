@@ -20,12 +20,12 @@ func TestCredCache(t *testing.T) {
 	key := func(i int) []byte { return hashOf(fmt.Sprint("token-", i)) }
 	c := newCredCache(4)
 	for i := range 4 {
-		c.put(key(i), cachedCred{identity: fmt.Sprint("id", i), seat: i})
+		c.put(key(i), cachedCred{identity: fmt.Sprint("id", i), seat: int32(i)})
 	}
 	// Key 0 is used while the next generation fills, so it is carried
 	// over; 1, 2 and 3 are not, and leave when the generation after fills.
 	for i := 4; i < 12; i++ {
-		c.put(key(i), cachedCred{identity: fmt.Sprint("id", i), seat: i})
+		c.put(key(i), cachedCred{identity: fmt.Sprint("id", i), seat: int32(i)})
 		if got, ok := c.get(key(0)); !ok || got.identity != "id0" || got.seat != 0 {
 			t.Fatalf("after put %d: key 0 = %+v, %v; want id0", i, got, ok)
 		}

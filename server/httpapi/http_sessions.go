@@ -15,8 +15,9 @@ import (
 	"parlour/server/refuse"
 )
 
-// sessionMaxAge is how long a browser keeps its session cookie.
-const sessionMaxAge = 30 * 24 * time.Hour
+// sessionMaxAge is how long a browser keeps its session cookie after
+// its last page: as long as the server keeps the session unused.
+const sessionMaxAge = players.SessionIdle
 
 // setSession gives the browser its session cookie: HttpOnly (no script
 // reads it), Secure when the client came over TLS (directly, or through a
@@ -176,6 +177,12 @@ func (h *Handler) whoAmI(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, refuse.ReadFailed(h.log, "your role", err))
 			return
 		}
+	}
+	if tok := auth.SessionToken(r); tok != "" && r.Header.Get("Authorization") == "" {
+		// Every page asks who its cookie signs in as: the cookie is
+		// given again for sessionMaxAge from now, so that a player who
+		// comes back within it stays signed in.
+		h.setSession(w, r, tok)
 	}
 	h.reply(w, r, out, nil)
 }

@@ -265,6 +265,29 @@ func (s *Service) SignOut(ctx context.Context, p *auth.Principal, token string) 
 	return nil
 }
 
+// SessionIdle is how long an account's session lasts unused: a program's
+// token ends as long after its last request, and the browser's cookie
+// lasts as long after its last page (httpapi). A guest's own token never
+// ends, being all the guest has.
+const SessionIdle = 30 * 24 * time.Hour
+
+// ExpireSessions ends the accounts' sessions unused for SessionIdle, as
+// signing out would: on every node, closing the sockets and streams
+// opened with them. It returns how many it ended.
+func (s *Service) ExpireSessions(ctx context.Context) (int, error) {
+	ps, err := s.players()
+	if err != nil {
+		return 0, err
+	}
+	now := s.tables.Now()
+	hashes, err := ps.ExpireSessions(ctx, now.Add(-SessionIdle), now)
+	if err != nil {
+		return 0, fmt.Errorf("ending the sessions unused for %v: %w", SessionIdle, err)
+	}
+	s.forget(ctx, hashes)
+	return len(hashes), nil
+}
+
 // accountFor returns the account of p, or a refusal when p is nobody's or
 // a guest's.
 func (s *Service) accountFor(ctx context.Context, p *auth.Principal) (store.Account, store.Players, error) {

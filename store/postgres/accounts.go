@@ -179,6 +179,39 @@ func (s *Store) EndSessions(ctx context.Context, identity string, keep []byte) (
 	return dropped, nil
 }
 
+// TouchSessions implements store.Players.
+func (s *Store) TouchSessions(ctx context.Context, hashes [][]byte, at time.Time) error {
+	if len(hashes) == 0 {
+		return nil
+	}
+	if _, err := s.pool.Exec(ctx, "UPDATE credentials SET used = $1 WHERE hash = ANY($2) AND table_id = ''", at, hashes); err != nil {
+		return fmt.Errorf("postgres: noting the sessions' use: %w", err)
+	}
+	return nil
+}
+
+// ExpireSessions implements store.Players.
+func (s *Store) ExpireSessions(ctx context.Context, before, now time.Time) ([][]byte, error) {
+	var dropped [][]byte
+	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "UPDATE credentials SET used = $1 WHERE table_id = '' AND used IS NULL", now); err != nil {
+			return fmt.Errorf("postgres: noting the sessions' use: %w", err)
+		}
+		rows, err := tx.Query(ctx, "DELETE FROM credentials WHERE table_id = '' AND used < $1 AND identity IN (SELECT identity FROM accounts) RETURNING hash", before)
+		if err != nil {
+			return fmt.Errorf("postgres: ending sessions unused: %w", err)
+		}
+		if dropped, err = pgx.CollectRows(rows, pgx.RowTo[[]byte]); err != nil {
+			return fmt.Errorf("postgres: ending sessions unused: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return dropped, nil
+}
+
 // dropSessions deletes identity's session and identity tokens but keep,
 // and returns their hashes.
 func dropSessions(ctx context.Context, tx pgx.Tx, identity string, keep []byte) ([][]byte, error) {

@@ -496,12 +496,16 @@ func (s *Store) AddCredential(ctx context.Context, c store.Credential) error {
 // Credential implements store.Store.
 func (s *Store) Credential(ctx context.Context, h []byte) (store.Credential, error) {
 	c := store.Credential{Hash: h}
-	err := s.pool.QueryRow(ctx, "SELECT identity, table_id, seat FROM credentials WHERE hash = $1", h).Scan(&c.Identity, &c.Table, &c.Seat)
+	var used *time.Time
+	err := s.pool.QueryRow(ctx, "SELECT identity, table_id, seat, used FROM credentials WHERE hash = $1", h).Scan(&c.Identity, &c.Table, &c.Seat, &used)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return c, fmt.Errorf("credential: %w", store.ErrNotFound)
 	}
 	if err != nil {
 		return c, fmt.Errorf("postgres: reading credential: %w", err)
+	}
+	if used != nil {
+		c.Used = utc(*used)
 	}
 	return c, nil
 }

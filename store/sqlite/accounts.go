@@ -263,6 +263,52 @@ func (s *Store) EndSessions(ctx context.Context, identity string, keep []byte) (
 	return dropped, err
 }
 
+// TouchSessions implements store.Players.
+func (s *Store) TouchSessions(ctx context.Context, hashes [][]byte, at time.Time) error {
+	if len(hashes) == 0 {
+		return nil
+	}
+	return s.do(ctx, func(ex *execer) error {
+		for _, h := range hashes {
+			if _, err := ex.exec("UPDATE credentials SET used = ? WHERE hash = ? AND table_id = ''", nanos(at), h); err != nil {
+				return fmt.Errorf("sqlite: noting a session's use: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// ExpireSessions implements store.Players. The writer finds the
+// sessions to end one at a time, each by the index of uses, deleting
+// each, in its one transaction.
+func (s *Store) ExpireSessions(ctx context.Context, before, now time.Time) ([][]byte, error) {
+	var dropped [][]byte
+	err := s.do(ctx, func(ex *execer) error {
+		dropped = nil
+		if _, err := ex.exec("UPDATE credentials SET used = ? WHERE table_id = '' AND used = 0", nanos(now)); err != nil {
+			return fmt.Errorf("sqlite: noting the sessions' use: %w", err)
+		}
+		for {
+			var h string
+			ok, err := ex.queryRow("SELECT hash FROM credentials WHERE table_id = '' AND used < ? AND identity IN (SELECT identity FROM accounts) LIMIT 1", []any{nanos(before)}, &h)
+			if err != nil {
+				return fmt.Errorf("sqlite: finding sessions unused: %w", err)
+			}
+			if !ok {
+				return nil
+			}
+			if _, err := ex.exec("DELETE FROM credentials WHERE hash = ?", []byte(h)); err != nil {
+				return fmt.Errorf("sqlite: ending a session unused: %w", err)
+			}
+			dropped = append(dropped, []byte(h))
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return dropped, nil
+}
+
 // dropSessions deletes identity's session and identity tokens but keep,
 // and returns their hashes.
 func dropSessions(ex *execer, identity string, keep []byte) ([][]byte, error) {

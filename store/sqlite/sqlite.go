@@ -494,12 +494,16 @@ func (s *Store) AddCredential(ctx context.Context, c store.Credential) error {
 // Credential implements store.Store.
 func (s *Store) Credential(ctx context.Context, h []byte) (store.Credential, error) {
 	c := store.Credential{Hash: h}
-	err := s.queryRow(ctx, "SELECT identity, table_id, seat FROM credentials WHERE hash = ?", h).Scan(&c.Identity, &c.Table, &c.Seat)
+	var used int64
+	err := s.queryRow(ctx, "SELECT identity, table_id, seat, used FROM credentials WHERE hash = ?", h).Scan(&c.Identity, &c.Table, &c.Seat, &used)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, fmt.Errorf("credential: %w", store.ErrNotFound)
 	}
 	if err != nil {
 		return c, fmt.Errorf("sqlite: reading credential: %w", err)
+	}
+	if used != 0 {
+		c.Used = fromNanos(used)
 	}
 	return c, nil
 }

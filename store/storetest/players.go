@@ -23,6 +23,7 @@ func playerTests() []test {
 		{"AccountsWithPrefix", testAccountsWithPrefix},
 		{"Passwords", testPasswords},
 		{"EndSessions", testEndSessions},
+		{"SessionUse", testSessionUse},
 		{"GameEnds", testGameEnds},
 		{"RatedEndsAtOnce", testRatedEndsAtOnce},
 		{"RatingsAway", testRatingsAway},
@@ -293,6 +294,59 @@ func testEndSessions(t *testing.T, e *env) {
 	if dropped, err := ps.EndSessions(ctx, "ida", []byte("ida-s2")); err != nil || len(dropped) != 0 {
 		t.Errorf("EndSessions again: %q, %v; want none", dropped, err)
 	}
+}
+
+// testSessionUse: the use of a session or identity token is noted (not
+// a seat's), and an account's sessions unused for long end; a token
+// never noted used counts from the first sweep, and a guest's identity
+// token never ends.
+func testSessionUse(t *testing.T, e *env) {
+	ctx := context.Background()
+	ps := as[store.Players](t, e.s)
+	at := now()
+	old, long := at.Add(-40*24*time.Hour), at.Add(-30*24*time.Hour)
+	if _, err := ps.CreateAccount(ctx, account("ida", "Ida", at), store.Credential{Hash: []byte("ida-old"), Identity: "ida"}, guest("ida", at)); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.CreateIdentity(ctx, *guest("gus", at), store.Credential{Hash: []byte("gus-own"), Identity: "gus"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []store.Credential{{Hash: []byte("ida-new"), Identity: "ida"}, {Hash: []byte("ida-seat"), Identity: "ida", Table: "t1", Seat: 1}} {
+		if err := e.s.AddCredential(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	used := func(h string) (time.Time, error) {
+		c, err := e.s.Credential(ctx, []byte(h))
+		return c.Used, err
+	}
+	if u, err := used("ida-old"); err != nil || !u.IsZero() {
+		t.Fatalf("a new session's use: %v, %v; want none noted", u, err)
+	}
+	if err := ps.TouchSessions(ctx, [][]byte{[]byte("ida-old"), []byte("gus-own"), []byte("ida-seat"), []byte("nobody")}, old); err != nil {
+		t.Fatal(err)
+	}
+	for h, want := range map[string]time.Time{"ida-old": old, "gus-own": old, "ida-seat": {}, "ida-new": {}} {
+		if u, err := used(h); err != nil || !u.Equal(want) {
+			t.Errorf("%s used %v, %v; want %v", h, u, err, want)
+		}
+	}
+	dropped, err := ps.ExpireSessions(ctx, long, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDropped(t, e, "ExpireSessions", dropped, map[string]bool{"ida-old": false, "ida-new": true, "ida-seat": true, "gus-own": true})
+	if u, err := used("ida-new"); err != nil || !u.Equal(at) {
+		t.Errorf("a session never noted used, after a sweep: %v, %v; want %v", u, err, at)
+	}
+	if dropped, err := ps.ExpireSessions(ctx, long, at); err != nil || len(dropped) != 0 {
+		t.Errorf("ExpireSessions again: %q, %v; want none", dropped, err)
+	}
+	dropped, err = ps.ExpireSessions(ctx, at.Add(time.Hour), at.Add(31*24*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDropped(t, e, "ExpireSessions a month later", dropped, map[string]bool{"ida-new": false, "ida-seat": true, "gus-own": true})
 }
 
 // testPasswords: a new password ends the account's other sessions and

@@ -1,0 +1,61 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"parlour/server/players"
+	"parlour/server/table"
+)
+
+// sessionSweepEvery is how often the accounts' sessions unused for
+// players.SessionIdle are ended: a session lasts at most this much
+// longer.
+const sessionSweepEvery = time.Hour
+
+// sessionSweep ends the sessions unused for long, at the server's start
+// and every sessionSweepEvery, on one timer. Every node of a cluster
+// may run it: a session ended twice is ended once.
+type sessionSweep struct {
+	players *players.Service
+	clock   table.Clock
+	log     *slog.Logger
+	ctx     context.Context
+
+	mu     sync.Mutex
+	timer  table.Timer
+	closed bool
+}
+
+// startSessionSweep sweeps at once and sets the timer of the next.
+func startSessionSweep(ctx context.Context, ps *players.Service, clock table.Clock, log *slog.Logger) *sessionSweep {
+	w := &sessionSweep{players: ps, clock: clock, log: log, ctx: ctx}
+	w.tick()
+	return w
+}
+
+func (w *sessionSweep) tick() {
+	switch n, err := w.players.ExpireSessions(w.ctx); {
+	case err != nil:
+		w.log.Warn("ending the sessions unused", "err", err)
+	case n > 0:
+		w.log.Info("sessions unused ended", "sessions", n, "unused_for", players.SessionIdle)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.closed {
+		w.timer = w.clock.AfterFunc(sessionSweepEvery, w.tick)
+	}
+}
+
+// stop stops the timer; a sweep under way meanwhile is the last.
+func (w *sessionSweep) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+}
