@@ -278,30 +278,53 @@ func (s *Store) TouchSessions(ctx context.Context, hashes [][]byte, at time.Time
 	})
 }
 
-// ExpireSessions implements store.Players. The writer finds the
-// sessions to end one at a time, each by the index of uses, deleting
-// each, in its one transaction.
+// ExpireSessions implements store.Players. The sessions to end are read
+// apart from the writer, which deletes each only if it is still unused
+// (a use noted meanwhile keeps it), so that the writer, which every move
+// waits for, does no more than the deletions.
 func (s *Store) ExpireSessions(ctx context.Context, before, now time.Time) ([][]byte, error) {
-	var dropped [][]byte
 	err := s.do(ctx, func(ex *execer) error {
-		dropped = nil
 		if _, err := ex.exec("UPDATE credentials SET used = ? WHERE table_id = '' AND used = 0", nanos(now)); err != nil {
 			return fmt.Errorf("sqlite: noting the sessions' use: %w", err)
 		}
-		for {
-			var h string
-			ok, err := ex.queryRow("SELECT hash FROM credentials WHERE table_id = '' AND used < ? AND identity IN (SELECT identity FROM accounts) LIMIT 1", []any{nanos(before)}, &h)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT c.hash FROM accounts a JOIN credentials c ON c.identity = a.identity
+		WHERE c.table_id = '' AND c.used < ?`, nanos(before))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: finding sessions unused: %w", err)
+	}
+	var found [][]byte
+	for rows.Next() {
+		var h []byte
+		if err := rows.Scan(&h); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("sqlite: finding sessions unused: %w", err)
+		}
+		found = append(found, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: finding sessions unused: %w", err)
+	}
+	if len(found) == 0 {
+		return nil, nil
+	}
+	var dropped [][]byte
+	err = s.do(ctx, func(ex *execer) error {
+		dropped = dropped[:0]
+		for _, h := range found {
+			n, err := ex.exec("DELETE FROM credentials WHERE hash = ? AND table_id = '' AND used < ?", h, nanos(before))
 			if err != nil {
-				return fmt.Errorf("sqlite: finding sessions unused: %w", err)
-			}
-			if !ok {
-				return nil
-			}
-			if _, err := ex.exec("DELETE FROM credentials WHERE hash = ?", []byte(h)); err != nil {
 				return fmt.Errorf("sqlite: ending a session unused: %w", err)
 			}
-			dropped = append(dropped, []byte(h))
+			if n > 0 {
+				dropped = append(dropped, h)
+			}
 		}
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -5,3 +5,7 @@
 ALTER TABLE credentials ADD COLUMN used INTEGER NOT NULL DEFAULT 0;
 
 CREATE INDEX credentials_by_use ON credentials(used) WHERE table_id = '';
+
+-- An identity's credentials are found by its id (its sessions, to end
+-- them; all, to delete them) without reading every seat's token.
+CREATE INDEX credentials_by_identity ON credentials(identity);
