@@ -297,6 +297,9 @@ type Service struct {
 	pairing map[string]*entry
 	sweep   table.Timer
 	closed  bool
+	// held is set once the book is held in the store (Hold): the
+	// server stops, and takes no more seeks.
+	held bool
 	// elsewhere is who held a stream or socket open on the other nodes
 	// of a cluster at the last sweep: their seeks wait on as those of
 	// players holding one here do.
@@ -575,6 +578,10 @@ func (s *Service) Seek(ctx context.Context, p *auth.Principal, req protocol.Seek
 	var passed []*entry
 	for {
 		s.mu.Lock()
+		if s.held {
+			s.mu.Unlock()
+			return Answer{}, refuse.Unavailable("the server is restarting, and took no seek: seek again in a moment")
+		}
 		old := s.book.byPlayer[me.Identity][g.Name()]
 		if old == nil || !s.present(old, now) {
 			// One whose table is being made waits still, as its player
@@ -1054,6 +1061,11 @@ func (s *Service) Hold(ctx context.Context) (int, error) {
 	if s.cfg.Held == nil {
 		return 0, nil
 	}
+	// A seek made from now on would be lost with the book's memory: it
+	// is refused, as the server stops.
+	s.mu.Lock()
+	s.held = true
+	s.mu.Unlock()
 	return s.Keep(ctx, s.Hand())
 }
 

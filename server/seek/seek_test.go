@@ -1084,6 +1084,10 @@ func TestSeekHeld(t *testing.T) {
 	if n := before.s.Len(); n != 0 {
 		t.Fatalf("%d seeks left in the book of a server that stopped", n)
 	}
+	// A seek that comes as the server stops is refused, not lost.
+	if _, err := before.seek("ben", `{"game":"guess"}`); refuse.Status(err) != http.StatusServiceUnavailable {
+		t.Errorf("a seek after the book was held: %v, want 503", err)
+	}
 	if got := before.streams.told["ann"]; len(got) != 1 || got[0] != "seek" {
 		t.Errorf("Ann's stream heard %v as the server stopped, want only her seek", got)
 	}
