@@ -305,6 +305,9 @@ func (sk *seekScreen) readIn(msg seekStateMsg) tea.Cmd {
 		sk.seek = nil
 		return sk.nav.sit(seat, game)
 	}
+	// Still waiting: a failure shown since (the server away a moment,
+	// restarting) has passed.
+	sk.err = ""
 	return sk.poll()
 }
 

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -191,5 +192,24 @@ func TestQuickGameTellsIdentity(t *testing.T) {
 	})
 	if len(told) != 1 || told[0] == "" || told[0] != tm.m.idToken {
 		t.Errorf("OnIdentity told %q; want the one guest identity the client plays as, %q", told, tm.m.idToken)
+	}
+}
+
+// TestQuickGamePassingFailure: a read of the waiting seek that fails (the
+// server away a moment, restarting) is shown and tried again; once a read
+// finds the seek waiting, the failure leaves the screen. One that finds
+// the seek gone ends the search, saying why.
+func TestQuickGamePassingFailure(t *testing.T) {
+	t.Parallel()
+	sk := &seekScreen{shared: &shared{}, seek: &client.Seek{ID: "s1", Game: "quizl"}, every: time.Hour}
+	if cmd := sk.readIn(seekStateMsg{err: errors.New("connection refused")}); cmd == nil || sk.err != "connection refused" || sk.seek == nil {
+		t.Fatalf("after a failed read: err %q, seek %v, next read %v; want the failure shown and another read", sk.err, sk.seek, cmd != nil)
+	}
+	if cmd := sk.readIn(seekStateMsg{s: client.SeekState{Status: "waiting"}}); cmd == nil || sk.err != "" || sk.seek == nil {
+		t.Fatalf("after the seek read waiting: err %q, seek %v, next read %v; want no failure shown and another read", sk.err, sk.seek, cmd != nil)
+	}
+	sk.readIn(seekStateMsg{err: &client.Error{Status: http.StatusNotFound, Message: "you have no seek waiting"}})
+	if sk.seek != nil || !strings.Contains(sk.err, "the seek is gone") {
+		t.Fatalf("after the seek was not found: err %q, seek %v", sk.err, sk.seek)
 	}
 }
