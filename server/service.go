@@ -299,7 +299,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		return nil, err
 	}
 	if _, ok := cfg.Store.(store.Players); ok {
-		s.sessions = startSessionSweep(s.ctx, s.playersService, s.Service.Config().Clock, s.log)
+		s.sessions = startSessionSweep(s.ctx, s.auth, s.playersService, s.Service.Config().Clock, s.log)
 	}
 	s.rel = relations.New(relations.Config{Players: s.playersService, Store: cfg.Store, Logger: cfg.Logger, Now: s.Service.Now})
 	sc := social.Config{Tables: s.Service, Players: s.playersService, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger, Clock: s.Service.Config().Clock,

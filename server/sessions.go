@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"parlour/server/auth"
 	"parlour/server/players"
 	"parlour/server/table"
 )
@@ -19,6 +20,7 @@ const sessionSweepEvery = time.Hour
 // and every sessionSweepEvery, on one timer. Every node of a cluster
 // may run it: a session ended twice is ended once.
 type sessionSweep struct {
+	auth    *auth.Auth
 	players *players.Service
 	clock   table.Clock
 	log     *slog.Logger
@@ -29,14 +31,21 @@ type sessionSweep struct {
 	closed bool
 }
 
-// startSessionSweep sweeps at once and sets the timer of the next.
-func startSessionSweep(ctx context.Context, ps *players.Service, clock table.Clock, log *slog.Logger) *sessionSweep {
-	w := &sessionSweep{players: ps, clock: clock, log: log, ctx: ctx}
+// startSessionSweep sweeps at once and sets the timer of the next. Each
+// sweep first notes the use of the sessions that connections still hold
+// open (auth.NoteWatched).
+func startSessionSweep(ctx context.Context, a *auth.Auth, ps *players.Service, clock table.Clock, log *slog.Logger) *sessionSweep {
+	w := &sessionSweep{auth: a, players: ps, clock: clock, log: log, ctx: ctx}
 	w.tick()
 	return w
 }
 
 func (w *sessionSweep) tick() {
+	if err := w.auth.NoteWatched(w.ctx, w.clock.Now()); err != nil {
+		// A session held open unused otherwise for a month may end
+		// with its connections; the next day's note tries again.
+		w.log.Warn("noting the sessions held open", "err", err)
+	}
 	switch n, err := w.players.ExpireSessions(w.ctx); {
 	case err != nil:
 		w.log.Warn("ending the sessions unused", "err", err)

@@ -85,7 +85,7 @@ func (a *Auth) Authenticate(ctx context.Context, token string) (*Principal, erro
 		// sign-up that took the guest's place): the store keeps no
 		// trace to tell it from a forgery, so both are told so.
 		a.badTokens.Inc()
-		return nil, refuse.Unauthorized("that token is not known here: its session ended (signed out, or the password changed) or it was never issued: sign in again")
+		return nil, refuse.Unauthorized("that token is not known here: its session ended (signed out, the password changed, or left unused too long) or it was never issued: sign in again")
 	}
 	if err != nil {
 		return nil, a.readFailed("your token", err)

@@ -137,3 +137,57 @@ func TestUsesNoted(t *testing.T) {
 		t.Errorf("%d uses left unwritten after NoteUses ended", n)
 	}
 }
+
+// TestWatchedNoted: the sessions connections hold open are noted used
+// once a day, by the caller's clock, however few requests they make; a
+// connection closed holds its session no more.
+func TestWatchedNoted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := servertest.SQLite(t)
+	a := New(st, slog.New(slog.DiscardHandler), 0)
+	tok, h := NewToken()
+	id := NewID()
+	if err := st.CreateIdentity(ctx, store.Identity{ID: id, Name: "Ann", Created: time.Now()}, store.Credential{Hash: h, Identity: id}); err != nil {
+		t.Fatal(err)
+	}
+	used := func() time.Time {
+		t.Helper()
+		c, err := st.Credential(ctx, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Used
+	}
+	stop := a.Watch(ctx, tok, func() {})
+	day1 := time.Date(2030, 1, 1, 10, 0, 0, 0, time.UTC)
+	if err := a.NoteWatched(ctx, day1); err != nil {
+		t.Fatal(err)
+	}
+	if u := used(); !u.Equal(day1) {
+		t.Fatalf("held open on day 1: used %v, want %v", u, day1)
+	}
+	if err := st.TouchSessions(ctx, [][]byte{h}, day1.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.NoteWatched(ctx, day1.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if u := used(); !u.Equal(day1.Add(-time.Hour)) {
+		t.Errorf("noted twice on day 1: used %v", u)
+	}
+	day2 := day1.Add(24 * time.Hour)
+	if err := a.NoteWatched(ctx, day2); err != nil {
+		t.Fatal(err)
+	}
+	if u := used(); !u.Equal(day2) {
+		t.Errorf("held open on day 2: used %v, want %v", u, day2)
+	}
+	stop()
+	if err := a.NoteWatched(ctx, day2.Add(24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if u := used(); !u.Equal(day2) {
+		t.Errorf("closed before day 3: used %v, want %v still", u, day2)
+	}
+}

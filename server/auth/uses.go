@@ -3,6 +3,7 @@ package auth
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -84,4 +85,36 @@ func (a *Auth) flushUses(ctx context.Context, ps store.Players) {
 		// session is ended only after a month without one.
 		a.log.Warn("noting the sessions' use", "sessions", len(hs), "err", err)
 	}
+}
+
+// NoteWatched notes, once a day, the use at now of every session or
+// identity token a connection still open was signed in with (Watch): a
+// socket or a stream its player keeps open for days is a use of the
+// session, though it makes no new request. It writes at once, for the
+// caller to end the sessions unused next, by the caller's clock.
+func (a *Auth) NoteWatched(ctx context.Context, now time.Time) error {
+	ps, ok := a.st.(store.Players)
+	if !ok {
+		return nil
+	}
+	a.watch.mu.Lock()
+	if a.watch.noted >= day(now) {
+		a.watch.mu.Unlock()
+		return nil
+	}
+	hs := make([][]byte, 0, len(a.watch.by))
+	for k := range a.watch.by {
+		hs = append(hs, bytes.Clone(k[:]))
+	}
+	a.watch.noted = day(now)
+	a.watch.mu.Unlock()
+	if len(hs) == 0 {
+		return nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, useWait)
+	defer cancel()
+	if err := ps.TouchSessions(wctx, hs, now); err != nil {
+		return fmt.Errorf("noting the use of %d sessions held open: %w", len(hs), err)
+	}
+	return nil
 }

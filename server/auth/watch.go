@@ -20,6 +20,8 @@ const SessionEnded = "your session has ended: sign in again"
 type watchers struct {
 	mu sync.Mutex
 	by map[credKey][]*watcher // a token's few connections: a slice, not a map
+	// noted is the day (Unix days) NoteWatched last wrote the uses.
+	noted int32
 }
 
 // watcher is one Watch: ended runs once, unless stopped first.

@@ -455,7 +455,7 @@ func (h *Handler) principal(r *http.Request) (*auth.Principal, error) {
 	p, err := h.auth.Authenticate(r.Context(), tok)
 	if err != nil {
 		if cookie && refuse.Status(err) == http.StatusUnauthorized {
-			return nil, refuse.Unauthorized("your session has ended (signed out, or the password changed): sign in again")
+			return nil, refuse.Unauthorized("your session has ended (signed out, the password changed, or left unused too long): sign in again")
 		}
 		return nil, err
 	}
