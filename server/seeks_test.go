@@ -485,8 +485,9 @@ func TestSeeksLeaveWhenTheirPlayerStartsAGame(t *testing.T) {
 
 // TestSeeksWaitThroughRestart: on both stores, a seek waiting as the
 // server restarts waits after it, listed on the same terms, read by its
-// player and paired with the next matching seek; a guest's too. A stop
-// longer than seek.HeldKept drops what waited.
+// player and paired with the next matching seek; a guest's too. One that
+// paired just before the stop reads as paired after it. A stop longer
+// than seek.HeldKept drops what waited.
 func TestSeeksWaitThroughRestart(t *testing.T) {
 	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
@@ -500,6 +501,14 @@ func TestSeeksWaitThroughRestart(t *testing.T) {
 		if st, body := gus.do("POST", "/api/v1/seeks", `{"game": "salvo"}`, &g); st != 201 || g.Status != "waiting" {
 			t.Fatalf("Gus seeks: %d %s", st, body)
 		}
+		// Cat's seek pairs with Dan's as the server stops, before her
+		// page has read it.
+		cat, dan := signUp(t, sf.srv.URL, "Cat"), signUp(t, sf.srv.URL, "Dan")
+		var c, d seekAnswer
+		cat.do("POST", "/api/v1/seeks", `{"game": "quizl"}`, &c)
+		if st, body := dan.do("POST", "/api/v1/seeks", `{"game": "quizl"}`, &d); st != 201 || d.Status != "paired" {
+			t.Fatalf("Dan seeks Cat's game: %d %s", st, body)
+		}
 		var before, after struct{ Seeks []seek.Seek }
 		(&client{t: t, base: sf.srv.URL}).do("GET", "/api/v1/seeks", nil, &before)
 
@@ -509,7 +518,7 @@ func TestSeeksWaitThroughRestart(t *testing.T) {
 			sf.srv.Close()
 			sf.clock.Advance(d)
 			sf.openSocial()
-			ann.base, bob.base, gus.base = sf.srv.URL, sf.srv.URL, sf.srv.URL
+			ann.base, bob.base, gus.base, cat.base = sf.srv.URL, sf.srv.URL, sf.srv.URL, sf.srv.URL
 		}
 		restart(2 * time.Minute)
 		(&client{t: t, base: sf.srv.URL}).do("GET", "/api/v1/seeks", nil, &after)
@@ -519,6 +528,9 @@ func TestSeeksWaitThroughRestart(t *testing.T) {
 		var mine seek.Mine
 		if st, body := ann.do("GET", "/api/v1/seeks/"+a.Seek.ID, nil, &mine); st != 200 || mine.Status != "waiting" {
 			t.Fatalf("Ann reads her seek after the restart: %d %s", st, body)
+		}
+		if st, body := cat.do("GET", "/api/v1/seeks/"+c.Seek.ID, nil, &mine); st != 200 || mine.Status != "paired" || mine.Pairing.Table != d.Table.Table {
+			t.Fatalf("Cat reads her seek, paired before the restart: %d %s", st, body)
 		}
 		var b seekAnswer
 		if st, body := bob.do("POST", "/api/v1/seeks", `{"game": "nymphabet", "rated": true, "clock": 60}`, &b); st != 201 || b.Status != "paired" {

@@ -501,7 +501,7 @@ func (s *Service) logHeld(n int, err error) {
 	case err != nil:
 		s.log.Warn("the seeks waiting are lost", "err", err)
 	case n > 0:
-		s.log.Info("the seeks waiting are kept for the next start", "seeks", n)
+		s.log.Info("the seek book is kept for the next start", "seeks", n)
 	}
 }
 

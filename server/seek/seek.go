@@ -991,6 +991,12 @@ type Handed struct {
 	Hi          *float64  `json:"hi,omitempty"` // nil: no upper bound
 	Seen        time.Time `json:"seen"`
 	Renamed     string    `json:"renamed,omitempty"`
+	// Paired, in a seek held over a stop (Hold), is the table the seek
+	// made, its player yet to read it there (Get); Playing says the
+	// seek stopped waiting for another game of its player's at that
+	// table. Such a seek waits no more: only its answer is kept.
+	Paired  *Pairing `json:"paired,omitempty"`
+	Playing bool     `json:"playing,omitempty"`
 }
 
 // Hand takes every waiting seek out of the book, telling nobody, for
@@ -1056,17 +1062,25 @@ const HeldKept = 5 * time.Minute
 // Hold takes every waiting seek out of the book, telling nobody, and
 // keeps them in the store (Config.Held) for the next server to start:
 // the server stops, and its players may wait for it. It returns how many
-// it kept; none without Config.Held.
+// it kept, the answers of seeks that paired lately among them; none
+// without Config.Held.
 func (s *Service) Hold(ctx context.Context) (int, error) {
 	if s.cfg.Held == nil {
 		return 0, nil
 	}
 	// A seek made from now on would be lost with the book's memory: it
-	// is refused, as the server stops.
+	// is refused, as the server stops. The seeks that paired lately are
+	// kept too, so that a player whose page has yet to read its seek's
+	// table finds it there after the restart.
 	s.mu.Lock()
 	s.held = true
+	var answered []Handed
+	for id, pd := range s.paired {
+		pp := pd.p
+		answered = append(answered, Handed{Seek: Seek{ID: id}, Identity: pd.identity, Paired: &pp, Playing: pd.playing})
+	}
 	s.mu.Unlock()
-	return s.Keep(ctx, s.Hand())
+	return s.Keep(ctx, append(s.Hand(), answered...))
 }
 
 // Keep keeps seeks handed out of the book (Hand) in the store (Config.Held)
@@ -1095,7 +1109,8 @@ func (s *Service) Keep(ctx context.Context, hs []Handed) (int, error) {
 // TakeBack adds to the book the seeks a server that stopped kept in the
 // store (Hold) at most HeldKept ago, and deletes them there. Each waits
 // as if its player had asked about it now: they have Window to come
-// back, as a player who is about would. Those held longer ago, or that
+// back, as a player who is about would. A seek that had paired is read
+// as paired again, for PairedKept. Those held longer ago, or that
 // this server cannot read (a game or rules it does not know), are
 // dropped, their players told where a stream of theirs is open. It
 // returns how many it took back.
@@ -1116,6 +1131,14 @@ func (s *Service) TakeBack(ctx context.Context) (int, error) {
 			continue
 		}
 		if now.Sub(sk.Held) > HeldKept {
+			continue
+		}
+		if h.Paired != nil {
+			if auth.ValidID(h.Seek.ID) && h.Identity != "" {
+				s.mu.Lock()
+				s.paired[h.Seek.ID] = paired{identity: h.Identity, p: *h.Paired, at: now, playing: h.Playing}
+				s.mu.Unlock()
+			}
 			continue
 		}
 		h.Seen = now

@@ -1072,14 +1072,18 @@ func TestSeekHeld(t *testing.T) {
 	before := newHeldEnv(t, st, stop)
 	ann := before.must(t, "ann", `{"game":"guess","rating_range":{"min":1400}}`, "waiting")
 	eve := before.must(t, "eve", `{"game":"tailguess","rated":true}`, "waiting")
+	// Cat's seek pairs with Fay's just before the stop, and Cat's page
+	// has yet to read it.
+	cat := before.must(t, "cat", `{"game":"guess","clock":60}`, "waiting")
+	fay := before.must(t, "fay", `{"game":"guess","clock":60}`, "paired")
 	listed, _ := json.Marshal(list(t, before.s, ""))
 	before.clock.now = stop.Add(-25 * time.Second) // Eve asked last 25 s before the stop
 	if _, err := before.s.Get(ctx, &auth.Principal{Identity: "eve"}, eve.Seek.ID); err != nil {
 		t.Fatal(err)
 	}
 	before.clock.now = stop
-	if n, err := before.s.Hold(ctx); err != nil || n != 2 {
-		t.Fatalf("Hold: %d, %v; want 2", n, err)
+	if n, err := before.s.Hold(ctx); err != nil || n != 3 {
+		t.Fatalf("Hold: %d, %v; want 3 (two waiting, and Cat's answer)", n, err)
 	}
 	if n := before.s.Len(); n != 0 {
 		t.Fatalf("%d seeks left in the book of a server that stopped", n)
@@ -1099,6 +1103,9 @@ func TestSeekHeld(t *testing.T) {
 	}
 	if got, _ := json.Marshal(list(t, after.s, "")); string(got) != string(listed) {
 		t.Errorf("listed after the restart:\n%s\nbefore:\n%s", got, listed)
+	}
+	if m, err := after.s.Get(ctx, &auth.Principal{Identity: "cat"}, cat.Seek.ID); err != nil || m.Status != "paired" || m.Pairing == nil || m.Pairing.Table != fay.Table.Table || m.Pairing.Seat == fay.Table.Seat {
+		t.Errorf("Cat reads her seek, paired before the stop: %+v, %v", m, err)
 	}
 	if n, err := newHeldEnv(t, st, stop.Add(2*time.Minute)).s.TakeBack(ctx); err != nil || n != 0 {
 		t.Errorf("a third server took back %d seeks, %v; want none", n, err)
