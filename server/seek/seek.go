@@ -991,21 +991,29 @@ type Handed struct {
 	Hi          *float64  `json:"hi,omitempty"` // nil: no upper bound
 	Seen        time.Time `json:"seen"`
 	Renamed     string    `json:"renamed,omitempty"`
-	// Paired, in a seek held over a stop (Hold), is the table the seek
-	// made, its player yet to read it there (Get); Playing says the
-	// seek stopped waiting for another game of its player's at that
-	// table. Such a seek waits no more: only its answer is kept.
+	// Paired, when set, is the table a seek that paired lately made,
+	// its player perhaps yet to read it (Get); Playing says the seek
+	// stopped waiting for another game of its player's at that table.
+	// Such a seek waits no more: only its answer is handed on.
 	Paired  *Pairing `json:"paired,omitempty"`
 	Playing bool     `json:"playing,omitempty"`
 }
 
 // Hand takes every waiting seek out of the book, telling nobody, for
 // another node to Take: a node of a cluster that closes hands its book
-// on rather than drop it.
+// on rather than drop it. The answers of the seeks that paired lately
+// (Get) go with them, so that a player whose page has yet to read its
+// seek's table finds it on the node that takes them.
 func (s *Service) Hand() []Handed {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]Handed, 0, len(s.book.byID))
+	out := make([]Handed, 0, len(s.book.byID)+len(s.paired))
+	for id, pd := range s.paired {
+		pp := pd.p
+		out = append(out, Handed{Seek: Seek{ID: id}, Identity: pd.identity, Paired: &pp, Playing: pd.playing})
+	}
+	clear(s.paired)
+	answers := len(out)
 	for _, e := range s.book.byID {
 		h := Handed{Seek: e.seek, Identity: e.identity, Account: e.account, Rules: e.key.rules, Clock: e.key.clock,
 			Lexicon: e.key.lexicon, Rated: e.key.rated, Rating: e.rating, HasRating: e.hasRating, Provisional: e.provisional,
@@ -1016,21 +1024,30 @@ func (s *Service) Hand() []Handed {
 		}
 		out = append(out, h)
 	}
-	for _, h := range out {
+	for _, h := range out[answers:] {
 		s.book.remove(s.book.byID[h.Seek.ID])
 	}
 	return out
 }
 
 // Take adds seeks another node handed on to the book, as they waited
-// there. One whose game or rules this node does not know, or whose
-// player already has a seek for its game here, is dropped, its player
-// told ("gone"). It returns how many it took.
+// there, and the answers of those that paired, read as there for
+// PairedKept from now. One whose game or rules this node does not know,
+// or whose player already has a seek for its game here, is dropped, its
+// player told ("gone"). It returns how many seeks it took to wait.
 func (s *Service) Take(hs []Handed) int {
 	var gone []*entry
 	taken := 0
 	s.mu.Lock()
 	for _, h := range hs {
+		if h.Paired != nil {
+			// An answer its player has yet to read, kept for
+			// PairedKept from now.
+			if auth.ValidID(h.Seek.ID) && h.Identity != "" {
+				s.paired[h.Seek.ID] = paired{identity: h.Identity, p: *h.Paired, at: s.now(), playing: h.Playing}
+			}
+			continue
+		}
 		e, err := s.handed(h)
 		switch {
 		case err != nil:
@@ -1069,18 +1086,11 @@ func (s *Service) Hold(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	// A seek made from now on would be lost with the book's memory: it
-	// is refused, as the server stops. The seeks that paired lately are
-	// kept too, so that a player whose page has yet to read its seek's
-	// table finds it there after the restart.
+	// is refused, as the server stops.
 	s.mu.Lock()
 	s.held = true
-	var answered []Handed
-	for id, pd := range s.paired {
-		pp := pd.p
-		answered = append(answered, Handed{Seek: Seek{ID: id}, Identity: pd.identity, Paired: &pp, Playing: pd.playing})
-	}
 	s.mu.Unlock()
-	return s.Keep(ctx, append(s.Hand(), answered...))
+	return s.Keep(ctx, s.Hand())
 }
 
 // Keep keeps seeks handed out of the book (Hand) in the store (Config.Held)
@@ -1109,8 +1119,8 @@ func (s *Service) Keep(ctx context.Context, hs []Handed) (int, error) {
 // TakeBack adds to the book the seeks a server that stopped kept in the
 // store (Hold) at most HeldKept ago, and deletes them there. Each waits
 // as if its player had asked about it now: they have Window to come
-// back, as a player who is about would. A seek that had paired is read
-// as paired again, for PairedKept. Those held longer ago, or that
+// back, as a player who is about would. A seek that had paired reads
+// as paired again (Take). Those held longer ago, or that
 // this server cannot read (a game or rules it does not know), are
 // dropped, their players told where a stream of theirs is open. It
 // returns how many it took back.
@@ -1131,14 +1141,6 @@ func (s *Service) TakeBack(ctx context.Context) (int, error) {
 			continue
 		}
 		if now.Sub(sk.Held) > HeldKept {
-			continue
-		}
-		if h.Paired != nil {
-			if auth.ValidID(h.Seek.ID) && h.Identity != "" {
-				s.mu.Lock()
-				s.paired[h.Seek.ID] = paired{identity: h.Identity, p: *h.Paired, at: now, playing: h.Playing}
-				s.mu.Unlock()
-			}
 			continue
 		}
 		h.Seen = now

@@ -1013,15 +1013,21 @@ func TestSeekHandedOn(t *testing.T) {
 	from.must(t, "eve", `{"game":"tailguess","rated":true,"rating_range":{"within":50}}`, "waiting")
 	from.must(t, "dan", `{"game":"guess","rated":true}`, "waiting")
 	to.must(t, "dan", `{"game":"guess","rated":true}`, "waiting") // Dan seeks on the other node too
+	// Cat's seek pairs with Fay's on the first node; Cat has yet to read it.
+	cat := from.must(t, "cat", `{"game":"guess","clock":60}`, "waiting")
+	fay := from.must(t, "fay", `{"game":"guess","clock":60}`, "paired")
 	before := list(t, from.s, "")
 	hs := from.s.Hand()
-	if n := from.s.Len(); n != 0 || len(hs) != 3 {
-		t.Fatalf("handed %d seeks, %d left behind; want 3 and none", len(hs), n)
+	if n := from.s.Len(); n != 0 || len(hs) != 4 {
+		t.Fatalf("handed %d seeks, %d left behind; want 3 and Cat's answer, and none", len(hs), n)
 	}
-	bad := hs[0]
+	bad := hs[len(hs)-1]
 	bad.Seek.ID, bad.Seek.Game, bad.Identity = "zzzzzzzzzzzzzzzz", "chess", "gia"
 	if got := to.s.Take(append(hs, bad)); got != 2 {
 		t.Fatalf("took %d seeks, want Ann's and Eve's", got)
+	}
+	if m, err := to.s.Get(context.Background(), &auth.Principal{Identity: "cat"}, cat.Seek.ID); err != nil || m.Status != "paired" || m.Pairing.Table != fay.Table.Table {
+		t.Errorf("Cat reads her seek on the node handed it: %+v, %v; want paired at %s", m, err, fay.Table.Table)
 	}
 	after := list(t, to.s, "")
 	for _, sk := range before {
