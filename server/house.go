@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
-	"sync"
 
 	"parlour/server/protocol"
 	"parlour/server/table"
@@ -18,20 +17,16 @@ import (
 // and start (calendar.Due.Key), so the second node to make it finds it
 // made.
 type houseEvents struct {
-	ts    *tournament.Service
-	cal   *calendar.Calendar
-	clock table.Clock
-	log   *slog.Logger
-	ctx   context.Context
-
-	mu     sync.Mutex
-	timer  table.Timer
-	closed bool
+	rearm
+	ts  *tournament.Service
+	cal *calendar.Calendar
+	log *slog.Logger
+	ctx context.Context
 }
 
 // startHouseEvents puts up what cal has due now and sets its timer.
 func startHouseEvents(ctx context.Context, ts *tournament.Service, cal *calendar.Calendar, clock table.Clock, log *slog.Logger) *houseEvents {
-	h := &houseEvents{ts: ts, cal: cal, clock: clock, log: log, ctx: ctx}
+	h := &houseEvents{rearm: rearm{clock: clock}, ts: ts, cal: cal, log: log, ctx: ctx}
 	h.tick()
 	return h
 }
@@ -55,21 +50,7 @@ func (h *houseEvents) tick() {
 			h.log.Error("a scheduled event could not be put up", "entry", d.Entry+1, "starts", d.Starts, "err", err)
 		}
 	}
-	next := h.cal.Next(now)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed || next.IsZero() {
-		return
-	}
-	h.timer = h.clock.AfterFunc(next.Sub(now), h.tick)
-}
-
-// stop stops the timer; an event being put up meanwhile is the last.
-func (h *houseEvents) stop() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.closed = true
-	if h.timer != nil {
-		h.timer.Stop()
+	if next := h.cal.Next(now); !next.IsZero() {
+		h.after(next.Sub(now), h.tick)
 	}
 }

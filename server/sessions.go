@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
 	"parlour/server/auth"
@@ -20,22 +19,18 @@ const sessionSweepEvery = time.Hour
 // and every sessionSweepEvery, on one timer. Every node of a cluster
 // may run it: a session ended twice is ended once.
 type sessionSweep struct {
+	rearm
 	auth    *auth.Auth
 	players *players.Service
-	clock   table.Clock
 	log     *slog.Logger
 	ctx     context.Context
-
-	mu     sync.Mutex
-	timer  table.Timer
-	closed bool
 }
 
 // startSessionSweep sweeps at once and sets the timer of the next. Each
 // sweep first notes the use of the sessions that connections still hold
 // open (auth.NoteWatched).
 func startSessionSweep(ctx context.Context, a *auth.Auth, ps *players.Service, clock table.Clock, log *slog.Logger) *sessionSweep {
-	w := &sessionSweep{auth: a, players: ps, clock: clock, log: log, ctx: ctx}
+	w := &sessionSweep{rearm: rearm{clock: clock}, auth: a, players: ps, log: log, ctx: ctx}
 	w.tick()
 	return w
 }
@@ -52,19 +47,5 @@ func (w *sessionSweep) tick() {
 	case n > 0:
 		w.log.Info("sessions unused ended", "sessions", n, "unused_for", players.SessionIdle)
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.closed {
-		w.timer = w.clock.AfterFunc(sessionSweepEvery, w.tick)
-	}
-}
-
-// stop stops the timer; a sweep under way meanwhile is the last.
-func (w *sessionSweep) stop() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.closed = true
-	if w.timer != nil {
-		w.timer.Stop()
-	}
+	w.after(sessionSweepEvery, w.tick)
 }
