@@ -44,10 +44,12 @@ type clockEnv struct {
 	// late, when set, is the server's clock in place of clock: a timer
 	// late to fire.
 	late *lateClock
-	db   store.Store
-	svc  *server.Service
-	h    *server.Handler
-	srv  *httptest.Server
+	// lim is the door's limits (the defaults where unset).
+	lim limit.Limits
+	db  store.Store
+	svc *server.Service
+	h   *server.Handler
+	srv *httptest.Server
 }
 
 func newClockEnv(t *testing.T) *clockEnv {
@@ -89,7 +91,7 @@ func (e *clockEnv) start() {
 		e.t.Fatal(err)
 	}
 	e.db, e.svc = db, svc
-	e.h = server.NewHandler(svc, limit.Limits{})
+	e.h = server.NewHandler(svc, e.lim)
 	e.srv = httptest.NewServer(e.h)
 }
 
