@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -126,7 +127,7 @@ func ClockOf(r Rules) (Clock, bool) {
 func TableOptions() []Option {
 	return []Option{{
 		Name: ClockOption, Label: "Clock", Kind: Int, Default: 0, Min: ClockMin, Max: ClockMax,
-		Help: `seconds each player has for a turn, 10 to 604800 (7 days); 0 or "none": no clock; or a clock object: {"kind": "fischer", "initial": 300, "increment": 3}, {"kind": "correspondence", "days": 2}`,
+		Help: `seconds each player has for a turn, 10 to 604800 (7 days); 0 or "none": no clock; "5+3": 5 minutes each for the game and 3 seconds added a move; "2d": 2 days a move; or a clock object: {"kind": "fischer", "initial": 300, "increment": 3}, {"kind": "correspondence", "days": 2}`,
 	}}
 }
 
@@ -143,7 +144,8 @@ func decodeTableOption(name string, b json.RawMessage) (any, bool, error) {
 // DecodeClock decodes a clock as rules write it, strictly, into what
 // resolved rules hold: 0 for none ("none" or 0), an int of seconds for a
 // turn clock (given as a number or as {"kind": "turn", "seconds": N}), or
-// a Clock of another kind. Its errors say in a player's words what is
+// a Clock of another kind, given as its object or as players write it
+// ("5+3", "2d"). Its errors say in a player's words what is
 // wrong: a kind it does not know, a field the kind does not have, a time
 // out of its bounds.
 func DecodeClock(b []byte) (any, error) {
@@ -151,10 +153,20 @@ func DecodeClock(b []byte) (any, error) {
 	switch {
 	case len(b) > 0 && b[0] == '"':
 		var s string
-		if err := json.Unmarshal(b, &s); err == nil && strings.EqualFold(strings.TrimSpace(s), "none") {
-			return 0, nil
+		if err := json.Unmarshal(b, &s); err == nil {
+			s = strings.TrimSpace(s)
+			if strings.EqualFold(s, "none") {
+				return 0, nil
+			}
+			if o, ok := clockText(s); ok {
+				v, err := decodeClockObject(o)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", clip(b), err)
+				}
+				return v, nil
+			}
 		}
-		return nil, fmt.Errorf(`want "none", a number of seconds from %d to %d, or a clock object, got %s`, ClockMin, ClockMax, clip(b))
+		return nil, fmt.Errorf(`want "none", a number of seconds from %d to %d, minutes and seconds a move ("5+3"), days a move ("2d"), or a clock object, got %s`, ClockMin, ClockMax, clip(b))
 	case len(b) > 0 && b[0] == '{':
 		return decodeClockObject(b)
 	case bytes.Equal(b, []byte("0")):
@@ -166,6 +178,48 @@ func DecodeClock(b []byte) (any, error) {
 		return nil, fmt.Errorf(`%w (seconds a turn, "none", or a clock object)`, err)
 	}
 	return v, nil
+}
+
+// clockText reads the short forms players write and Clock.String
+// gives, as the clock object each stands for: "5+3" (a Fischer clock of
+// 5 minutes and 3 seconds a move; "1:30+1" for a part of a minute) and
+// "2d" (2 days a move). It reports false for anything else; the object
+// it returns may still be out of its kind's bounds, which
+// decodeClockObject then says.
+func clockText(s string) ([]byte, bool) {
+	// whole reads a run of at most six digits: more is no clock anybody
+	// means, and could overflow the seconds.
+	whole := func(d string) (int, bool) {
+		if d == "" || len(d) > 6 || strings.Trim(d, "0123456789") != "" {
+			return 0, false
+		}
+		n, err := strconv.Atoi(d)
+		return n, err == nil
+	}
+	if days, ok := strings.CutSuffix(strings.ToLower(s), "d"); ok {
+		n, ok := whole(days)
+		return fmt.Appendf(nil, `{"kind":"correspondence","days":%d}`, n), ok
+	}
+	initial, inc, ok := strings.Cut(s, "+")
+	if !ok {
+		return nil, false
+	}
+	i, ok := whole(inc)
+	if !ok {
+		return nil, false
+	}
+	mins, secs, part := strings.Cut(initial, ":")
+	m, ok := whole(mins)
+	if !ok {
+		return nil, false
+	}
+	sec := 0
+	if part {
+		if sec, ok = whole(secs); !ok || len(secs) != 2 || sec >= 60 {
+			return nil, false
+		}
+	}
+	return fmt.Appendf(nil, `{"kind":"fischer","initial":%d,"increment":%d}`, m*60+sec, i), true
 }
 
 // clockFields returns the fields a clock object of kind k may have

@@ -25,7 +25,7 @@ func TestClockOption(t *testing.T) {
 		{raw: `{"clock": 604801}`, wantErr: "out of range"},
 		{raw: `{"clock": -5}`, wantErr: "out of range"},
 		{raw: `{"clock": 1.5}`, wantErr: "want a whole number"},
-		{raw: `{"clock": "60"}`, wantErr: `rule option clock: want "none", a number of seconds`},
+		{raw: `{"clock": "60"}`, wantErr: `rule option clock: want "none", a number of seconds from 10 to 604800, minutes and seconds a move ("5+3"), days a move ("2d"), or a clock object, got "60"`},
 		{raw: `{"clock": true}`, wantErr: "rule option clock"},
 	} {
 		var raw map[string]json.RawMessage
@@ -116,6 +116,60 @@ func TestClockObject(t *testing.T) {
 	}
 }
 
+// TestClockText: a clock may be written as players write it, the same
+// as its object; what is almost such a form is refused saying which
+// forms there are, and a form out of its kind's bounds saying which.
+func TestClockText(t *testing.T) {
+	for _, tc := range []struct {
+		raw     string
+		want    any
+		wantErr string
+	}{
+		{raw: `"5+3"`, want: Clock{Kind: ClockFischer, Initial: 300, Increment: 3}},
+		{raw: `" 1+0 "`, want: Clock{Kind: ClockFischer, Initial: 60}},
+		{raw: `"1:30+1"`, want: Clock{Kind: ClockFischer, Initial: 90, Increment: 1}},
+		{raw: `"0:10+0"`, want: Clock{Kind: ClockFischer, Initial: 10}},
+		{raw: `"1440+3600"`, want: Clock{Kind: ClockFischer, Initial: 86400, Increment: 3600}},
+		{raw: `"2d"`, want: Clock{Kind: ClockCorrespondence, Days: 2}},
+		{raw: `"14D"`, want: Clock{Kind: ClockCorrespondence, Days: 14}},
+		{raw: `"0+3"`, wantErr: `rule option clock: "0+3": a fischer clock's initial (seconds for the whole game): 0 is out of range 10-86400`},
+		{raw: `"1441+0"`, wantErr: `"1441+0": a fischer clock's initial (seconds for the whole game): 86460 is out of range 10-86400`},
+		{raw: `"5+3601"`, wantErr: "increment (seconds added for each move): 3601 is out of range 0-3600"},
+		{raw: `"15d"`, wantErr: `"15d": a correspondence clock's days (days a move): 15 is out of range 1-14`},
+		{raw: `"0d"`, wantErr: "out of range 1-14"},
+		{raw: `"9999999+0"`, wantErr: `minutes and seconds a move ("5+3")`},
+		{raw: `"5+"`, wantErr: `got "5+"`},
+		{raw: `"+3"`, wantErr: `got "+3"`},
+		{raw: `"5+-3"`, wantErr: `got "5+-3"`},
+		{raw: `"-5+3"`, wantErr: `got "-5+3"`},
+		{raw: `"1:5+0"`, wantErr: `got "1:5+0"`},
+		{raw: `"1:60+0"`, wantErr: `got "1:60+0"`},
+		{raw: `"5 + 3"`, wantErr: `got "5 + 3"`},
+		{raw: `"5+3+1"`, wantErr: `got "5+3+1"`},
+		{raw: `"d"`, wantErr: `got "d"`},
+		{raw: `"2 days"`, wantErr: `got "2 days"`},
+		{raw: `"²+3"`, wantErr: `got "²+3"`},
+	} {
+		r, err := Resolve(testOptions(), map[string]json.RawMessage{ClockOption: json.RawMessage(tc.raw)})
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%s: err = %v, want one containing %q", tc.raw, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.raw, err)
+			continue
+		}
+		if got := r[ClockOption]; got != tc.want {
+			t.Errorf("%s: rules hold %#v, want %#v", tc.raw, got, tc.want)
+		}
+		if c, _ := ClockOf(r); c.Kind == ClockFischer && `"`+c.String()+`"` != strings.ReplaceAll(tc.raw, " ", "") {
+			t.Errorf("%s: says itself as %q", tc.raw, c.String())
+		}
+	}
+}
+
 // TestClockString: clocks as players read them.
 func TestClockString(t *testing.T) {
 	for c, want := range map[Clock]string{
@@ -136,7 +190,7 @@ func TestClockString(t *testing.T) {
 // within its kind's bounds that encodes and decodes back to itself.
 func FuzzDecodeClock(f *testing.F) {
 	for _, s := range []string{`60`, `"none"`, `0`, `{"kind":"fischer","initial":300,"increment":3}`, `{"kind":"correspondence","days":2}`,
-		`{"kind":"turn","seconds":60}`, `{"kind":"fischer","initial":-1}`, `{"kind":"x"}`, `{"kind":"fischer","initial":1e400}`, `[1]`, `{"kind":null}`} {
+		`{"kind":"turn","seconds":60}`, `{"kind":"fischer","initial":-1}`, `{"kind":"x"}`, `{"kind":"fischer","initial":1e400}`, `[1]`, `{"kind":null}`, `"5+3"`, `"1:30+1"`, `"2d"`, `"0+3"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -10,8 +10,9 @@ import (
 	"parlour/server/table"
 )
 
-// TestChallengeClockKinds: a challenge takes a clock of any kind, which
-// the table made on its acceptance keeps; an impossible one is refused
+// TestChallengeClockKinds: a challenge takes a clock of any kind, as its
+// object or as players write it ("3+2"), which the table made on its
+// acceptance keeps; an impossible one is refused
 // with a 400 naming what is wrong, and no challenge is made.
 func TestChallengeClockKinds(t *testing.T) {
 	t.Parallel()
@@ -21,6 +22,8 @@ func TestChallengeClockKinds(t *testing.T) {
 		{`{"to": "bob", "game": "nymphabet", "rules": {"clock": {"kind": "fischer", "initial": 0}}}`, "initial (seconds for the whole game): 0 is out of range"},
 		{`{"to": "bob", "game": "nymphabet", "rules": {"clock": {"kind": "correspondence", "days": -2}}}`, "days a move): -2 is out of range"},
 		{`{"to": "bob", "game": "nymphabet", "rules": {"clock": {"kind": "hourglass", "minutes": 3}}}`, `is no kind of clock`},
+		{`{"to": "bob", "game": "nymphabet", "rules": {"clock": "0+3"}}`, `0+3\": a fischer clock's initial (seconds for the whole game): 0 is out of range`},
+		{`{"to": "bob", "game": "nymphabet", "rules": {"clock": "3+"}}`, `minutes and seconds a move (\"5+3\"), days a move`},
 	} {
 		if st, got := ann.do("POST", "/api/v1/challenges", tc.body, nil); st != 400 || !strings.Contains(got, tc.says) {
 			t.Errorf("%s: %d %s, want 400 saying %q", tc.body, st, got, tc.says)
@@ -36,6 +39,8 @@ func TestChallengeClockKinds(t *testing.T) {
 		{`{"kind": "fischer", "initial": 300, "increment": 3}`, game.Clock{Kind: game.ClockFischer, Initial: 300, Increment: 3}},
 		{`{"kind": "correspondence", "days": 2}`, game.Clock{Kind: game.ClockCorrespondence, Days: 2}},
 		{`{"kind": "turn", "seconds": 45}`, game.Clock{Kind: game.ClockTurn, Seconds: 45}},
+		{`"3+2"`, game.Clock{Kind: game.ClockFischer, Initial: 180, Increment: 2}},
+		{`"7d"`, game.Clock{Kind: game.ClockCorrespondence, Days: 7}},
 	} {
 		var ch social.Challenge
 		if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet", "rules": {"clock": `+tc.clock+`}}`, &ch); st != 201 {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"parlour/game"
 	"parlour/server/refuse"
 )
 
@@ -64,22 +65,35 @@ func DecodeSeekRequest(r io.Reader, limit int64) (SeekRequest, error) {
 	return req, req.check()
 }
 
+// compactClock checks the start of a clock as a request gives it (the
+// rules check the rest, where it is used), and returns it compacted.
+// A string is a clock as players write it ("5+3"), or "none", checked
+// here whole: what else a string says is no clock.
+func compactClock(c []byte) ([]byte, error) {
+	if c[0] == '"' {
+		if _, err := game.DecodeClock(c); err != nil {
+			return nil, refuse.Bad("the clock: %v", err)
+		}
+	} else if c[0] != '{' && c[0] != '-' && (c[0] < '0' || c[0] > '9') {
+		return nil, refuse.Bad(`the clock is seconds a turn, minutes and seconds a move ("5+3"), days a move ("2d") or a clock object, not %s`, refuse.Clip(string(c)))
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, c); err != nil {
+		return nil, refuse.Bad("the clock is not JSON: %v", err)
+	}
+	return buf.Bytes(), nil
+}
+
 func (req *SeekRequest) check() error {
 	if req.Game == "" {
 		return refuse.Bad(`say which game you seek: "game" is a game's name`)
 	}
+	var err error
 	if c := bytes.TrimSpace(req.Clock); len(c) > 0 {
 		if bytes.Equal(c, []byte("null")) {
 			req.Clock = nil
-		} else {
-			if c[0] != '{' && c[0] != '-' && (c[0] < '0' || c[0] > '9') {
-				return refuse.Bad("the clock is a number of seconds a turn (or a clock object), not %s", refuse.Clip(string(c)))
-			}
-			var buf bytes.Buffer
-			if err := json.Compact(&buf, c); err != nil {
-				return refuse.Bad("the clock is not JSON: %v", err)
-			}
-			req.Clock = buf.Bytes()
+		} else if req.Clock, err = compactClock(c); err != nil {
+			return err
 		}
 	}
 	if rr := req.RatingRange; rr != nil {

@@ -98,16 +98,12 @@ func (req *TournamentRequest) check() error {
 	}
 	c := bytes.TrimSpace(req.Clock)
 	if len(c) == 0 || bytes.Equal(c, []byte("null")) {
-		return refuse.Bad(`an event's games need a clock, so that every game ends: "clock" is seconds a turn or a clock object`)
+		return refuse.Bad(`an event's games need a clock, so that every game ends: "clock" is seconds a turn, "5+3", "2d" or a clock object`)
 	}
-	if c[0] != '{' && c[0] != '-' && (c[0] < '0' || c[0] > '9') {
-		return refuse.Bad("the clock is a number of seconds a turn (or a clock object), not %s", refuse.Clip(string(c)))
+	var err error
+	if req.Clock, err = compactClock(c); err != nil {
+		return err
 	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, c); err != nil {
-		return refuse.Bad("the clock is not JSON: %v", err)
-	}
-	req.Clock = buf.Bytes()
 	if req.Starts != "" {
 		at, err := time.Parse(time.RFC3339, req.Starts)
 		if err != nil {
