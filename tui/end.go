@@ -538,7 +538,7 @@ func (e *endScreen) view() string {
 				line += " · " + e.rating
 			}
 		}
-		b.WriteString(wrap(line, t.w) + "\n")
+		b.WriteString(wrapKeys(line, t.w) + "\n")
 	}
 	var set struct {
 		Target  int   `json:"target"`

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"parlour/tui/client"
 )
 
@@ -60,9 +62,19 @@ func TestRatedSaid(t *testing.T) {
 	if err != nil || len(games) == 0 || games[0].Table != rated.Table {
 		t.Fatalf("Ben's games: %+v, %v", games, err)
 	}
-	if want := fmt.Sprintf("1500 → %d (%+d)", int(math.Round(games[0].RatingAfter)), int(math.Round(games[0].RatingAfter-games[0].RatingBefore))); !strings.Contains(strings.Join(strings.Fields(s), " "), want) || games[0].RatingAfter <= 1500 {
-		t.Errorf("the end screen does not say %q (Ben's games: %+v):\n%s", want, games[0], s)
+	// The change stands whole on one line at every width: the
+	// result breaks between its parts, not inside one.
+	want := fmt.Sprintf("your rating in Nymphabet (standard): 1500 → %d (%+d)", int(math.Round(games[0].RatingAfter)), int(math.Round(games[0].RatingAfter-games[0].RatingBefore)))
+	if !strings.Contains(s, want) || games[0].RatingAfter <= 1500 {
+		t.Errorf("the end screen does not say %q on one line (Ben's games: %+v):\n%s", want, games[0], s)
 	}
+	for w := 80; w <= 140; w++ {
+		tm.update(tea.WindowSizeMsg{Width: w, Height: 24})
+		if s := tm.screen(); !strings.Contains(s, want) {
+			t.Errorf("%d columns: the end screen does not say %q on one line:\n%s", w, want, s)
+		}
+	}
+	tm.update(tea.WindowSizeMsg{Width: 80, Height: 24})
 
 	// An unrated table says nothing of ratings.
 	plain, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "open"}, nil)

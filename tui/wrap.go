@@ -6,11 +6,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// wrapKeys breaks a line of keys apart by " · " ("r rules · t
-// leaderboards", as a screen's last lines say what its keys do) into lines
-// of at most w columns between its items, each broken line ending in " ·",
-// so that a key stays on the line of what it does; an item longer than a
-// line breaks at spaces.
+// wrapKeys breaks a line of items joined by " · " ("r rules · t
+// leaderboards", as a screen's last lines say what its keys do, or a
+// game's result and its rating change) into lines of at most w columns
+// between its items, each broken line ending in " ·", so that a key
+// stays on the line of what it does and a rating's change reads whole;
+// an item longer than a line breaks at spaces.
 func wrapKeys(s string, w int) string {
 	var items []string
 	for _, it := range strings.Split(s, " · ") {
