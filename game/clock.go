@@ -175,7 +175,7 @@ func DecodeClock(b []byte) (any, error) {
 	o := TableOptions()[0]
 	v, err := o.decode(b)
 	if err != nil {
-		return nil, fmt.Errorf(`%w (seconds a turn, "none", or a clock object)`, err)
+		return nil, fmt.Errorf(`%w (seconds a turn, "none", "5+3", "2d", or a clock object)`, err)
 	}
 	return v, nil
 }
