@@ -226,7 +226,7 @@ func (cs *challengeScreen) view() string {
 		b.WriteString("sending the challenge…\n")
 	}
 	b.WriteString(cs.message() + "\n")
-	keys := "↑↓ field · type the name · ←→ change (digits type a number) · enter send · esc back"
+	keys := "↑↓ field · type the name · ←→ change (digits type a number or a clock: 10+5) · enter send · esc back"
 	b.WriteString(faint(wrapKeys(keys, cs.w)))
 	return b.String()
 }

@@ -104,6 +104,14 @@ func opponents(g *client.Game) []opponent {
 // takes it.
 var clockPresets = []string{"none", "10", "30", "60", "120", "300", "600", "3600", "1+0", "3+2", "5+3", "15+10", "1d", "2d", "7d"}
 
+// typedClock is a clock typed into a form's clock field ("10+5", "45",
+// "3d"), rather than one of clockPresets chosen with the arrows: keys
+// add to it until the arrows choose a preset again.
+type typedClock string
+
+// clockKeys are the keys a clock is typed with.
+const clockKeys = "0123456789+:d"
+
 // clockRule returns preset as the table's "clock" rule, or false for
 // none.
 func clockRule(preset string) (any, bool) {
@@ -175,7 +183,7 @@ func optionLabel(o client.Option) string {
 // a rule).
 func (sh *shared) options(g *client.Game) []client.Option {
 	os := append(slices.Clone(g.Options), client.Option{Name: "clock", Label: "Clock", Kind: "choice", Default: "none", Choices: clockPresets,
-		Help: "seconds for each turn (60), or minutes for the whole game plus seconds a move (5+3), or days a move (2d); when a player's time runs out the server resigns for them (a Word Fight word left to place: cannot)"})
+		Help: "seconds for each turn (60), or minutes for the whole game plus seconds a move (5+3), or days a move (2d): choose one, or type your own (45, 10+5, 3d); when a player's time runs out the server resigns for them (a Word Fight word left to place: cannot)"})
 	if g.Words && len(sh.lexicons) > 1 {
 		var names []string
 		for _, l := range sh.lexicons {
@@ -316,6 +324,9 @@ func (v ruleValues) change(o client.Option, s string, k tea.KeyPressMsg) {
 			v[o.Name] = !b
 		}
 	case "choice":
+		if o.Name == "clock" && v.typeClock(s, k) {
+			return
+		}
 		if step != 0 && len(o.Choices) > 0 { // a choice of none stays as it is
 			i := 0
 			for j, c := range o.Choices {
@@ -353,6 +364,34 @@ func (v ruleValues) change(o client.Option, s string, k tea.KeyPressMsg) {
 	}
 }
 
+// typeClock types key s (k the key itself) into the clock field,
+// reporting whether it took the key: a digit starts a clock of the
+// player's own, or adds to the one being typed, as "+", ":" and "d" do
+// (before a digit, "+" steps through the presets as elsewhere);
+// backspace takes the last key back, and from the last one leaves no
+// clock. The server says what is wrong with a clock typed.
+func (v ruleValues) typeClock(s string, k tea.KeyPressMsg) bool {
+	t, typing := v["clock"].(typedClock)
+	switch text := k.Key().Text; {
+	case len(text) == 1 && strings.Contains(clockKeys, text) && (typing || text[0] >= '0' && text[0] <= '9'):
+		if !typing {
+			t = ""
+		}
+		if len(t) < 12 {
+			v["clock"] = t + typedClock(text)
+		}
+		return true
+	case s == "backspace" && typing:
+		if t = t[:len(t)-1]; t == "" {
+			v["clock"] = "none"
+		} else {
+			v["clock"] = t
+		}
+		return true
+	}
+	return false
+}
+
 // text is option o's value as a form shows it.
 func (v ruleValues) text(o client.Option) string {
 	cur := v[o.Name]
@@ -380,11 +419,18 @@ func (v ruleValues) request(def string) (rules map[string]any, lexicon string) {
 	for k, val := range v {
 		rules[k] = val
 	}
-	if c, ok := rules["clock"].(string); ok {
+	switch c := rules["clock"].(type) {
+	case string:
 		if r, ok := clockRule(c); ok {
 			rules["clock"] = r
 		} else {
 			delete(rules, "clock") // none, the default
+		}
+	case typedClock:
+		if r, ok := clockRule(string(c)); ok {
+			rules["clock"] = r
+		} else {
+			rules["clock"] = string(c) // as typed: the server's refusal says why
 		}
 	}
 	if l, ok := rules["lexicon"].(string); ok {
@@ -482,7 +528,7 @@ func (nt *newTableScreen) view() string {
 		b.WriteString("opening the table…\n")
 	}
 	b.WriteString(nt.message() + "\n")
-	b.WriteString(faint(wrapKeys("↑↓ field · ←→ change (digits type a number) · enter open the table · esc back · ? help", nt.w)))
+	b.WriteString(faint(wrapKeys("↑↓ field · ←→ change (digits type a number or a clock: 10+5) · enter open the table · esc back · ? help", nt.w)))
 	return b.String()
 }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -196,5 +197,77 @@ func seatsAre(pairs ...string) func(string) bool {
 		}
 		n, _ := strconv.Atoi(pairs[len(pairs)-2])
 		return lineWith(s, fmt.Sprintf("Seat %d ", n+1)) == ""
+	}
+}
+
+// TestClockTyped: keys on the clock field type a clock of the player's
+// own, sent as the API takes it; the arrows choose a preset again and
+// backspace takes keys back, to no clock at all.
+func TestClockTyped(t *testing.T) {
+	t.Parallel()
+	opt := client.Option{Name: "clock", Label: "Clock", Kind: "choice", Default: "none", Choices: clockPresets}
+	for _, tc := range []struct {
+		keys []string
+		show string
+		want string // the rule sent, JSON; "" for none
+	}{
+		{[]string{"1", "0", "+", "5"}, "10+5", `{"increment":5,"initial":600,"kind":"fischer"}`},
+		{[]string{"4", "5"}, "45", `45`},
+		{[]string{"3", "d"}, "3d", `{"days":3,"kind":"correspondence"}`},
+		// Clock.String's form of a part of a minute goes as typed.
+		{[]string{"1", ":", "3", "0", "+", "1"}, "1:30+1", `"1:30+1"`},
+		// What is no clock goes as typed too: the server says why not.
+		{[]string{"3", "+"}, "3+", `"3+"`},
+		{[]string{"3", "+", "backspace"}, "3", `3`},
+		{[]string{"3", "backspace"}, "none", ""},
+		{[]string{"right", "right"}, "30", `30`},
+		{[]string{"3", "+", "2", "right"}, "10", `10`},
+		{[]string{"right", "1", "2", "0"}, "120", `120`},
+		// Keys no clock has change nothing.
+		{[]string{"x", "space", "backspace"}, "10", `10`},
+		{[]string{"9", "9", "9", "9", "9", "9", "9", "9", "9", "9", "9", "9", "9", "9"}, "999999999999", `999999999999`},
+		// Before a digit, "+" steps to the next preset as in any choice.
+		{[]string{"+", "+"}, "30", `30`},
+	} {
+		v := ruleValues{"clock": "none"}
+		for _, k := range tc.keys {
+			v.change(opt, k, keyMsg(k))
+		}
+		if got := v.text(opt); got != tc.show {
+			t.Errorf("%q: the field shows %q, want %q", tc.keys, got, tc.show)
+		}
+		rules, _ := v.request("en")
+		got := ""
+		if r, ok := rules["clock"]; ok {
+			b, _ := json.Marshal(r)
+			got = string(b)
+		}
+		if got != tc.want {
+			t.Errorf("%q: the clock sent is %s, want %s", tc.keys, got, tc.want)
+		}
+	}
+}
+
+// TestNewTableTypedClock: a clock typed in the form opens a table with
+// that clock; one the server refuses leaves the form up, saying why.
+func TestNewTableTypedClock(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("nymphabet", 0) // the computer
+	tm.key("up")
+	tm.key("up") // the clock, above the word list
+	tm.typeText("3+")
+	tm.waitFor("the clock typed", has("Clock", "‹ 3+ ›"))
+	tm.key("enter")
+	tm.waitFor("the refusal", has(`! rule option clock`, `got "3+"`, "‹ 3+ ›"))
+	checkFits(t, tm)
+	tm.typeText("2")
+	tm.waitFor("the clock typed on", has("‹ 3+2 ›"))
+	tm.key("enter")
+	tm.waitFor("the table", has("you: Ann"))
+	tm.waitFor("the table's clock", func(string) bool { return tm.table().upd != nil && tm.table().upd.Table.Clock != nil })
+	if c := *tm.table().upd.Table.Clock; c.Kind != "fischer" || c.Initial != 180 || c.Increment != 2 {
+		t.Errorf("the table's clock is %+v, want 3+2", c)
 	}
 }
