@@ -521,7 +521,8 @@ func TestEventChatMute(t *testing.T) {
 
 // TestMakeEvent: n on the events list opens the form of a new event (a
 // guest, not offered the key, is told events are an account's); a clock slower than the arena
-// is long is refused in the server's words, the form kept; the event
+// is long is refused in the server's words, the form kept; a clock typed
+// is the event's; the event
 // made opens, says its maker's words, and its maker starts it with s.
 func TestMakeEvent(t *testing.T) {
 	t.Parallel()
@@ -565,6 +566,10 @@ func TestMakeEvent(t *testing.T) {
 	checkFits(t, tm)
 	tm.key("backspace")
 	tm.typeText("40") // 40 minutes
+	// A clock of one's own is typed on the clock field.
+	tm.keyUntil("up", "> Clock")
+	tm.typeText("7+3")
+	tm.waitFor("the clock typed", has("‹ 7+3 ›"))
 	// An arena seats two: the form asks nothing of players a table.
 	if s := tm.screen(); strings.Contains(s, "Seats") {
 		t.Errorf("an arena's form asks how many a table:\n%s", s)
@@ -582,7 +587,7 @@ func TestMakeEvent(t *testing.T) {
 		t.Errorf("the password shows as typed:\n%s", s)
 	}
 	tm.key("enter")
-	tm.waitFor("the event made", has("Tuesday club?", "Arena of 40 minutes · Nymphabet (cyclic) · 15+10", "⚿ password · at least 3 rated games to join\n", "bring a friend", "is made", "s start it now"))
+	tm.waitFor("the event made", has("Tuesday club?", "Arena of 40 minutes · Nymphabet (cyclic) · 7+3", "⚿ password · at least 3 rated games to join\n", "bring a friend", "is made", "s start it now"))
 	checkFits(t, tm)
 	evs, err := ac.Tournaments(ctx, "created")
 	if err != nil || len(evs) != 1 || evs[0].Name != "Tuesday club?" || evs[0].Creator != "ann_m" || evs[0].MinRatedGames != 3 || evs[0].Seats != 2 || evs[0].Mode != "cyclic" {

@@ -27,6 +27,7 @@ type newEventScreen struct {
 	game     int        // among the games two or more play
 	rules    ruleValues // the game's rule options
 	clock    int        // among eventClocks
+	typed    typedClock // a clock typed in place of clock's, "" for none
 	length   int        // an arena's minutes, a Swiss's rounds
 	seats    int        // players a table: 2, or 3-4 for a Swiss of a game that takes them
 	rated    bool
@@ -194,8 +195,20 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			ne.rules = defaultRules(ne.options())
 		}
 	case evClock:
-		n := len(eventClocks())
-		ne.clock = (ne.clock + step + n) % n
+		// Typed as on the new-table form; backspace from the last key
+		// goes back to the preset.
+		v := ruleValues{"clock": eventClocks()[ne.clock]}
+		if ne.typed != "" {
+			v["clock"] = ne.typed
+		}
+		if v.typeClock(s, k) {
+			ne.typed, _ = v["clock"].(typedClock)
+			return nil
+		}
+		if step != 0 {
+			n := len(eventClocks())
+			ne.clock, ne.typed = (ne.clock+step+n)%n, ""
+		}
 	case evLength:
 		if d, err := strconv.Atoi(s); err == nil {
 			// Digits type the number, as in the new-table form.
@@ -263,7 +276,13 @@ func (ne *newEventScreen) make() tea.Cmd {
 		ne.err = "type how long it runs: a number, at least 1"
 		return nil
 	}
-	clock, _ := clockRule(eventClocks()[ne.clock])
+	var clock any
+	if ne.typed != "" {
+		rules, _ := ruleValues{"clock": ne.typed}.request("")
+		clock = rules["clock"]
+	} else {
+		clock, _ = clockRule(eventClocks()[ne.clock])
+	}
 	ev := client.NewEvent{Kind: "arena", Name: strings.TrimSpace(ne.name), Description: strings.TrimSpace(ne.about), Game: gs[ne.game%len(gs)].Name,
 		Clock: clock, Rated: ne.rated, Password: ne.secret, MinRatedGames: ne.minRated, Rules: ne.changed()}
 	if seats := min(ne.seats, ne.maxSeats()); seats > 2 {
@@ -360,13 +379,17 @@ func (ne *newEventScreen) view() string {
 	} else if secret == "" {
 		secret = faint("(none: anybody joins)")
 	}
+	clockShown := eventClocks()[ne.clock]
+	if ne.typed != "" {
+		clockShown = string(ne.typed)
+	}
 	type row struct{ label, value, rng string }
 	rows := map[int]row{
 		evKind:     {"Kind", "‹ " + kind + " ›", "arena/Swiss"},
 		evName:     {"Name", name, ""},
 		evAbout:    {"About", about, ""},
 		evGame:     {"Game", "‹ " + game + " ›", ""},
-		evClock:    {"Clock", "‹ " + eventClocks()[ne.clock] + " ›", "minutes + seconds a move"},
+		evClock:    {"Clock", "‹ " + clockShown + " ›", "minutes + seconds a move"},
 		evLength:   {lengthLabel, "‹ " + length + " ›", lengthRange},
 		evSeats:    {"Seats", "‹ " + plural(min(ne.seats, ne.maxSeats()), "player", "players") + " a table ›", fmt.Sprintf("2-%d", ne.maxSeats())},
 		evRated:    {"Rated", "‹ " + rated + " ›", "yes/no"},
@@ -404,7 +427,7 @@ func (ne *newEventScreen) view() string {
 		evName:     "up to 60 characters; empty, the game and the kind name it",
 		evAbout:    "a few words players read on the event's screen (up to 1,000 characters)",
 		evGame:     "the game every table of the event plays, on its standard rules",
-		evClock:    "every game's clock: minutes for the game, plus seconds for each move",
+		evClock:    "every game's clock: minutes for the game, plus seconds for each move; choose one, or type your own (10+5, or 60: seconds a turn)",
 		evLength:   "how long the arena pairs players, or how many rounds the Swiss plays",
 		evSeats:    "three or four a table suit a Swiss of Quizl or Word Fight, casual: places score 6, 4, 2, 0 at four (4, 2, 0 at three), as a win scores 2",
 		evRated:    "rated games change ratings; only players with accounts may enter a rated event",
@@ -414,7 +437,7 @@ func (ne *newEventScreen) view() string {
 	}[f] + help
 	b.WriteString("\n" + wrap(help, ne.w) + "\n\n")
 	b.WriteString(ne.message() + "\n")
-	keys := "↑↓ field · ←→ change (digits type a number) · enter make the event · esc back"
+	keys := "↑↓ field · ←→ change (digits type a number or a clock: 10+5) · enter make the event · esc back"
 	if ne.takesText() {
 		keys = "type · ↑↓ field · enter make the event · esc back"
 	}
