@@ -97,7 +97,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"A profile", "ratings, podiums and latest games · ↑↓ choose a game · enter open it (its end, secrets and analysis) · c challenge the player · f follow or unfollow · b block or unblock · R report to the moderators · d save every game's record · r refresh · esc back"},
 		{"Lobby", "↑↓ choose · enter join an open table, play a player looking for a game or watch a game · r refresh · esc back"},
 		{"Events", "↑↓ choose · enter open an event · n make one (signed in) · r refresh · esc back"},
-		{"New event", "↑↓ field · ←→ change (digits type a number) · type the name, the words about it and the password · enter make the event · esc back"},
+		{"New event", "↑↓ field · ←→ change (digits type a number or a clock: 10+5) · type the name, the words about it and the password · enter make the event · esc back"},
 		{"An event", "j join (asks its password when it has one) · x leave · ↑↓ choose a game under way · enter watch it (yours: play it) · ctrl+t write in its chat (/report NAME REASON reports a writer; its maker: /mute NAME, /unmute NAME) · s start it now, c twice cancel it (its maker) · d save every game's record (once over) · r refresh · esc back (from its games, esc comes back to it)"},
 		{"Your account", "↑↓ choose · enter open or change (the password, showing among the players online, e-mail, SSH keys, deleting the account, a moderator's Moderation) · esc back"},
 		{"Moderation", "↑↓ choose a report (a chat line's shows the line) · w watch its table or event · c close it · m mute a player's chat (a reported line's writer, by the line) · n rename · x close an account (enter twice) · r read again · esc back"},
