@@ -72,15 +72,6 @@ func column(c int) string {
 	return "A" + string(rune('A'+c-26))
 }
 
-// colName is a column's name padded to two cells.
-func colName(c int) string {
-	n := column(c)
-	if len(n) == 1 {
-		n += " "
-	}
-	return n
-}
-
 // placement is the placement under the cursor in the notation: "B2 down".
 func (p *playScreen) placement() string {
 	dir := "across"
@@ -190,13 +181,6 @@ func (p *playScreen) wordfightView() string {
 		}
 	}
 	h := len(v.Grid)
-	room := p.t.h - 6 - p.t.msgExtra()
-	top := 0
-	if h > room {
-		top = max(0, min(p.r-room/2, h-room))
-	}
-	var g strings.Builder
-	g.WriteString("    ")
 	w := 0
 	if h > 0 {
 		w = len(v.Grid[0])
@@ -209,10 +193,30 @@ func (p *playScreen) wordfightView() string {
 		left = max(0, min(p.c-cols/2, w-cols))
 	}
 	right := min(w, left+cols)
+	// A column has two cells, a letter and a space: the names after Z
+	// (AA-AD) stand in two header lines, their first letter above.
+	var g strings.Builder
+	if right > 26 {
+		g.WriteString("    ")
+		for c := left; c < right; c++ {
+			g.WriteString(column(c)[:len(column(c))-1] + " ")
+			if c < 26 {
+				g.WriteString(" ")
+			}
+		}
+		g.WriteString("\n")
+	}
+	g.WriteString("    ")
 	for c := left; c < right; c++ {
-		g.WriteString(colName(c))
+		n := column(c)
+		g.WriteString(n[len(n)-1:] + " ")
 	}
 	g.WriteString("\n")
+	room := p.t.h - 6 - p.t.msgExtra() - strings.Count(g.String(), "\n") + 1
+	top := 0
+	if h > room {
+		top = max(0, min(p.r-room/2, h-room))
+	}
 	for r := top; r < min(h, top+room); r++ {
 		fmt.Fprintf(&g, "%3d ", r+1)
 		for c := left; c < right; c++ {
@@ -244,6 +248,18 @@ func (p *playScreen) wordfightView() string {
 		info = append(info, fmt.Sprintf("Strikes %d of %d", v.Strikes, v.StrikeLimit), faint("spectators see the grids at the end"))
 	} else {
 		info = append(info, fmt.Sprintf("Your score %d · strikes %d of %d", v.Score, v.Strikes, v.StrikeLimit))
+	}
+	// A board taller or wider than the screen shows part of itself, and
+	// a declarer choosing a word for the whole grid must know it.
+	var shown []string
+	if h > room {
+		shown = append(shown, fmt.Sprintf("rows %d-%d of %d", top+1, min(h, top+room), h))
+	}
+	if w > cols {
+		shown = append(shown, fmt.Sprintf("columns %s-%s of %d", column(left), column(right-1), w))
+	}
+	if len(shown) > 0 {
+		info = append(info, faint(wrapKeys(strings.Join(append(shown, "arrows scroll"), " · "), max(20, p.t.w-(4+2*(right-left)+2)))))
 	}
 	switch {
 	case cur != "" && p.t.myTurn():

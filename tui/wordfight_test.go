@@ -117,8 +117,9 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 	}
 }
 
-// TestWordFightWideBoard: a 30 by 30 board scrolls with the cursor, and
-// the columns after Z are named as the notation names them.
+// TestWordFightWideBoard: a 30 by 30 board scrolls with the cursor, says
+// which rows and columns it shows, and names the columns after Z as the
+// notation does.
 func TestWordFightWideBoard(t *testing.T) {
 	ts := newTestServer(t)
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)
@@ -129,7 +130,12 @@ func TestWordFightWideBoard(t *testing.T) {
 	tm.key("down")
 	tm.typeText("30")
 	tm.key("enter")
-	tm.waitFor("play", has("Your turn to declare a word"))
+	// The declarer, choosing a word for the whole grid, is told that
+	// part of it is out of sight and how to see the rest.
+	s := tm.waitFor("play", has("Your turn to declare a word"))
+	if !strings.Contains(s, "rows 1-") || !strings.Contains(s, "columns A-") || !strings.Contains(s, "arrows scroll") {
+		t.Errorf("the declarer is not told that part of the board is hidden:\n%s", s)
+	}
 	tm.typeText("cat")
 	tm.key("enter")
 	tm.waitFor("the word to place", has("Place CAT at A1 across", "✓"))
@@ -139,15 +145,22 @@ func TestWordFightWideBoard(t *testing.T) {
 	for range 29 {
 		tm.key("down")
 	}
-	s := tm.waitFor("the far corner", func(s string) bool {
+	s = tm.waitFor("the far corner", func(s string) bool {
 		return strings.Contains(s, "Place CAT at AD30 across") && tm.table().play.pdone == tm.table().play.pseq
 	})
 	checkFits(t, tm)
-	if !strings.Contains(s, " 30 ") || !strings.Contains(s, "AD") {
+	if !strings.Contains(s, " 30 ") {
 		t.Errorf("the board did not scroll to AD30:\n%s", s)
 	}
 	if !strings.Contains(s, "✗") {
 		t.Errorf("CAT across from AD30 is not refused by the preview:\n%s", s)
+	}
+	// AA-AD stand in two header lines, each letter over its column.
+	if !strings.Contains(s, "A A A A") || !strings.Contains(s, "Y Z A B C D") {
+		t.Errorf("the columns after Z are not named in two lines:\n%s", s)
+	}
+	if !strings.Contains(s, "-30 of 30") || !strings.Contains(s, "-AD of 30") {
+		t.Errorf("the rows and columns shown at the far corner are not named:\n%s", s)
 	}
 }
 
