@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -133,8 +134,14 @@ func (es *eventsScreen) view() string {
 		b.WriteString("\nAsking the server for its events…\n")
 	}
 	heads := [3]string{"To come", "Under way", "Finished"}
-	// Each list takes at most a third of the lines there are.
-	room := max(1, (es.h-11-es.msgExtra())/3)
+	// The lists share the lines there are: a short one leaves its part
+	// to the others, and a list longer than its share ends in a line
+	// saying how many more it has.
+	var needs [3]int
+	for li, l := range es.lists {
+		needs[li] = max(1, len(l))
+	}
+	shares := shareLines(needs[:], es.h-11-es.msgExtra())
 	i := 0
 	now := time.Now()
 	for li, l := range es.lists {
@@ -144,6 +151,10 @@ func (es *eventsScreen) view() string {
 		b.WriteString("\n" + title(heads[li]) + "\n")
 		if len(l) == 0 {
 			b.WriteString(faint("  none") + "\n")
+		}
+		room := len(l)
+		if shares[li] < len(l) {
+			room = max(1, shares[li]-1) // and the line of how many more
 		}
 		// The chosen event stays in view.
 		first := 0
@@ -175,6 +186,24 @@ func (es *eventsScreen) view() string {
 	}
 	b.WriteString(faint(wrapKeys("↑↓ choose · enter open an event"+makeKey+" · r refresh · esc back", es.w)))
 	return b.String()
+}
+
+// shareLines shares lines among lists that need needs[i] lines each:
+// a list that needs less than an even share keeps the rest for the
+// others, and the lists that need more share what is left evenly.
+func shareLines(needs []int, lines int) []int {
+	out := make([]int, len(needs))
+	order := make([]int, len(needs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return needs[a] - needs[b] })
+	left := max(0, lines)
+	for k, i := range order {
+		out[i] = min(needs[i], left/(len(order)-k))
+		left -= out[i]
+	}
+	return out
 }
 
 // eventLine is an event on one line of w columns: name, game, kind,
@@ -387,14 +416,6 @@ func (e *eventScreen) live(onShow bool) bool {
 		return true
 	}
 	return e.ev != nil && e.ev.Status != "finished" && e.ev.Status != "cancelled" && e.mine() != nil
-}
-
-// me is the player's name in the standings.
-func (sh *shared) me() string {
-	if sh.cfg.Account != "" {
-		return sh.cfg.Account
-	}
-	return sh.c.Name
 }
 
 // descLines is how many lines the event's screen gives, beyond its first,
@@ -951,18 +972,18 @@ func (e *eventScreen) view() string {
 		}
 	}
 	keys = wrapKeys(keys, e.w)
-	room := max(1, e.h-10-playRoom-e.msgExtra()-len(chat)-strings.Count(keys, "\n")-e.descLines())
+	playLines := playRoom
+	if len(ev.Playing) > playRoom {
+		playLines++ // how many more, or before
+	}
+	room := max(1, e.h-10-playLines-e.msgExtra()-len(chat)-strings.Count(keys, "\n")-e.descLines())
 	if len(ev.Standings) == 0 {
 		b.WriteString(faint("  nobody yet: j joins") + "\n")
 	} else {
 		b.WriteString(faint(fmt.Sprintf("  %4s  %-24s %5s %6s", "rank", "name", "score", "games")) + "\n")
 		room--
 	}
-	for i, s := range ev.Standings {
-		if i >= room {
-			fmt.Fprintf(&b, "  … and %d more\n", len(ev.Standings)-i)
-			break
-		}
+	line := func(s client.Standing) {
 		mark := ""
 		if s.Streak {
 			mark = warm(" ★ streak")
@@ -974,17 +995,51 @@ func (e *eventScreen) view() string {
 			mark += faint(" playing")
 		}
 		name := fit(s.Name, 24, 1)
-		if strings.EqualFold(s.Name, e.me()) {
+		if s.You {
 			name = title(fmt.Sprintf("%-24s", name))
 		} else {
 			name = fmt.Sprintf("%-24s", name)
 		}
 		b.WriteString(fitLine(fmt.Sprintf("  %4d  %s %5d %6d%s", s.Rank, name, s.Score, s.Games, mark), e.w) + "\n")
 	}
+	// A player ranked below the lines there are still sees their own
+	// line, after the leaders and before those ranked below them.
+	mine := slices.IndexFunc(ev.Standings, func(s client.Standing) bool { return s.You })
+	switch n := len(ev.Standings); {
+	case n <= room || mine < room:
+		for i, s := range ev.Standings {
+			if i >= room {
+				fmt.Fprintf(&b, "  … and %d more\n", n-i)
+				break
+			}
+			line(s)
+		}
+	default:
+		top := max(0, room-2)
+		for _, s := range ev.Standings[:top] {
+			line(s)
+		}
+		fmt.Fprintf(&b, "  … %d more\n", mine-top)
+		line(ev.Standings[mine])
+		if after := n - mine - 1; after > 0 {
+			fmt.Fprintf(&b, "  … and %d more\n", after)
+		}
+	}
 	if len(ev.Playing) > 0 {
 		b.WriteString("\n" + title("Games under way") + "\n")
+		// The chosen game stays in view, a line saying how many come
+		// before it where they are out of sight.
+		first, shown := 0, playRoom
+		if e.at >= playRoom {
+			shown = playRoom - 1
+			first = e.at - shown + 1
+			fmt.Fprintf(&b, "  … %d before\n", first)
+		}
 		for i, g := range ev.Playing {
-			if i >= playRoom {
+			if i < first {
+				continue
+			}
+			if i >= first+shown {
 				fmt.Fprintf(&b, "  … and %d more\n", len(ev.Playing)-i)
 				break
 			}

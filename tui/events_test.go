@@ -853,3 +853,101 @@ func TestEventRoundState(t *testing.T) {
 		}
 	}
 }
+
+// TestShareLines: lists that need fewer lines than an even share keep
+// the rest for the others; what is short is shared evenly.
+func TestShareLines(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		needs []int
+		lines int
+		want  []int
+	}{
+		{[]int{5, 1, 1}, 13, []int{5, 1, 1}},
+		{[]int{20, 1, 1}, 13, []int{11, 1, 1}},
+		{[]int{20, 20, 20}, 13, []int{4, 4, 5}},
+		{[]int{20, 3, 20}, 13, []int{5, 3, 5}},
+		{[]int{1, 1, 1}, 0, []int{0, 0, 0}},
+		{[]int{4, 4}, -3, []int{0, 0}},
+	} {
+		if got := shareLines(tc.needs, tc.lines); !slices.Equal(got, tc.want) {
+			t.Errorf("shareLines(%v, %d) = %v, want %v", tc.needs, tc.lines, got, tc.want)
+		}
+	}
+}
+
+// TestEventsShareTheScreen: the hourly events to come fill the lines the
+// empty lists leave rather than stop at a third of the screen; a list
+// longer than the screen says how many more it has, and the screen fits.
+func TestEventsShareTheScreen(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	events := func(n int) []client.Tournament {
+		var l []client.Tournament
+		for i := range n {
+			l = append(l, client.Tournament{ID: fmt.Sprint(i), Kind: "arena", Name: fmt.Sprintf("Arena %d", i+1), Game: "quizl",
+				ClockText: "3+2", Status: "created", Starts: now.Add(time.Duration(i+1) * time.Hour)})
+		}
+		return l
+	}
+	for _, tc := range []struct {
+		name          string
+		toCome, over  int
+		shown, hidden int
+	}{
+		{"five to come", 5, 0, 5, 0},
+		{"thirty to come", 30, 0, 10, 20},
+		{"thirty to come and thirty over", 30, 30, 5, 25},
+	} {
+		sh := &shared{w: 80, h: 24}
+		es := &eventsScreen{shared: sh, loaded: true}
+		es.lists[0], es.lists[2] = events(tc.toCome), events(tc.over)
+		s := ansi.Strip(es.view())
+		for _, p := range fitProblems(s, 80, 24) {
+			t.Errorf("%s: %s", tc.name, p)
+		}
+		head, _, _ := strings.Cut(s, "Under way")
+		if got := strings.Count(head, "Arena "); got != tc.shown {
+			t.Errorf("%s: %d events to come shown, want %d:\n%s", tc.name, got, tc.shown, s)
+		}
+		if more := fmt.Sprintf("… and %d more", tc.hidden); strings.Contains(head, more) != (tc.hidden > 0) {
+			t.Errorf("%s: %q shown: %v, want %v:\n%s", tc.name, more, !(tc.hidden > 0), tc.hidden > 0, s)
+		}
+	}
+}
+
+// TestEventLongLists: in an event longer than the screen a player ranked
+// below the lines there are still sees their own line, between the
+// leaders and those below them, and the game chosen among those under
+// way stays in view; the screen fits.
+func TestEventLongLists(t *testing.T) {
+	t.Parallel()
+	ev := &client.Tournament{ID: "ev1", Kind: "arena", Name: "Club night", Game: "quizl", ClockText: "3+2",
+		Status: "started", Starts: time.Now().Add(-10 * time.Minute), Minutes: 60}
+	for i := range 40 {
+		ev.Standings = append(ev.Standings, client.Standing{Rank: i + 1, Name: fmt.Sprintf("Player%02d", i+1), Score: 40 - i, Games: 3, You: i == 30})
+	}
+	for i := range 10 {
+		ev.Playing = append(ev.Playing, client.TournamentGame{Table: fmt.Sprintf("table%02d", i), Players: []string{fmt.Sprintf("P%da", i), fmt.Sprintf("P%db", i)}})
+	}
+	for _, at := range []int{0, 3, 4, 9} {
+		e := &eventScreen{shared: &shared{w: 80, h: 24}, id: ev.ID, ev: ev, at: at}
+		s := ansi.Strip(e.view())
+		for _, p := range fitProblems(s, 80, 24) {
+			t.Errorf("game %d chosen: %s", at, p)
+		}
+		standings, games, _ := strings.Cut(s, "Games under way")
+		if !strings.Contains(standings, "Player01") || !regexp.MustCompile(`\n\s+31\s+Player31\s+10\s+3`).MatchString(standings) || strings.Contains(standings, "Player30 ") {
+			t.Errorf("game %d chosen: the standings do not show the leaders and Player31 (rank 31, the player's own):\n%s", at, s)
+		}
+		if !strings.Contains(standings, "… and 9 more") {
+			t.Errorf("game %d chosen: the standings do not say that 9 are ranked below the player:\n%s", at, s)
+		}
+		if want := fmt.Sprintf("> P%da v P%db", at, at); !strings.Contains(games, want) {
+			t.Errorf("game %d chosen: %q is not in view:\n%s", at, want, s)
+		}
+		if before := at >= 4; before != strings.Contains(games, "before") {
+			t.Errorf("game %d chosen: the games before it said: %v, want %v:\n%s", at, !before, before, s)
+		}
+	}
+}
