@@ -188,24 +188,6 @@ func (es *eventsScreen) view() string {
 	return b.String()
 }
 
-// shareLines shares lines among lists that need needs[i] lines each:
-// a list that needs less than an even share keeps the rest for the
-// others, and the lists that need more share what is left evenly.
-func shareLines(needs []int, lines int) []int {
-	out := make([]int, len(needs))
-	order := make([]int, len(needs))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return needs[a] - needs[b] })
-	left := max(0, lines)
-	for k, i := range order {
-		out[i] = min(needs[i], left/(len(order)-k))
-		left -= out[i]
-	}
-	return out
-}
-
 // eventLine is an event on one line of w columns: name, game, kind,
 // clock, its start or countdown, players. The name, then the game's
 // title, take the columns the rest leaves (74 hold it all, with names cut

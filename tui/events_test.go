@@ -854,28 +854,6 @@ func TestEventRoundState(t *testing.T) {
 	}
 }
 
-// TestShareLines: lists that need fewer lines than an even share keep
-// the rest for the others; what is short is shared evenly.
-func TestShareLines(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		needs []int
-		lines int
-		want  []int
-	}{
-		{[]int{5, 1, 1}, 13, []int{5, 1, 1}},
-		{[]int{20, 1, 1}, 13, []int{11, 1, 1}},
-		{[]int{20, 20, 20}, 13, []int{4, 4, 5}},
-		{[]int{20, 3, 20}, 13, []int{5, 3, 5}},
-		{[]int{1, 1, 1}, 0, []int{0, 0, 0}},
-		{[]int{4, 4}, -3, []int{0, 0}},
-	} {
-		if got := shareLines(tc.needs, tc.lines); !slices.Equal(got, tc.want) {
-			t.Errorf("shareLines(%v, %d) = %v, want %v", tc.needs, tc.lines, got, tc.want)
-		}
-	}
-}
-
 // TestEventsShareTheScreen: the hourly events to come fill the lines the
 // empty lists leave rather than stop at a third of the screen; a list
 // longer than the screen says how many more it has, and the screen fits.

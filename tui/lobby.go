@@ -262,18 +262,20 @@ func (lb *lobbyScreen) view() string {
 	// The three lists share the lines the screen has beside the titles
 	// and blank lines (7), the message and the keys (2), the chosen
 	// item's details (2) and each list's line that says how much of it
-	// shows (3); each shows the part of it around the chosen item.
+	// shows (3), a short list leaving its part to the others; each shows
+	// the part of it around the chosen item.
 	fixed := 14 + lb.msgExtra()
 	if lb.err != "" {
 		fixed++
 	}
-	room := max(1, (lb.h-fixed)/3)
-	first := 0
+	shares := shareLines([]int{max(1, len(lb.tables)), max(1, len(lb.seeks)), max(1, len(lb.live))}, lb.h-fixed)
+	first, li := 0, 0
 	list := func(n int, empty string, row func(i int) string, details func(i int) string) {
 		if n == 0 {
 			b.WriteString(faint(empty) + "\n")
 		}
-		from, to := window(n, room, lb.at-first)
+		from, to := window(n, max(1, shares[li]), lb.at-first)
+		li++
 		for i := from; i < to; i++ {
 			mark := "  "
 			if first+i == lb.at {
@@ -357,20 +359,6 @@ func (lb *lobbyScreen) view() string {
 	b.WriteString("\n" + lb.message() + "\n")
 	b.WriteString(faint(wrapKeys("↑↓ choose · enter join, play or watch · r refresh · esc back", lb.w)))
 	return b.String()
-}
-
-// window is the part of a list of n items that room lines show: from
-// the start, or, when the chosen item at (an index into the list, or
-// outside it when another list's item is chosen) lies further down, the
-// room items that end with it.
-func window(n, room, at int) (from, to int) {
-	if n <= room {
-		return 0, n
-	}
-	if at >= room && at < n {
-		from = at - room + 1
-	}
-	return from, from + room
 }
 
 // rulesLines says the rules of t, the table chosen, under its row, in

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"parlour/tui/client"
 )
 
@@ -185,29 +187,6 @@ func TestLobbySeeks(t *testing.T) {
 	em.waitFor("not sent", has("that is your own seek: it waits for another player"))
 }
 
-// TestLobbyWindow: a list longer than its room shows the part around the
-// chosen item.
-func TestLobbyWindow(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		n, room, at, from, to int
-	}{
-		{0, 3, 0, 0, 0},
-		{2, 3, 1, 0, 2},
-		{6, 3, 0, 0, 3},
-		{6, 3, 2, 0, 3},
-		{6, 3, 3, 1, 4},
-		{6, 3, 5, 3, 6},
-		{6, 3, -2, 0, 3}, // another list's item, above
-		{6, 3, 9, 0, 3},  // another list's item, below
-	} {
-		from, to := window(tc.n, tc.room, tc.at)
-		if from != tc.from || to != tc.to {
-			t.Errorf("window(%d, %d, %d) = %d, %d; want %d, %d", tc.n, tc.room, tc.at, from, to, tc.from, tc.to)
-		}
-	}
-}
-
 // TestWatchSays: a spectator's screen of each game names what it shows
 // as a spectator sees it, not as a player would: Quizl's grids by their
 // owners, Word Fight's strikes without a score or grid of its own.
@@ -362,5 +341,24 @@ func TestLobbyYourOwnTables(t *testing.T) {
 	checkFits(t, tm)
 	if !strings.Contains(s, "Lobby: open tables") || tm.table() != nil {
 		t.Errorf("a join refused leaves the lobby:\n%s", s)
+	}
+}
+
+// TestLobbySharesTheScreen: with no open table and nobody seeking, the
+// games to watch take the lines the empty lists leave rather than a
+// third of the screen, and say how many of them show; the screen fits.
+func TestLobbySharesTheScreen(t *testing.T) {
+	t.Parallel()
+	lb := &lobbyScreen{shared: &shared{w: 80, h: 24}}
+	for i := range 20 {
+		lb.live = append(lb.live, client.Listed{ID: fmt.Sprintf("t%02d", i), Game: "quizl", Title: "Quizl", Status: "playing",
+			Seats: []client.Seat{{Name: fmt.Sprintf("Ann%d", i)}, {Name: fmt.Sprintf("Ben%d", i)}}})
+	}
+	s := ansi.Strip(lb.view())
+	for _, p := range fitProblems(s, 80, 24) {
+		t.Error(p)
+	}
+	if got := strings.Count(s, " v Ben"); got < 8 || !strings.Contains(s, fmt.Sprintf("%d of 20 shown", got)) {
+		t.Errorf("%d games to watch shown of 20, with room for more:\n%s", got, s)
 	}
 }

@@ -862,18 +862,19 @@ func (ps *playersScreen) view() string {
 		}
 		b.WriteString("\n")
 	}
-	// The sections share the lines left, each showing the part around
-	// the chosen row.
+	// The sections share the lines left, a short one leaving its part to
+	// the others, each showing the part around the chosen row.
 	secs := ps.people()
 	heads := []string{"Online", "You follow", "You block"}
 	shown := 1
+	needs := []int{max(1, len(secs[0])), len(secs[1]), len(secs[2])}
 	if len(secs[1]) > 0 {
 		shown++
 	}
 	if len(secs[2]) > 0 {
 		shown++
 	}
-	room := max(1, (ps.h-strings.Count(b.String(), "\n")-6-3*shown)/shown)
+	shares := shareLines(needs, ps.h-strings.Count(b.String(), "\n")-6-3*shown)
 	first := len(so.in) + len(so.out)
 	for si, sec := range secs {
 		if si > 0 && len(sec) == 0 {
@@ -886,7 +887,7 @@ func (ps *playersScreen) view() string {
 		if len(sec) == 0 {
 			b.WriteString(faint("  nobody else who shows") + "\n")
 		}
-		from, to := window(len(sec), room, ps.at-first)
+		from, to := window(len(sec), max(1, shares[si]), ps.at-first)
 		for i := from; i < to; i++ {
 			mark := "  "
 			if first+i == ps.at {
