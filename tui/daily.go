@@ -33,6 +33,19 @@ type dailyScreen struct {
 	boards  map[string]*dailyBoardMsg // by game and day
 	busy    bool                      // an attempt is being started
 	loadErr string                    // why the puzzles did not come
+	// past shows an account's own days at the chosen puzzle's game (its
+	// streak and attempts, each day over opened as a replay) in place of
+	// the board; pastAt is the day chosen, record the answer.
+	past   bool
+	pastAt int
+	record *dailyRecordMsg
+}
+
+// dailyRecordMsg is the account's record at the daily puzzles, by game.
+type dailyRecordMsg struct {
+	games map[string]client.DailyStats
+	err   error
+	asked bool // the request is out
 }
 
 // dailyMsg is the day's puzzles as the server said them.
@@ -127,6 +140,9 @@ func (d *dailyScreen) update(msg tea.Msg) tea.Cmd {
 	case dailyBoardMsg:
 		d.boards[msg.key] = &msg
 		return nil
+	case dailyRecordMsg:
+		d.record = &msg
+		return nil
 	case seatedMsg:
 		d.busy = false // the model opens the table, or says why not
 		if msg.err != nil {
@@ -143,13 +159,25 @@ func (d *dailyScreen) update(msg tea.Msg) tea.Cmd {
 
 func (d *dailyScreen) key(k string) tea.Cmd {
 	n := len(d.puzzles)
+	if d.past {
+		if cmd, done := d.pastKey(k); done {
+			return cmd
+		}
+	}
 	switch k {
 	case "esc", "q":
 		d.nav.goHome()
 	case "r":
 		d.boards = map[string]*dailyBoardMsg{}
-		d.puzzles, d.loadErr = nil, ""
-		return d.fetch
+		d.puzzles, d.loadErr, d.record = nil, "", nil
+		return tea.Batch(d.fetch, d.fetchRecord())
+	case "h":
+		if d.cfg.Account == "" {
+			d.err = "your past days are kept for accounts: s on the home screen signs in"
+			return nil
+		}
+		d.past, d.share, d.pastAt = !d.past, false, 0
+		return d.fetchRecord()
 	case "up", "k":
 		if n > 0 {
 			d.at = (d.at + n - 1) % n
@@ -161,11 +189,11 @@ func (d *dailyScreen) key(k string) tea.Cmd {
 		}
 		return d.board()
 	case "y", "t":
-		d.yesterday, d.share = k == "y", false
+		d.yesterday, d.share, d.past = k == "y", false, false
 		return d.board()
 	case "s":
 		if d.finished() != nil {
-			d.share = !d.share
+			d.share, d.past = !d.share, false
 		}
 	case "c":
 		if a := d.finished(); a != nil {
@@ -179,6 +207,70 @@ func (d *dailyScreen) key(k string) tea.Cmd {
 		return d.play(d.puzzles[d.at])
 	}
 	return nil
+}
+
+// pastKey handles the keys of the player's own days: ↑↓ choose a day
+// and enter opens its replay; tab chooses the next game. done is false
+// for the keys the screen handles as ever.
+func (d *dailyScreen) pastKey(k string) (cmd tea.Cmd, done bool) {
+	days := d.pastDays()
+	switch k {
+	case "up", "k":
+		if len(days) > 0 {
+			d.pastAt = (d.pastAt + len(days) - 1) % len(days)
+		}
+	case "down", "j":
+		if len(days) > 0 {
+			d.pastAt = (d.pastAt + 1) % len(days)
+		}
+	case "tab":
+		if n := len(d.puzzles); n > 0 {
+			d.at, d.pastAt = (d.at+1)%n, 0
+		}
+	case "enter", "space":
+		if d.pastAt >= len(days) {
+			return nil, true
+		}
+		a := days[d.pastAt]
+		switch {
+		case !a.Finished:
+			d.err = "that attempt is under way: h, then enter on the puzzle, goes back to it"
+		case a.Table == "":
+			d.err = "a day's replay opens when the day ends (midnight UTC), so that nobody's game gives the puzzle away"
+		default:
+			// A day over is public: watched, its game shows its end,
+			// every secret and its analysis.
+			return d.nav.sitFrom(client.Seated{Table: a.Table, Seat: -1, Invite: d.public() + "/t/" + a.Table}, d.puzzles[d.at].Game, d), true
+		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// pastDays is the player's attempts at the chosen puzzle's game, the
+// latest first, as far as the server has said them.
+func (d *dailyScreen) pastDays() []client.DailyResult {
+	if d.record == nil || d.at >= len(d.puzzles) {
+		return nil
+	}
+	return d.record.games[d.puzzles[d.at].Game].History
+}
+
+// fetchRecord asks for the account's record at the daily puzzles, when
+// its days are on show and the record is not in hand.
+func (d *dailyScreen) fetchRecord() tea.Cmd {
+	if !d.past || d.record != nil || d.cfg.Account == "" {
+		return nil
+	}
+	d.record = &dailyRecordMsg{asked: true} // not again meanwhile
+	c, name := d.c, d.cfg.Account
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(d.ctx, 10*time.Second)
+		defer cancel()
+		games, err := c.PlayerDaily(ctx, name)
+		return dailyRecordMsg{games: games, err: err}
+	}
 }
 
 // finished is the player's finished attempt at the chosen puzzle, if
@@ -265,6 +357,8 @@ func (d *dailyScreen) view() string {
 		if a := d.finished(); d.share && a != nil {
 			b.WriteString(title("Your result, to share") + " (c copies it)\n")
 			b.WriteString(fit(a.Share, d.w, max(1, d.h-strings.Count(b.String(), "\n")-below)) + "\n")
+		} else if d.past {
+			b.WriteString(d.pastView(d.h - strings.Count(b.String(), "\n") - below))
 		} else {
 			b.WriteString(d.boardView(d.h - strings.Count(b.String(), "\n") - below))
 		}
@@ -276,6 +370,9 @@ func (d *dailyScreen) view() string {
 
 // keys is the screen's line of keys, wrapped.
 func (d *dailyScreen) keys() string {
+	if d.past {
+		return faint(wrapKeys("↑↓ choose a day · enter watch its replay · tab next game · h back to the leaderboard · r refresh · esc home", d.w))
+	}
 	keys := []string{"↑↓ choose", "enter play today's puzzle"}
 	if d.at < len(d.puzzles) && d.puzzles[d.at].Attempt != nil {
 		keys[1] = "enter open your game"
@@ -288,8 +385,63 @@ func (d *dailyScreen) keys() string {
 	} else {
 		keys = append(keys, "y yesterday's leaderboard")
 	}
+	if d.cfg.Account != "" {
+		keys = append(keys, "h your past days")
+	}
 	keys = append(keys, "r refresh", "esc home")
 	return faint(wrapKeys(strings.Join(keys, " · "), d.w))
+}
+
+// pastView is the player's own days at the chosen puzzle's game, in at
+// most room lines: the streak and the days played and solved, then the
+// attempts, the latest first, around the one chosen.
+func (d *dailyScreen) pastView(room int) string {
+	p := d.puzzles[d.at]
+	var b strings.Builder
+	b.WriteString(title("Your days at the daily "+p.Title) + "\n")
+	switch {
+	case d.record == nil || d.record.asked:
+		b.WriteString(faint("  asking…") + "\n")
+		return b.String()
+	case d.record.err != nil:
+		b.WriteString(bad(wrap("  "+d.record.err.Error(), d.w)) + "\n")
+		return b.String()
+	}
+	r := d.record.games[p.Game]
+	if len(r.History) == 0 {
+		b.WriteString(faint("  not played yet") + "\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "  streak %d · longest %d · solved %d of %d\n", r.Streak, r.Best, r.Solved, r.Played)
+	rows := max(1, room-3) // the title, the tally and a line of how many show
+	from, to := window(len(r.History), rows, d.pastAt)
+	moves := dailyMoves(p.Game)
+	for i := from; i < to; i++ {
+		a := r.History[i]
+		cur := "  "
+		if i == d.pastAt {
+			cur = hi("> ")
+		}
+		line := a.Day + "  "
+		switch {
+		case !a.Finished:
+			line += warm("under way")
+		default:
+			solved := "not solved"
+			if a.Solved {
+				solved = "solved"
+			}
+			line += fmt.Sprintf("%s, %s, %d wrong, %s", solved, plural(a.Moves, strings.TrimSuffix(moves, "s"), moves), a.Wrong, seconds(a.Seconds))
+			if a.Table == "" {
+				line += faint(" · replay at midnight UTC")
+			}
+		}
+		b.WriteString(fitLine(cur+line, d.w) + "\n")
+	}
+	if len(r.History) > to-from {
+		b.WriteString(faint(fmt.Sprintf("  %d of %d days shown: ↑↓ for the rest", to-from, len(r.History))) + "\n")
+	}
+	return b.String()
 }
 
 // attemptLine says where the player stands with p: not played, under way,

@@ -4,6 +4,10 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"parlour/server"
+	"parlour/server/table/tabletest"
 )
 
 // TestDailyPuzzles: d on the home screen lists the day's puzzles, one for
@@ -139,4 +143,68 @@ func TestDailyAsGuest(t *testing.T) {
 	checkFits(t, tm)
 	tm.key("enter")
 	tm.waitFor("the same table", func(s string) bool { return tm.table() != nil && tm.table().id == id })
+}
+
+// TestDailyPastDays: h on the daily puzzles shows an account's own days
+// at the chosen game, the latest first; a day not over keeps its replay
+// until midnight UTC, and once it is over enter watches the game, its
+// secrets and its end, and esc comes back to the days. A guest is told
+// the days are kept for accounts.
+func TestDailyPastDays(t *testing.T) {
+	t.Parallel()
+	clk := tabletest.NewClock(time.Now())
+	ts := newTestServerWith(t, func(c *server.Config) { c.Clock = clk })
+	ctx := context.Background()
+	ac, annS := signedUp(t, ts, "ann_p")
+	seat, err := ac.StartDaily(ctx, annS.Token, "quizl")
+	if err != nil {
+		t.Fatalf("Ann starting the daily Quizl: %v", err)
+	}
+	for _, m := range []string{"72", "resign"} {
+		if _, err := ac.Move(ctx, annS.Token, seat.Table, m, 0, false); err != nil {
+			t.Fatalf("Ann's %s: %v", m, err)
+		}
+	}
+
+	tm := newTermWith(t, ts.URL, "ann_p", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "ann_p"})
+	tm.key("d")
+	tm.waitFor("the day's puzzles", has("> Quizl", "h your past days"))
+	tm.key("h")
+	s := tm.waitFor("Ann's days", has("Your days at the daily Quizl", "streak 0 · longest 0 · solved 0 of 1", "not solved, 1 call, 0 wrong", "replay at midnight UTC"))
+	checkFits(t, tm)
+	tm.key("enter")
+	tm.waitFor("the replay kept until the day ends", has("a day's replay opens when the day ends"))
+	if tm.table() != nil {
+		t.Fatalf("a day not over opened its game:\n%s", s)
+	}
+	tm.key("tab")
+	tm.waitFor("Salvo's days", has("Your days at the daily Salvo", "not played yet"))
+	tm.key("esc")
+
+	// The next day: the day is over, and its game opens.
+	clk.Advance(24 * time.Hour)
+	tm.key("d")
+	tm.waitFor("the day's puzzles", has("> Quizl", "not played yet"))
+	tm.key("h")
+	s = tm.waitFor("Ann's days", has("Your days at the daily Quizl", "not solved, 1 call, 0 wrong"))
+	if strings.Contains(s, "replay at midnight") {
+		t.Errorf("a day over still waits for midnight:\n%s", s)
+	}
+	tm.key("enter")
+	tm.waitFor("the day's game, watched", func(s string) bool {
+		return tm.table() != nil && tm.table().id == seat.Table && over(s)
+	})
+	tm.key("esc")
+	tm.waitFor("back on the days", has("Your days at the daily Quizl"))
+	tm.key("h")
+	tm.waitFor("the leaderboard again", has("Quizl: today's leaderboard"))
+
+	guest := newTerm(t, ts.URL, "Gus", 80, 24)
+	guest.key("d")
+	s = guest.waitFor("the day's puzzles", has("> Quizl"))
+	if strings.Contains(s, "h your past days") {
+		t.Errorf("a guest is offered the days kept for accounts:\n%s", s)
+	}
+	guest.key("h")
+	guest.waitFor("the refusal", has("your past days are kept for accounts"))
 }

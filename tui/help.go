@@ -92,7 +92,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Join a table", "type the invite code, link or id, enter · then enter takes the seat (at a table where you hold one, takes you back to it; with none open, watches the game) · esc back"},
 		{"New table", "↑↓ field · ←→ or space change it · digits type a number · on the clock, type your own: 45 (seconds a turn), 10+5 (minutes for the game, seconds a move), 3d (days a move) · enter open the table · esc back"},
 		{"Quick game", "↑↓ field · ←→ or space change it · enter look for an opponent · while looking: esc cancel, c play the computer (after 20 s)"},
-		{"Daily puzzles", "↑↓ choose a game · enter play today's puzzle (or open your game) · s your result to share · c copy it · y yesterday's leaderboard · t today's · r refresh · esc back"},
+		{"Daily puzzles", "↑↓ choose a game · enter play today's puzzle (or open your game) · s your result to share · c copy it · y yesterday's leaderboard · t today's · h your past days (↑↓ a day, enter its replay, tab next game, h back) · r refresh · esc back"},
 		{"Leaderboards", "←→ pool · ↑↓ choose · enter the player's profile · / find a player by the start of their name (→ takes the first name offered, enter opens the profile) · m your profile · r refresh · esc back"},
 		{"A profile", "ratings, podiums and latest games · ↑↓ choose a game · enter open it (its end, secrets and analysis) · c challenge the player · f follow or unfollow · b block or unblock · R report to the moderators · d save every game's record · r refresh · esc back"},
 		{"Lobby", "↑↓ choose · enter join an open table, play a player looking for a game or watch a game · r refresh · esc back"},

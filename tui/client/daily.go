@@ -91,6 +91,9 @@ type DailyStats struct {
 	Best   int `json:"best"`
 	Played int `json:"played"`
 	Solved int `json:"solved"`
+	// History is the attempts, the latest first; a day not over yet
+	// names no table.
+	History []DailyResult `json:"history"`
 }
 
 // PlayerDaily reads the account name's record at the daily puzzles, by
