@@ -525,20 +525,45 @@ func (d *dailyScreen) boardView(room int) string {
 	moves := dailyMoves(game)
 	fmt.Fprintf(&b, "  %4s  %-24s %-6s %6s %5s %8s\n", "#", "player", "solved", moves, "wrong", "time")
 	room -= 2 // the board's title and head
-	for i, e := range bm.board.Entries {
-		if i >= room-1 && i < len(bm.board.Entries)-1 {
-			b.WriteString(faint(fmt.Sprintf("  … and %d more", len(bm.board.Entries)-i)) + "\n")
-			break
-		}
+	mine := func(e client.DailyResult) bool {
+		return d.cfg.Account != "" && strings.EqualFold(e.Name, d.cfg.Account)
+	}
+	line := func(e client.DailyResult) {
 		solved := "no"
 		if e.Solved {
 			solved = "yes"
 		}
-		line := fmt.Sprintf("  %4d  %-24s %-6s %6d %5d %8s", e.Rank, e.Name, solved, e.Moves, e.Wrong, seconds(e.Seconds))
-		if e.Name == d.cfg.Account && d.cfg.Account != "" {
-			line = hi(line)
+		l := fmt.Sprintf("  %4d  %-24s %-6s %6d %5d %8s", e.Rank, e.Name, solved, e.Moves, e.Wrong, seconds(e.Seconds))
+		if mine(e) {
+			l = hi(l)
 		}
-		b.WriteString(line + "\n")
+		b.WriteString(l + "\n")
+	}
+	es := bm.board.Entries
+	if len(es) <= room {
+		for _, e := range es {
+			line(e)
+		}
+		return b.String()
+	}
+	// A board longer than the room: its leaders, and the player's own
+	// line where it falls below them.
+	at := slices.IndexFunc(es, mine)
+	top := max(1, room-1)
+	if at >= top {
+		top = max(1, room-3)
+	}
+	for _, e := range es[:top] {
+		line(e)
+	}
+	if at < top {
+		b.WriteString(faint(fmt.Sprintf("  … and %d more", len(es)-top)) + "\n")
+		return b.String()
+	}
+	b.WriteString(faint(fmt.Sprintf("  … %d more", at-top)) + "\n")
+	line(es[at])
+	if after := len(es) - at - 1; after > 0 {
+		b.WriteString(faint(fmt.Sprintf("  … and %d more", after)) + "\n")
 	}
 	return b.String()
 }

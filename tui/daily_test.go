@@ -2,12 +2,16 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"parlour/server"
 	"parlour/server/table/tabletest"
+	"parlour/tui/client"
 )
 
 // TestDailyPuzzles: d on the home screen lists the day's puzzles, one for
@@ -207,4 +211,45 @@ func TestDailyPastDays(t *testing.T) {
 	}
 	guest.key("h")
 	guest.waitFor("the refusal", has("your past days are kept for accounts"))
+}
+
+// TestDailyBoardOwnLine: a leaderboard longer than the screen shows its
+// leaders and, where the player ranks below them, the player's own line
+// between a count of those skipped and of those below; the screen fits.
+func TestDailyBoardOwnLine(t *testing.T) {
+	t.Parallel()
+	board := client.DailyBoard{Game: "quizl", Day: "2026-12-06"}
+	for i := range 40 {
+		board.Entries = append(board.Entries, client.DailyResult{Game: "quizl", Day: board.Day, Name: fmt.Sprintf("player%02d", i+1), Ranked: true,
+			Finished: true, Solved: true, Moves: 5 + i, Seconds: 60})
+		board.Entries[i].Rank = i + 1
+	}
+	for _, tc := range []struct {
+		account string
+		want    []string
+		not     []string
+	}{
+		{"player03", []string{"player01", "player03", "… and "}, []string{"player30"}},
+		{"Player30", []string{"player01", "… ", "30  player30", "… and 10 more"}, []string{"player29"}},
+		{"player40", []string{"player01", "40  player40"}, []string{"… and"}},
+		{"", []string{"player01", "… and "}, []string{"player40"}},
+	} {
+		d := &dailyScreen{shared: &shared{w: 80, h: 24, cfg: Config{Account: tc.account}}, boards: map[string]*dailyBoardMsg{},
+			puzzles: []client.Daily{{Game: "quizl", Title: "Quizl", Day: board.Day}, {Game: "salvo", Title: "Salvo", Day: board.Day}}}
+		d.boards["quizl/"+board.Day] = &dailyBoardMsg{key: "quizl/" + board.Day, board: board}
+		s := ansi.Strip(d.view())
+		for _, p := range fitProblems(s, 80, 24) {
+			t.Errorf("%s: %s", tc.account, p)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(s, w) {
+				t.Errorf("%s: %q is not shown:\n%s", tc.account, w, s)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(s, n) {
+				t.Errorf("%s: %q is shown:\n%s", tc.account, n, s)
+			}
+		}
+	}
 }
