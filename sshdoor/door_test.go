@@ -167,6 +167,13 @@ func (f *fixture) dial(user string, signer gossh.Signer, cmd string) *term {
 // dialTerm is dial with the terminal type the PTY request names.
 func (f *fixture) dialTerm(user string, signer gossh.Signer, cmd, termType string) *term {
 	f.t.Helper()
+	return f.dialEnv(user, signer, cmd, termType, nil)
+}
+
+// dialEnv is dialTerm with the environment the client sends (as
+// OpenSSH's SetEnv does) before it asks for the PTY.
+func (f *fixture) dialEnv(user string, signer gossh.Signer, cmd, termType string, env map[string]string) *term {
+	f.t.Helper()
 	auth := []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })}
 	if signer != nil {
 		auth = []gossh.AuthMethod{gossh.PublicKeys(signer)}
@@ -184,6 +191,11 @@ func (f *fixture) dialTerm(user string, signer gossh.Signer, cmd, termType strin
 	w, _ := sess.StdinPipe()
 	tm.in = w
 	r, _ := sess.StdoutPipe()
+	for k, v := range env {
+		if err := sess.Setenv(k, v); err != nil {
+			f.t.Fatalf("setenv %s: %v", k, err)
+		}
+	}
 	if err := sess.RequestPty(termType, 24, 80, gossh.TerminalModes{}); err != nil {
 		f.t.Fatal(err)
 	}
@@ -1329,4 +1341,26 @@ func FuzzReadCode(f *testing.F) {
 			t.Fatalf("readCode(showCode(%q)) = %q, %v", code, again, err)
 		}
 	})
+}
+
+// TestTimeZoneOverSSH: the player over SSH reads times of day in the zone
+// their client sent as TZ; a client that sent none reads them in UTC,
+// named so, and the help says how to send one.
+func TestTimeZoneOverSSH(t *testing.T) {
+	f := newFixture(t, Config{})
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"TZ": "Asia/Tokyo"}, "Times of day: Asia/Tokyo, as your client's TZ says"},
+		{nil, "Times of day: UTC, named so; in your own zone with ssh -o SetEnv=TZ=Area/City"},
+		{map[string]string{"TZ": "Nowhere/Atall"}, "Times of day: UTC, named so"},
+	} {
+		tm := f.dialEnv("gus", nil, "", "xterm-256color", tc.env)
+		tm.waitFor("New table")
+		tm.setMark()
+		tm.send("?")
+		tm.waitFor(tc.want)
+		tm.conn.Close()
+	}
 }

@@ -424,7 +424,7 @@ func (ks *keysScreen) list() string {
 		for i, k := range ks.keys {
 			used := "never used yet"
 			if k.Used != nil {
-				used = "last signed in " + k.Used.Local().Format("2006-01-02 15:04")
+				used = "last signed in " + ks.when(*k.Used, "2006-01-02 15:04")
 			}
 			mark := "  "
 			if i == ks.at {
@@ -434,7 +434,7 @@ func (ks *keysScreen) list() string {
 			if k.Comment != "" {
 				line += " (" + k.Comment + ")"
 			}
-			b.WriteString(wrap(line, ks.w) + "\n" + "    " + faint(wrap("added "+k.Added.Local().Format("2006-01-02 15:04")+" · "+used, ks.w-4)) + "\n")
+			b.WriteString(wrap(line, ks.w) + "\n" + "    " + faint(wrap("added "+ks.when(k.Added, "2006-01-02 15:04")+" · "+used, ks.w-4)) + "\n")
 		}
 	}
 	return b.String()

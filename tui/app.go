@@ -89,6 +89,13 @@ type Config struct {
 	// Note is news for the first screen: the SSH door's word on why the
 	// session plays as a guest, said before the screen was drawn over it.
 	Note string
+	// Zone is the time zone the player reads times of day in; nil, this
+	// machine's own (parlour play). The SSH door's player is elsewhere:
+	// the door sets the zone their client sent (TZ), or else UTC with
+	// ZoneNamed, so that each time of day names its zone rather than
+	// pass the server's for the player's own.
+	Zone      *time.Location
+	ZoneNamed bool
 }
 
 // A screen is one screen of the client, composed by the app model as

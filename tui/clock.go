@@ -81,7 +81,7 @@ func (t *tableScreen) setupDueText() string {
 	if !ok {
 		return ""
 	}
-	at := time.Now().Add(d).Local().Format("15:04")
+	at := t.when(time.Now().Add(d), "15:04")
 	secs := int((d + time.Second - 1) / time.Second)
 	var in string
 	switch mins := (secs + 59) / 60; {
@@ -158,7 +158,7 @@ func (t *tableScreen) clockText(seat int) string {
 		return ""
 	}
 	if s := t.upd.Table.Seats[seat]; t.upd.Table.Clock.Kind == "correspondence" && s.Deadline != nil {
-		return "⏱ due " + s.Deadline.Local().Format("Mon 2 Jan 15:04")
+		return "⏱ due " + t.when(*s.Deadline, "Mon 2 Jan 15:04")
 	}
 	secs := int((d + time.Second - 1) / time.Second)
 	var s string

@@ -140,7 +140,8 @@ func TestClockRule(t *testing.T) {
 
 // TestClockKinds: under a Fischer clock the seat to move (the one with a
 // deadline) counts down and the other shows its time standing; a
-// correspondence deadline shows as the local time it falls on.
+// correspondence deadline shows as the time it falls on in the player's
+// zone.
 func TestClockKinds(t *testing.T) {
 	t.Parallel()
 	secs := func(f float64) *float64 { return &f }
@@ -155,7 +156,7 @@ func TestClockKinds(t *testing.T) {
 	if got := ansiStrip(fischer.clockText(1)); got != "⏱0:45" {
 		t.Errorf("the seat not to move shows %q, want its 45 s standing", got)
 	}
-	corr := &tableScreen{arrived: time.Now(), upd: &client.Update{Table: client.Table{
+	corr := &tableScreen{shared: &shared{}, arrived: time.Now(), upd: &client.Update{Table: client.Table{
 		Status: "playing", Clock: &client.Clock{Kind: "correspondence", Days: 2, Turn: 2 * 86400},
 		Seats: []client.Seat{{TimeLeft: secs(86400), Deadline: &due}, {}},
 	}}}
@@ -164,6 +165,11 @@ func TestClockKinds(t *testing.T) {
 	}
 	if got := corr.clockText(1); got != "" {
 		t.Errorf("the seat not to move shows %q", got)
+	}
+	// Over SSH from a client that sent no zone: UTC, named.
+	corr.cfg = Config{Zone: time.UTC, ZoneNamed: true}
+	if got, want := ansiStrip(corr.clockText(0)), "⏱ due Tue 1 Dec 03:06 UTC"; got != want {
+		t.Errorf("over SSH without a zone a correspondence deadline shows %q, want %q", got, want)
 	}
 }
 

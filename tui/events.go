@@ -206,17 +206,23 @@ func (sh *shared) eventLine(ev client.Tournament, now time.Time, w int) string {
 		name += " ⚿"
 	}
 	return fmt.Sprintf("%-*s %-*s %-5s %-6s %-13s %s", nameW, fit(name, nameW, 1), gameW, fit(sh.gameTitle(ev.Game), gameW, 1), kind,
-		fit(ev.ClockText, 6, 1), fit(eventWhen(ev, now), 13, 1), plural(ev.Players, "player", "players"))
+		fit(ev.ClockText, 6, 1), fit(sh.eventWhen(ev, now, false), 13, 1), plural(ev.Players, "player", "players"))
 }
 
 // eventWhen is an event's moment as a player reads it: when it starts,
-// how long an arena has left, which round a Swiss plays, or who won.
-func eventWhen(ev client.Tournament, now time.Time) string {
+// how long an arena has left, which round a Swiss plays, or who won. A
+// start more than a day off is a date and time in the player's zone,
+// named when named is set and the player did not choose the zone (a
+// list's column has no room for the name).
+func (sh *shared) eventWhen(ev client.Tournament, now time.Time, named bool) string {
 	switch ev.Status {
 	case "created":
 		d := ev.Starts.Sub(now)
+		if d > 24*time.Hour && named {
+			return sh.when(ev.Starts, "Jan 2 15:04")
+		}
 		if d > 24*time.Hour {
-			return ev.Starts.Local().Format("Jan 2 15:04")
+			return ev.Starts.In(sh.zone()).Format("Jan 2 15:04")
 		}
 		return "in " + span(d)
 	case "started":
@@ -892,9 +898,9 @@ func (e *eventScreen) view() string {
 	var state string
 	switch ev.Status {
 	case "created":
-		state = "starts " + eventWhen(*ev, time.Now())
+		state = "starts " + e.eventWhen(*ev, time.Now(), true)
 	case "started":
-		state = "under way: " + eventWhen(*ev, time.Now())
+		state = "under way: " + e.eventWhen(*ev, time.Now(), true)
 	case "cancelled":
 		state = "cancelled: it will not be played"
 	default:

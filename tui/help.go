@@ -144,6 +144,11 @@ func (hp *helpScreen) view() string {
 			h, rest, _ := strings.Cut(w, ":")
 			lines = append(lines, strings.Split(title(h)+":"+rest, "\n")...)
 		}
+		if z := hp.zoneWords(); z != "" {
+			w := wrap(z, hp.w)
+			h, rest, _ := strings.Cut(w, ":")
+			lines = append(lines, strings.Split(title(h)+":"+rest, "\n")...)
+		}
 		for _, k := range keyHelp() {
 			w := wrap(k.screen+": "+k.keys, hp.w)
 			h, rest, _ := strings.Cut(w, ":")
@@ -158,4 +163,16 @@ func (hp *helpScreen) view() string {
 		lines = lines[hp.at:end]
 	}
 	return fit(head, hp.w, 1) + "\n" + strings.Join(lines, "\n") + "\n"
+}
+
+// zoneWords says which zone the times of day are in, for a player who
+// is not at this machine (over SSH), and how to have their own.
+func (sh *shared) zoneWords() string {
+	switch {
+	case sh.cfg.Zone == nil:
+		return "" // the machine's own, which is the player's
+	case sh.cfg.ZoneNamed:
+		return "Times of day: " + sh.zone().String() + ", named so; in your own zone with ssh -o SetEnv=TZ=Area/City (Europe/Paris, say)"
+	}
+	return "Times of day: " + sh.zone().String() + ", as your client's TZ says"
 }

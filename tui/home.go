@@ -430,7 +430,7 @@ func (hm *homeScreen) view() string {
 		}
 		when := ""
 		if !r.When.IsZero() {
-			when = r.When.Local().Format("Jan 2 15:04")
+			when = r.When.In(hm.zone()).Format("Jan 2 15:04")
 		}
 		fmt.Fprintf(&b, "%s%-22s %-16s %-9s %s %s\n", cur(i+3+j), r.Title, r.Table, r.Status, rated, when)
 	}

@@ -135,7 +135,7 @@ func (ms *modScreen) chatView() string {
 	var lines []string
 	for _, l := range ms.chat {
 		who := marked(l.Name, l.Player)
-		lines = append(lines, twoLines(fmt.Sprintf("%d. %s %s: %s: “%s”", l.Seq, l.At.Local().Format("15:04"), l.Channel, who, l.Text), ms.w)...)
+		lines = append(lines, twoLines(fmt.Sprintf("%d. %s %s: %s: “%s”", l.Seq, l.At.In(ms.zone()).Format("15:04"), l.Channel, who, l.Text), ms.w)...)
 	}
 	if len(lines) == 0 {
 		lines = []string{faint("nothing written yet")}
@@ -418,7 +418,7 @@ func (ms *modScreen) send() tea.Cmd {
 			}
 			note = who + " may chat again"
 			if m.Until != nil {
-				note = fmt.Sprintf("%s is kept out of every chat until %s", who, m.Until.Local().Format("Mon 2 Jan 15:04"))
+				note = fmt.Sprintf("%s is kept out of every chat until %s", who, ms.when(*m.Until, "Mon 2 Jan 15:04"))
 			}
 		case "rename":
 			var rn client.Renamed
@@ -470,8 +470,8 @@ func reasonShort(key string) string {
 }
 
 // logWords says a line of the moderators' log in words: who did what to
-// whom, when, and why.
-func logWords(l client.ModLine) string {
+// whom, when (in zone), and why.
+func logWords(l client.ModLine, zone *time.Location) string {
 	did := map[string]string{
 		"grant":        "made %s a moderator",
 		"revoke":       "took the moderator role from %s",
@@ -493,7 +493,7 @@ func logWords(l client.ModLine) string {
 			what = "cancelled one of the server's own events"
 		}
 	}
-	s := l.At.Local().Format("Jan 2 15:04") + " " + l.Moderator + " " + what
+	s := l.At.In(zone).Format("Jan 2 15:04") + " " + l.Moderator + " " + what
 	if l.Detail != "" {
 		s += " (" + l.Detail + ")"
 	}
@@ -544,7 +544,7 @@ func (ms *modScreen) view() string {
 		if r.Line != nil {
 			name = marked(r.Name, r.Line.Player)
 		}
-		line := fmt.Sprintf("%-14s %-14s by %-14s %-12s %s", name, reasonShort(r.Reason), r.Reporter, r.Created.Local().Format("Jan 2 15:04"), status)
+		line := fmt.Sprintf("%-14s %-14s by %-14s %-12s %s", name, reasonShort(r.Reason), r.Reporter, r.Created.In(ms.zone()).Format("Jan 2 15:04"), status)
 		b.WriteString(mark + fitLine(line, ms.w-2) + "\n")
 	}
 	if r := ms.chosen(); r != nil {
@@ -582,7 +582,7 @@ func (ms *modScreen) view() string {
 	room = ms.h - strings.Count(b.String(), "\n") - strings.Count(tail, "\n") - 1
 	var log []string
 	for _, l := range ms.lines {
-		more := hanging(logWords(l), ms.w)
+		more := hanging(logWords(l, ms.zone()), ms.w)
 		if len(log)+len(more) > room {
 			break
 		}

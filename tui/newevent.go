@@ -134,7 +134,7 @@ func (ne *newEventScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		cmd := openEvent(ne.shared, msg.ev.ID, ne.list)
-		ne.note = msg.ev.Name + " is made: it starts " + eventWhen(msg.ev, time.Now())
+		ne.note = msg.ev.Name + " is made: it starts " + ne.eventWhen(msg.ev, time.Now(), true)
 		return cmd
 	case tea.KeyPressMsg:
 		return ne.key(msg.String(), msg)

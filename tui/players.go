@@ -960,7 +960,7 @@ func (ps *playersScreen) about(si, i int) string {
 		}
 		return faint(" away")
 	}
-	return faint(" (blocked since " + ps.blocked[i].Since.Local().Format("2 Jan 2006") + ")")
+	return faint(" (blocked since " + ps.blocked[i].Since.In(ps.zone()).Format("2 Jan 2006") + ")")
 }
 
 // gameTitle is a game's title on this server, or its name.

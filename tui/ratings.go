@@ -661,7 +661,7 @@ func (ps *profileScreen) view() string {
 	if ps.blocks != nil && *ps.blocks {
 		marks += "  ·  " + faint("blocked")
 	}
-	b.WriteString(fitLine(fmt.Sprintf("%s  ·  playing since %s  ·  %s%s", title(p.Name), p.Created.Local().Format("2 Jan 2006"), game.Count(p.Games, "finished game", "finished games"), marks), ps.w) + "\n\n")
+	b.WriteString(fitLine(fmt.Sprintf("%s  ·  playing since %s  ·  %s%s", title(p.Name), p.Created.In(ps.zone()).Format("2 Jan 2006"), game.Count(p.Games, "finished game", "finished games"), marks), ps.w) + "\n\n")
 	if p.Closed {
 		b.WriteString(bad(wrap("This account was closed by a moderator. Its games stay on the record; it plays no more, and the leaderboards leave it out.", ps.w)) + "\n\n")
 	}
@@ -779,7 +779,7 @@ func (ps *profileScreen) playedLine(g client.PlayedGame) string {
 		what = ps.poolTitle(g.Pool)
 	}
 	what = dailyTitle(what, g.Daily != "")
-	line := fmt.Sprintf("%s  %-7s %s%s", g.Ended.Local().Format("Jan 2 15:04"), result, what, against)
+	line := fmt.Sprintf("%s  %-7s %s%s", g.Ended.In(ps.zone()).Format("Jan 2 15:04"), result, what, against)
 	if g.Rated {
 		d := int(math.Round(g.RatingAfter - g.RatingBefore))
 		line += fmt.Sprintf(" · rated %+d (%d)", d, int(math.Round(g.RatingAfter)))

@@ -929,7 +929,7 @@ func (t *tableScreen) withChat(screen string) string {
 	if a := t.awayToMove(); a != "" {
 		away := warm(a + " is away: ctrl+g claims the game (the server decides)")
 		if at := t.claimAt(); at.After(time.Now()) {
-			away = warm(a + " is away: ctrl+g claims the game from " + at.Local().Format("15:04:05"))
+			away = warm(a + " is away: ctrl+g claims the game from " + t.when(at, "15:04:05"))
 		}
 		if t.watching() {
 			away = warm(a + " is away") // a spectator claims nothing
