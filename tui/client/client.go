@@ -381,7 +381,7 @@ func (c *Client) send(ctx context.Context, method, path, token, key string, body
 	}
 	res, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("cannot reach the server at %s: %w", c.base, err)
+		return &Unreachable{Base: c.base, Err: err}
 	}
 	defer res.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(res.Body, limit))
@@ -752,7 +752,7 @@ func (c *Client) readStream(ctx context.Context, token, id string, from *int, wi
 	}
 	res, err := c.http.Do(req)
 	if err != nil {
-		return false, fmt.Errorf("lost the server at %s: %w", c.base, err)
+		return false, &Unreachable{Base: c.base, Err: err}
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {

@@ -368,7 +368,7 @@ func (c *Client) readPlayerStream(ctx context.Context, token string, out chan<- 
 	req.Header.Set("Authorization", "Bearer "+token)
 	res, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("lost the server at %s: %w", c.base, err)
+		return &Unreachable{Base: c.base, Err: err}
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
