@@ -25,8 +25,11 @@ type dailyScreen struct {
 	// choose is the game whose puzzle is chosen once the list comes:
 	// the one just played, when the player comes back from its table.
 	choose string
-	// yesterday shows the chosen puzzle's board of the day before.
+	// yesterday shows the chosen puzzle's board of the day before,
+	// whose games are over and may be watched: boardAt is the one
+	// chosen.
 	yesterday bool
+	boardAt   int
 	// share shows the player's result as they would share it, in place
 	// of the board.
 	share   bool
@@ -164,6 +167,11 @@ func (d *dailyScreen) key(k string) tea.Cmd {
 			return cmd
 		}
 	}
+	if d.replays() != nil && !d.share {
+		if cmd, done := d.replayKey(k); done {
+			return cmd
+		}
+	}
 	switch k {
 	case "esc", "q":
 		d.nav.goHome()
@@ -189,7 +197,7 @@ func (d *dailyScreen) key(k string) tea.Cmd {
 		}
 		return d.board()
 	case "y", "t":
-		d.yesterday, d.share, d.past = k == "y", false, false
+		d.yesterday, d.share, d.past, d.boardAt = k == "y", false, false, 0
 		return d.board()
 	case "s":
 		if d.finished() != nil {
@@ -242,6 +250,48 @@ func (d *dailyScreen) pastKey(k string) (cmd tea.Cmd, done bool) {
 			// every secret and its analysis.
 			return d.nav.sitFrom(client.Seated{Table: a.Table, Seat: -1, Invite: d.public() + "/t/" + a.Table}, d.puzzles[d.at].Game, d), true
 		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// replays is the board on show when its day is over and its games may
+// be watched (yesterday's), nil otherwise.
+func (d *dailyScreen) replays() []client.DailyResult {
+	if !d.yesterday || d.past {
+		return nil
+	}
+	game, day := d.day()
+	if bm := d.boards[game+"/"+day]; bm != nil && !bm.asked && bm.err == nil && bm.board.Over && len(bm.board.Entries) > 0 {
+		return bm.board.Entries
+	}
+	return nil
+}
+
+// replayKey handles the keys of a day-over board: ↑↓ choose a player
+// and enter watches their game; tab chooses the next game. done is false
+// for the keys the screen handles as ever.
+func (d *dailyScreen) replayKey(k string) (cmd tea.Cmd, done bool) {
+	es := d.replays()
+	switch k {
+	case "up", "k":
+		d.boardAt = (d.boardAt + len(es) - 1) % len(es)
+	case "down", "j":
+		d.boardAt = (d.boardAt + 1) % len(es)
+	case "tab":
+		if n := len(d.puzzles); n > 0 {
+			d.at, d.boardAt = (d.at+1)%n, 0
+		}
+		return d.board(), true
+	case "enter", "space":
+		if d.boardAt >= len(es) || es[d.boardAt].Table == "" {
+			return nil, true
+		}
+		// A day over is public: watched, its game shows its end, every
+		// secret and its analysis.
+		e := es[d.boardAt]
+		return d.nav.sitFrom(client.Seated{Table: e.Table, Seat: -1, Invite: d.public() + "/t/" + e.Table}, d.puzzles[d.at].Game, d), true
 	default:
 		return nil, false
 	}
@@ -372,6 +422,13 @@ func (d *dailyScreen) view() string {
 func (d *dailyScreen) keys() string {
 	if d.past {
 		return faint(wrapKeys("↑↓ choose a day · enter watch its replay · tab next game · h back to the leaderboard · r refresh · esc home", d.w))
+	}
+	if d.replays() != nil && !d.share {
+		keys := "↑↓ choose a player · enter watch their game · tab next game · t today's leaderboard"
+		if d.cfg.Account != "" {
+			keys += " · h your past days"
+		}
+		return faint(wrapKeys(keys+" · r refresh · esc home", d.w))
 	}
 	keys := []string{"↑↓ choose", "enter play today's puzzle"}
 	if d.at < len(d.puzzles) && d.puzzles[d.at].Attempt != nil {
@@ -528,21 +585,37 @@ func (d *dailyScreen) boardView(room int) string {
 	mine := func(e client.DailyResult) bool {
 		return d.cfg.Account != "" && strings.EqualFold(e.Name, d.cfg.Account)
 	}
-	line := func(e client.DailyResult) {
+	line := func(cur string, e client.DailyResult) {
 		solved := "no"
 		if e.Solved {
 			solved = "yes"
 		}
-		l := fmt.Sprintf("  %4d  %-24s %-6s %6d %5d %8s", e.Rank, e.Name, solved, e.Moves, e.Wrong, seconds(e.Seconds))
+		l := fmt.Sprintf("%4d  %-24s %-6s %6d %5d %8s", e.Rank, e.Name, solved, e.Moves, e.Wrong, seconds(e.Seconds))
 		if mine(e) {
 			l = hi(l)
 		}
-		b.WriteString(l + "\n")
+		b.WriteString(cur + l + "\n")
 	}
 	es := bm.board.Entries
+	if d.replays() != nil {
+		// A day over: a player's game is chosen to be watched, and the
+		// board shows the part around the one chosen.
+		from, to := window(len(es), max(1, room-1), d.boardAt)
+		for i := from; i < to; i++ {
+			cur := "  "
+			if i == d.boardAt {
+				cur = hi("> ")
+			}
+			line(cur, es[i])
+		}
+		if len(es) > to-from {
+			b.WriteString(faint(fmt.Sprintf("  %d of %d shown: ↑↓ for the rest", to-from, len(es))) + "\n")
+		}
+		return b.String()
+	}
 	if len(es) <= room {
 		for _, e := range es {
-			line(e)
+			line("  ", e)
 		}
 		return b.String()
 	}
@@ -554,14 +627,14 @@ func (d *dailyScreen) boardView(room int) string {
 		top = max(1, room-3)
 	}
 	for _, e := range es[:top] {
-		line(e)
+		line("  ", e)
 	}
 	if at < top {
 		b.WriteString(faint(fmt.Sprintf("  … and %d more", len(es)-top)) + "\n")
 		return b.String()
 	}
 	b.WriteString(faint(fmt.Sprintf("  … %d more", at-top)) + "\n")
-	line(es[at])
+	line("  ", es[at])
 	if after := len(es) - at - 1; after > 0 {
 		b.WriteString(faint(fmt.Sprintf("  … and %d more", after)) + "\n")
 	}

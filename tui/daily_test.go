@@ -169,6 +169,14 @@ func TestDailyPastDays(t *testing.T) {
 			t.Fatalf("Ann's %s: %v", m, err)
 		}
 	}
+	bc, benS := signedUp(t, ts, "ben_p")
+	benSeat, err := bc.StartDaily(ctx, benS.Token, "quizl")
+	if err != nil {
+		t.Fatalf("Ben starting the daily Quizl: %v", err)
+	}
+	if _, err := bc.Move(ctx, benS.Token, benSeat.Table, "resign", 0, false); err != nil {
+		t.Fatalf("Ben's resignation: %v", err)
+	}
 
 	tm := newTermWith(t, ts.URL, "ann_p", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "ann_p"})
 	tm.key("d")
@@ -202,6 +210,26 @@ func TestDailyPastDays(t *testing.T) {
 	tm.waitFor("back on the days", has("Your days at the daily Quizl"))
 	tm.key("h")
 	tm.waitFor("the leaderboard again", has("Quizl: today's leaderboard"))
+
+	// Yesterday's board: its day is over, and each player's game opens.
+	tm.key("y")
+	tm.waitFor("yesterday's board", has("Quizl: yesterday's leaderboard", "> ", "ann_p", "ben_p", "enter watch their game"))
+	checkFits(t, tm)
+	opened := map[string]bool{}
+	for range 2 {
+		tm.key("enter")
+		s := tm.waitFor("a player's game, watched", func(s string) bool { return tm.table() != nil && over(s) })
+		opened[tm.table().id] = true
+		if tm.table().seat >= 0 {
+			t.Errorf("yesterday's game opened with a seat:\n%s", s)
+		}
+		tm.key("esc")
+		tm.waitFor("yesterday's board again", has("Quizl: yesterday's leaderboard"))
+		tm.key("down")
+	}
+	if !opened[seat.Table] || !opened[benSeat.Table] {
+		t.Errorf("the board's two games opened as %v; want Ann's %s and Ben's %s", opened, seat.Table, benSeat.Table)
+	}
 
 	guest := newTerm(t, ts.URL, "Gus", 80, 24)
 	guest.key("d")
