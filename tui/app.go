@@ -98,6 +98,12 @@ type Config struct {
 	ZoneNamed bool
 }
 
+// A screenMsg is an answer for the screen that asked, which takes it
+// whichever screen is on show: a screen under a table opened from it
+// keeps what came meanwhile, and one left takes it harmlessly rather
+// than the screen on show.
+type screenMsg interface{ screen() screen }
+
 // A screen is one screen of the client, composed by the app model as
 // Bubble Tea composes models: the app handles what concerns the whole
 // client (the window, quitting, the help, the player stream) and passes
@@ -423,6 +429,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.help.update(msg)
 		}
 		return m, nil
+	}
+	if sm, ok := msg.(screenMsg); ok {
+		return m, sm.screen().update(msg)
 	}
 	if cmd, ok := m.playerMsg(msg); ok {
 		return m, cmd

@@ -46,19 +46,27 @@ type dailyScreen struct {
 
 // dailyRecordMsg is the account's record at the daily puzzles, by game.
 type dailyRecordMsg struct {
+	to    *dailyScreen
 	games map[string]client.DailyStats
 	err   error
 	asked bool // the request is out
 }
 
-// dailyMsg is the day's puzzles as the server said them.
+// dailyMsg is the day's puzzles as the server said them. Each of the
+// screen's answers names the screen that asked (to), which takes it
+// whichever screen is on show (a screenMsg): one that comes while a
+// game opened from the list is on show is kept for the way back, and
+// one that comes after its screen was left is not taken by a daily
+// screen opened since (yesterday's "today" would stand for today's).
 type dailyMsg struct {
+	to      *dailyScreen
 	puzzles []client.Daily
 	err     error
 }
 
 // dailyBoardMsg is a day's leaderboard of one game, or why there is none.
 type dailyBoardMsg struct {
+	to    *dailyScreen
 	key   string
 	board client.DailyBoard
 	err   error
@@ -86,14 +94,14 @@ func (d *dailyScreen) fetch() tea.Msg {
 		case errors.Is(err, client.ErrNoDaily):
 			continue
 		case err != nil:
-			return dailyMsg{err: err}
+			return dailyMsg{to: d, err: err}
 		}
 		if p.Title == "" {
 			p.Title = g.Title
 		}
 		ps = append(ps, p)
 	}
-	return dailyMsg{puzzles: ps}
+	return dailyMsg{to: d, puzzles: ps}
 }
 
 // day is the day whose leaderboard shows.
@@ -121,7 +129,7 @@ func (d *dailyScreen) board() tea.Cmd {
 		ctx, cancel := context.WithTimeout(d.ctx, 10*time.Second)
 		defer cancel()
 		b, err := c.DailyLeaderboard(ctx, game, day)
-		return dailyBoardMsg{key: key, board: b, err: err}
+		return dailyBoardMsg{to: d, key: key, board: b, err: err}
 	}
 }
 
@@ -319,7 +327,7 @@ func (d *dailyScreen) fetchRecord() tea.Cmd {
 		ctx, cancel := context.WithTimeout(d.ctx, 10*time.Second)
 		defer cancel()
 		games, err := c.PlayerDaily(ctx, name)
-		return dailyRecordMsg{games: games, err: err}
+		return dailyRecordMsg{to: d, games: games, err: err}
 	}
 }
 
@@ -657,3 +665,7 @@ func hoursMinutes(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dh%02dm", m/60, m%60)
 }
+
+func (m dailyMsg) screen() screen       { return m.to }
+func (m dailyBoardMsg) screen() screen  { return m.to }
+func (m dailyRecordMsg) screen() screen { return m.to }
