@@ -369,6 +369,7 @@ type profileScreen struct {
 
 // profileMsg is a profile and its latest games, or why there are none.
 type profileMsg struct {
+	to    *profileScreen
 	name  string
 	p     client.Profile
 	games []client.PlayedGame
@@ -382,6 +383,7 @@ type profileMsg struct {
 // archivedMsg answers the saving of every game of a profile's player:
 // where the records went, and how many.
 type archivedMsg struct {
+	to         *profileScreen
 	name, path string
 	n          int
 	err        error
@@ -390,11 +392,19 @@ type archivedMsg struct {
 // olderMsg is a page of a profile's older games: those after the page
 // whose next was before.
 type olderMsg struct {
+	to           *profileScreen
 	name, before string
 	games        []client.PlayedGame
 	next         string
 	err          error
 }
+
+// A profile's answers go to the profile that asked, whichever screen is
+// on show: a game opened from its list does not lose a page of older
+// games, or the saving of the records, that came meanwhile.
+func (m profileMsg) screen() screen  { return m.to }
+func (m archivedMsg) screen() screen { return m.to }
+func (m olderMsg) screen() screen    { return m.to }
 
 // profilePage is how many games a profile asks for at a time.
 const profilePage = 20
@@ -433,16 +443,16 @@ func (ps *profileScreen) fetch() tea.Msg {
 				err = fmt.Errorf("%w; players whose names begin with %q: %s", err, start, strings.Join(like, ", "))
 			}
 		}
-		return profileMsg{name: ps.name, err: err, missing: missing}
+		return profileMsg{to: ps, name: ps.name, err: err, missing: missing}
 	}
 	gs, next, err := ps.c.GamesBefore(ctx, ps.cfg.Session, p.Name, "", profilePage)
 	if err != nil {
-		return profileMsg{name: ps.name, p: p, err: err}
+		return profileMsg{to: ps, name: ps.name, p: p, err: err}
 	}
 	// The daily puzzles' record is a line of the profile: a server
 	// without them leaves it out.
 	daily, _ := ps.c.PlayerDaily(ctx, p.Name)
-	return profileMsg{name: ps.name, p: p, games: gs, next: next, daily: daily}
+	return profileMsg{to: ps, name: ps.name, p: p, games: gs, next: next, daily: daily}
 }
 
 // loadOlder asks for the page of older games after those listed.
@@ -456,7 +466,7 @@ func (ps *profileScreen) loadOlder() tea.Cmd {
 		ctx, cancel := context.WithTimeout(ps.ctx, 10*time.Second)
 		defer cancel()
 		gs, next, err := c.GamesBefore(ctx, tok, name, before, profilePage)
-		return olderMsg{name: ps.name, before: before, games: gs, next: next, err: err}
+		return olderMsg{to: ps, name: ps.name, before: before, games: gs, next: next, err: err}
 	}
 }
 
@@ -621,7 +631,7 @@ func (ps *profileScreen) saveGames() tea.Cmd {
 	cmd := ps.archive("/api/v1/players/"+url.PathEscape(name)+"/games/export", name+"-games.ndjson",
 		func(ctx context.Context) (string, int, error) { return c.PlayerExport(ctx, tok, name) },
 		func(path string, n int, err error) tea.Msg {
-			return archivedMsg{name: who, path: path, n: n, err: err}
+			return archivedMsg{to: ps, name: who, path: path, n: n, err: err}
 		})
 	ps.saving = cmd != nil
 	return cmd
