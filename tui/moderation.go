@@ -90,6 +90,7 @@ func muteLengths() []muteLength {
 // modMsg answers the queue and the log read, or an action done (note
 // says what it did); err says what went wrong, in the server's words.
 type modMsg struct {
+	to      *modScreen
 	reports []client.QueuedReport
 	lines   []client.ModLine
 	read    bool // reports and lines hold what the server answered
@@ -100,6 +101,11 @@ type modMsg struct {
 	note    string
 	err     error
 }
+
+// screen sends the answer to the moderators' screen that asked, whichever
+// is on show: a reported table opened from the queue does not lose an
+// action's answer, nor leave the screen busy.
+func (m modMsg) screen() screen { return m.to }
 
 // openModeration shows the moderators' screen and reads the queue; esc
 // goes back to back.
@@ -120,9 +126,9 @@ func (ms *modScreen) readChat(id string) tea.Cmd {
 		defer cancel()
 		page, err := c.ReadTableChat(ctx, tok, id, 0)
 		if err != nil {
-			return modMsg{err: fmt.Errorf("the table's chat: %w", err)}
+			return modMsg{to: ms, err: fmt.Errorf("the table's chat: %w", err)}
 		}
-		return modMsg{chat: page.Chat, reading: id}
+		return modMsg{to: ms, chat: page.Chat, reading: id}
 	}
 }
 
@@ -158,13 +164,13 @@ func (ms *modScreen) read() tea.Msg {
 	defer cancel()
 	rs, err := ms.c.Reports(ctx, ms.cfg.Session)
 	if err != nil {
-		return modMsg{err: fmt.Errorf("the reports: %w", err)}
+		return modMsg{to: ms, err: fmt.Errorf("the reports: %w", err)}
 	}
 	ls, err := ms.c.ModLog(ctx, ms.cfg.Session)
 	if err != nil {
-		return modMsg{err: fmt.Errorf("the moderators' log: %w", err)}
+		return modMsg{to: ms, err: fmt.Errorf("the moderators' log: %w", err)}
 	}
-	return modMsg{reports: rs, lines: ls, read: true}
+	return modMsg{to: ms, reports: rs, lines: ls, read: true}
 }
 
 func (ms *modScreen) update(msg tea.Msg) tea.Cmd {
@@ -439,7 +445,7 @@ func (ms *modScreen) send() tea.Cmd {
 				note += "; " + refundNote(cl.Refunds)
 			}
 		}
-		return modMsg{done: err == nil, note: note, err: err}
+		return modMsg{to: ms, done: err == nil, note: note, err: err}
 	}
 }
 
