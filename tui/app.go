@@ -430,7 +430,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if sm, ok := msg.(screenMsg); ok {
+	if sm, ok := msg.(screenMsg); ok && sm.screen() != nil {
 		return m, sm.screen().update(msg)
 	}
 	if cmd, ok := m.playerMsg(msg); ok {

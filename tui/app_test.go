@@ -248,3 +248,17 @@ func TestAnswersReachTheScreenThatAsked(t *testing.T) {
 		t.Errorf("the answers changed the screen on show")
 	}
 }
+
+// TestFollowAnswerReachesThePlayersScreen: a follow's answer that comes
+// while a game opened from the players screen is on show frees that
+// screen for the next action.
+func TestFollowAnswerReachesThePlayersScreen(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	ps := &playersScreen{shared: tm.m.shared, busy: true}
+	tm.update(relatedMsg{to: ps, note: "you follow Ben"})
+	if ps.busy {
+		t.Error("the players screen under the screen on show is still busy after its answer")
+	}
+}

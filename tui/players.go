@@ -66,6 +66,7 @@ type recheckMsg struct {
 // player stream, which opens with every open one and follows them: a
 // list asked for beside it could be older than a line it brought.
 type onlineMsg struct {
+	to     screen
 	online client.Online
 	err    error
 }
@@ -483,28 +484,37 @@ type playersScreen struct {
 // relationsMsg answers whom the account follows and blocks; relatedMsg
 // a follow, block or report made or undone.
 type relationsMsg struct {
+	to      screen
 	follows []client.Followed
 	blocks  []client.Relation
 	err     error
 }
 
 type relatedMsg struct {
+	to   screen
 	note string
 	err  error
 	// again asks for the lists again: a follow or block changed them.
 	again bool
 }
 
+// The players' and a profile's answers go to the screen that asked,
+// whichever is on show: a game opened from the list does not lose a
+// follow's answer and leave the screen busy.
+func (m onlineMsg) screen() screen    { return m.to }
+func (m relationsMsg) screen() screen { return m.to }
+func (m relatedMsg) screen() screen   { return m.to }
+
 // openPlayers shows the players screen and asks who is online.
 func openPlayers(sh *shared) tea.Cmd {
 	ps := &playersScreen{shared: sh}
 	sh.err = ""
 	sh.nav.show(ps)
-	return tea.Batch(ps.loadOnline(), ps.loadRelations())
+	return tea.Batch(ps.loadOnline(), ps.loadRelations(ps))
 }
 
 // loadRelations asks whom the account follows and blocks.
-func (sh *shared) loadRelations() tea.Cmd {
+func (sh *shared) loadRelations(to screen) tea.Cmd {
 	if sh.cfg.Session == "" {
 		return nil
 	}
@@ -514,16 +524,16 @@ func (sh *shared) loadRelations() tea.Cmd {
 		defer cancel()
 		fs, err := c.Follows(ctx, tok)
 		if err != nil {
-			return relationsMsg{err: err}
+			return relationsMsg{to: to, err: err}
 		}
 		bs, err := c.Blocks(ctx, tok)
-		return relationsMsg{follows: fs, blocks: bs, err: err}
+		return relationsMsg{to: to, follows: fs, blocks: bs, err: err}
 	}
 }
 
 // relate follows or blocks name (what: "follow" or "block"), or undoes
 // it; the answer asks for the lists again.
-func (sh *shared) relate(what, name string, on bool) tea.Cmd {
+func (sh *shared) relate(what, name string, on bool, to screen) tea.Cmd {
 	tok, c := sh.cfg.Session, *sh.c
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(sh.ctx, 10*time.Second)
@@ -538,7 +548,7 @@ func (sh *shared) relate(what, name string, on bool) tea.Cmd {
 		if !on {
 			done = map[string]string{"follow": "you no longer follow ", "block": "you no longer block "}[what] + name
 		}
-		return relatedMsg{note: done, err: err, again: true}
+		return relatedMsg{to: to, note: done, err: err, again: true}
 	}
 }
 
@@ -574,7 +584,7 @@ func (ps *playersScreen) update(msg tea.Msg) tea.Cmd {
 		ps.err, ps.note = "", msg.note
 		ps.report.went(msg.note)
 		if msg.again {
-			return ps.loadRelations()
+			return ps.loadRelations(ps)
 		}
 	case tea.KeyPressMsg:
 		return ps.key(msg.String(), msg)
@@ -588,7 +598,7 @@ func (ps *playersScreen) loadOnline() tea.Cmd {
 		ctx, cancel := context.WithTimeout(ps.ctx, 10*time.Second)
 		defer cancel()
 		o, err := c.Online(ctx)
-		return onlineMsg{online: o, err: err}
+		return onlineMsg{to: ps, online: o, err: err}
 	}
 }
 
@@ -710,13 +720,13 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			what := map[string]string{"f": "follow", "b": "block"}[s]
 			on := !map[string]map[string]bool{"follow": ps.follows, "block": ps.blocks}[what][strings.ToLower(chosen)]
 			ps.busy = true
-			return ps.relate(what, chosen, on)
+			return ps.relate(what, chosen, on, ps)
 		}
 		return nil
 	case "esc", "q":
 		ps.nav.goHome()
 	case "r":
-		return tea.Batch(ps.loadOnline(), ps.loadRelations())
+		return tea.Batch(ps.loadOnline(), ps.loadRelations(ps))
 	case "up", "k":
 		if n > 0 {
 			ps.at = (ps.at + n - 1) % n
@@ -786,7 +796,7 @@ func (ps *playersScreen) reportKey(s string, k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	ps.busy = true
-	return ps.report.send(ps.shared)
+	return ps.report.send(ps.shared, ps)
 }
 
 // withdraw withdraws ch, a challenge this player made.

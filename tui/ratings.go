@@ -418,7 +418,7 @@ func openProfile(sh *shared, name string, back screen) tea.Cmd {
 	if ps.own() {
 		return ps.fetch
 	}
-	return tea.Batch(ps.fetch, ps.loadRelations())
+	return tea.Batch(ps.fetch, ps.loadRelations(ps))
 }
 
 // own reports whether the profile is the signed-in player's own (or
@@ -500,7 +500,7 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 		ps.err, ps.note = "", msg.note
 		ps.report.went(msg.note)
 		if msg.again {
-			return ps.loadRelations()
+			return ps.loadRelations(ps)
 		}
 	case archivedMsg:
 		if msg.name != ps.name {
@@ -537,7 +537,7 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 				return nil
 			}
 			ps.busy = true
-			return ps.report.send(ps.shared)
+			return ps.report.send(ps.shared, ps)
 		}
 		switch k := msg.String(); {
 		case ps.missing && slices.Contains([]string{"c", "f", "b", "R", "d"}, k):
@@ -559,7 +559,7 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 			if ps.own() {
 				return ps.fetch
 			}
-			return tea.Batch(ps.fetch, ps.loadRelations())
+			return tea.Batch(ps.fetch, ps.loadRelations(ps))
 		case "f", "b":
 			on := map[string]*bool{"f": ps.follows, "b": ps.blocks}[msg.String()]
 			switch {
@@ -571,7 +571,7 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 				ps.err = "one moment"
 			default:
 				ps.busy = true
-				return ps.relate(map[string]string{"f": "follow", "b": "block"}[msg.String()], ps.name, !*on)
+				return ps.relate(map[string]string{"f": "follow", "b": "block"}[msg.String()], ps.name, !*on, ps)
 			}
 		case "R":
 			switch {

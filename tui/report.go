@@ -46,17 +46,17 @@ func (f *reportForm) key(s string, k tea.KeyPressMsg) (send bool) {
 	return false
 }
 
-// send sends the report with session's account, answering a relatedMsg
-// whose news says it went.
-func (f *reportForm) send(sh *shared) tea.Cmd {
+// send sends the report with session's account, answering the screen to
+// with a relatedMsg whose news says it went.
+func (f *reportForm) send(sh *shared, to screen) tea.Cmd {
 	tok, c, name, reason, text := sh.cfg.Session, *sh.c, f.name, client.ReportReasons[f.reason].Key, strings.TrimSpace(f.text)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(sh.ctx, 15*time.Second)
 		defer cancel()
 		if _, err := c.Report(ctx, tok, name, reason, text, ""); err != nil {
-			return relatedMsg{err: fmt.Errorf("the report about %s: %w", name, err)}
+			return relatedMsg{to: to, err: fmt.Errorf("the report about %s: %w", name, err)}
 		}
-		return relatedMsg{note: reportSent(name)}
+		return relatedMsg{to: to, note: reportSent(name)}
 	}
 }
 
