@@ -243,6 +243,8 @@ func (d *dailyScreen) pastKey(k string) (cmd tea.Cmd, done bool) {
 		if n := len(d.puzzles); n > 0 {
 			d.at, d.pastAt = (d.at+1)%n, 0
 		}
+		// The game's board, for when h goes back to it.
+		return d.board(), true
 	case "enter", "space":
 		if d.pastAt >= len(days) {
 			return nil, true

@@ -191,6 +191,8 @@ func TestDailyPastDays(t *testing.T) {
 	}
 	tm.key("tab")
 	tm.waitFor("Salvo's days", has("Your days at the daily Salvo", "not played yet"))
+	tm.key("h")
+	tm.waitFor("Salvo's board", has("> Salvo", "Salvo: today's leaderboard", "nobody with an account has finished it yet"))
 	tm.key("esc")
 
 	// The next day: the day is over, and its game opens.
