@@ -513,7 +513,8 @@ func openPlayers(sh *shared) tea.Cmd {
 	return tea.Batch(ps.loadOnline(), ps.loadRelations(ps))
 }
 
-// loadRelations asks whom the account follows and blocks.
+// loadRelations asks whom the account follows and blocks, for the
+// screen to.
 func (sh *shared) loadRelations(to screen) tea.Cmd {
 	if sh.cfg.Session == "" {
 		return nil
@@ -532,7 +533,7 @@ func (sh *shared) loadRelations(to screen) tea.Cmd {
 }
 
 // relate follows or blocks name (what: "follow" or "block"), or undoes
-// it; the answer asks for the lists again.
+// it; the answer, to the screen to, asks for the lists again.
 func (sh *shared) relate(what, name string, on bool, to screen) tea.Cmd {
 	tok, c := sh.cfg.Session, *sh.c
 	return func() tea.Msg {
