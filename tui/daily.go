@@ -256,14 +256,19 @@ func (d *dailyScreen) pastKey(k string) (cmd tea.Cmd, done bool) {
 		case a.Table == "":
 			d.err = "a day's replay opens when the day ends (midnight UTC), so that nobody's game gives the puzzle away"
 		default:
-			// A day over is public: watched, its game shows its end,
-			// every secret and its analysis.
-			return d.nav.sitFrom(client.Seated{Table: a.Table, Seat: -1, Invite: d.public() + "/t/" + a.Table}, d.puzzles[d.at].Game, d), true
+			return d.watch(a.Table), true
 		}
 	default:
 		return nil, false
 	}
 	return nil, true
+}
+
+// watch opens table, a game of the chosen puzzle's on a day that is
+// over, as a spectator: a day over is public, and its game shows its
+// end, every secret and its analysis; esc comes back here.
+func (d *dailyScreen) watch(table string) tea.Cmd {
+	return d.nav.sitFrom(client.Seated{Table: table, Seat: -1, Invite: d.public() + "/t/" + table}, d.puzzles[d.at].Game, d)
 }
 
 // replays is the board on show when its day is over and its games may
@@ -298,10 +303,7 @@ func (d *dailyScreen) replayKey(k string) (cmd tea.Cmd, done bool) {
 		if d.boardAt >= len(es) || es[d.boardAt].Table == "" {
 			return nil, true
 		}
-		// A day over is public: watched, its game shows its end, every
-		// secret and its analysis.
-		e := es[d.boardAt]
-		return d.nav.sitFrom(client.Seated{Table: e.Table, Seat: -1, Invite: d.public() + "/t/" + e.Table}, d.puzzles[d.at].Game, d), true
+		return d.watch(es[d.boardAt].Table), true
 	default:
 		return nil, false
 	}
