@@ -169,7 +169,12 @@ func TestChallengeFromAProfile(t *testing.T) {
 	_, _, _, ben, benS, tm := benSeesAnn(t)
 	ctx := context.Background()
 	tm.key("v")
-	tm.waitFor("Ann's profile", has("Ann  ·  playing since", "c challenge", "f follow", "b block", "R report"))
+	// f waits for the profile to know whether Ben follows Ann ("one
+	// moment" before): the test waits for that too.
+	tm.waitFor("Ann's profile, and whether Ben follows her", func(s string) bool {
+		p, ok := tm.m.cur.(*profileScreen)
+		return ok && p.follows != nil && has("Ann  ·  playing since", "c challenge", "f follow", "b block", "R report")(s)
+	})
 	tm.key("f")
 	tm.waitFor("Ann followed", has("you follow Ann", "finished games  ·  following"))
 	if fs, err := ben.Follows(ctx, benS.Token); err != nil || len(fs) != 1 || fs[0].Name != "Ann" {
