@@ -265,7 +265,11 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		game, tok := nt.game, nt.idToken
 		c := *nt.c // a copy: the name may change while the request is out
 		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(nt.ctx, 15*time.Second)
+			// A table played alone waits for the computer to hide its
+			// setup, which the server bounds at 20 s before it hides a
+			// random one: a request given up sooner would leave a table
+			// made after its player heard it was not.
+			ctx, cancel := context.WithTimeout(nt.ctx, 45*time.Second)
 			defer cancel()
 			idTok, err := identityFor(ctx, c, tok)
 			if err != nil {
