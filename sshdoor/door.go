@@ -104,10 +104,12 @@ type Door struct {
 
 	// closing is closed when Shutdown begins: each session's client
 	// quits, giving the player's terminal back, and says why. mu guards
-	// shut, which keeps sessions that open after it out of wg.
-	closing chan struct{}
-	mu      sync.Mutex
-	shut    bool
+	// shut, which keeps sessions that open after it out of wg, and the
+	// listeners Serve serves, which Shutdown closes.
+	closing   chan struct{}
+	mu        sync.Mutex
+	shut      bool
+	listeners []net.Listener
 }
 
 // shutdownWait is how long Shutdown gives the sessions to quit and say
@@ -196,8 +198,19 @@ func (d *Door) HostKeyFingerprint() string { return d.fp }
 // server (Config.Remember).
 func (d *Door) Serve(l net.Listener) error {
 	d.imported.Do(d.importGuests)
+	d.mu.Lock()
+	if d.shut {
+		d.mu.Unlock()
+		l.Close()
+		return nil
+	}
+	d.listeners = append(d.listeners, l)
+	d.mu.Unlock()
 	err := d.srv.Serve(l)
-	if errors.Is(err, ssh.ErrServerClosed) {
+	d.mu.Lock()
+	shut := d.shut
+	d.mu.Unlock()
+	if errors.Is(err, ssh.ErrServerClosed) || shut && errors.Is(err, net.ErrClosed) {
 		return nil
 	}
 	return err
@@ -205,12 +218,11 @@ func (d *Door) Serve(l net.Listener) error {
 
 // ListenAndServe listens on the door's address and serves, as Serve.
 func (d *Door) ListenAndServe() error {
-	d.imported.Do(d.importGuests)
-	err := d.srv.ListenAndServe()
-	if errors.Is(err, ssh.ErrServerClosed) {
-		return nil
+	l, err := net.Listen("tcp", cmp.Or(d.srv.Addr, ":22"))
+	if err != nil {
+		return err
 	}
-	return err
+	return d.Serve(l)
 }
 
 // Shutdown stops accepting connections, has every session's client quit
@@ -224,11 +236,14 @@ func (d *Door) Shutdown(ctx context.Context) error {
 	d.mu.Unlock()
 	if first {
 		close(d.closing)
-		// Closes the listeners; with ctx already done, it waits for
-		// nothing else.
-		now, cancel := context.WithCancel(ctx)
-		cancel()
-		d.srv.Shutdown(now)
+		// No new connections. The door closes the listeners it serves
+		// itself: the server's Shutdown waits for its listeners in a
+		// goroutine of its own, which races with a Serve just begun.
+		d.mu.Lock()
+		for _, l := range d.listeners {
+			l.Close()
+		}
+		d.mu.Unlock()
 		quit := make(chan struct{})
 		go func() {
 			d.wg.Wait()
