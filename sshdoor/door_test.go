@@ -1345,19 +1345,26 @@ func FuzzReadCode(f *testing.F) {
 
 // TestTimeZoneOverSSH: the player over SSH reads times of day in the zone
 // their client sent as TZ; a client that sent none reads them in UTC,
-// named so, and the help says how to send one.
+// named so (the lists whose times leave the zone out name it beside their
+// titles), and the help says how to send one.
 func TestTimeZoneOverSSH(t *testing.T) {
 	f := newFixture(t, Config{})
 	for _, tc := range []struct {
-		env  map[string]string
-		want string
+		env   map[string]string
+		want  string
+		named bool // the recent games' title names the zone
 	}{
-		{map[string]string{"TZ": "Asia/Tokyo"}, "Times of day: Asia/Tokyo, as your client's TZ says"},
-		{nil, "Times of day: UTC, named so; in your own zone with ssh -o SetEnv=TZ=Area/City"},
-		{map[string]string{"TZ": "Nowhere/Atall"}, "Times of day: UTC, named so"},
+		{map[string]string{"TZ": "Asia/Tokyo"}, "Times of day: Asia/Tokyo, as your client's TZ says", false},
+		{nil, "Times of day: UTC, named so; in your own zone with ssh -o SetEnv=TZ=Area/City", true},
+		{map[string]string{"TZ": "Nowhere/Atall"}, "Times of day: UTC, named so", true},
 	} {
 		tm := f.dialEnv("gus", nil, "", "xterm-256color", tc.env)
 		tm.waitFor("New table")
+		if tc.named {
+			tm.waitFor("Your recent games · times in UTC")
+		} else if tm.waitFor("Your recent games"); strings.Contains(tm.text(), "timesin") {
+			t.Errorf("with TZ %s the home screen names a zone:\n%s", tc.env["TZ"], tm.text())
+		}
 		tm.setMark()
 		tm.send("?")
 		tm.waitFor(tc.want)

@@ -148,7 +148,11 @@ func (es *eventsScreen) view() string {
 		if !es.loaded {
 			break
 		}
-		b.WriteString("\n" + title(heads[li]) + "\n")
+		note := ""
+		if li == 0 {
+			note = es.zoneNote() // its starts more than a day off are dates
+		}
+		b.WriteString("\n" + title(heads[li]) + note + "\n")
 		if len(l) == 0 {
 			b.WriteString(faint("  none") + "\n")
 		}

@@ -413,7 +413,7 @@ func (hm *homeScreen) view() string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(title("Your recent games") + "\n")
+	b.WriteString(title("Your recent games") + hm.zoneNote() + "\n")
 	rs := hm.recentHere()
 	if len(rs) == 0 {
 		b.WriteString(faint("  none yet") + "\n")

@@ -523,7 +523,7 @@ func (ms *modScreen) view() string {
 			open++
 		}
 	}
-	b.WriteString(title("Moderation") + "  ·  " + game.Count(open, "open report", "open reports") + "\n\n")
+	b.WriteString(title("Moderation") + "  ·  " + game.Count(open, "open report", "open reports") + ms.zoneNote() + "\n\n")
 	switch {
 	case ms.loadErr != "":
 		b.WriteString(bad(wrap(ms.loadErr, ms.w)) + "\n")

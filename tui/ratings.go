@@ -725,7 +725,7 @@ func (ps *profileScreen) view() string {
 		}
 		b.WriteString("\n" + wrap(title("Podiums")+": "+strings.Join(ws, " · "), ps.w) + "\n")
 	}
-	b.WriteString("\n" + title("Latest games") + "\n")
+	b.WriteString("\n" + title("Latest games") + ps.zoneNote() + "\n")
 	if ps.fail != "" {
 		b.WriteString(bad(wrap(ps.fail, ps.w)) + "\n")
 	} else if len(ps.games) == 0 {

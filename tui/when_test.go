@@ -11,7 +11,8 @@ import (
 
 // TestWhen: a time of day is written in the player's zone, named when
 // the player did not choose it (over SSH without TZ), and the help says
-// which zone and how to choose one.
+// which zone and how to choose one; the lists whose times leave the
+// zone out name it beside their titles when the player did not choose it.
 func TestWhen(t *testing.T) {
 	t.Parallel()
 	tokyo, err := time.LoadLocation("Asia/Tokyo")
@@ -33,6 +34,10 @@ func TestWhen(t *testing.T) {
 		sh := &shared{w: 80, h: 24, cfg: Config{Zone: tc.zone, ZoneNamed: tc.named}}
 		if got := sh.when(at, "Mon 2 Jan 15:04"); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+		// A list whose times leave the zone out says it beside its title.
+		if note, want := ansi.Strip(sh.zoneNote()), map[bool]string{true: " · times in UTC"}[tc.named]; note != want {
+			t.Errorf("%s: the lists' note reads %q, want %q", tc.name, note, want)
 		}
 		help := strings.Join(strings.Fields(ansi.Strip((&helpScreen{shared: sh}).view())), " ")
 		if tc.help != "" && !strings.Contains(help, tc.help) {
