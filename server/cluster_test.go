@@ -848,6 +848,52 @@ func TestClusterReadWaitsOutAHandOver(t *testing.T) {
 	}
 }
 
+// TestClusterLongRequestWaitsOutAHandOver: a request the owner held for
+// longer than a hand-over may take (a move that waits for the reply, an
+// analysis), and that its owner then answers by letting the table go,
+// still waits out the hand-over that began then, as a short one does:
+// it is answered once the table has its owner again, not told at once
+// that the table is changing hands.
+func TestClusterLongRequestWaitsOutAHandOver(t *testing.T) {
+	t.Parallel()
+	const held = 3500 * time.Millisecond // longer than the cluster's changingHands
+	var armed atomic.Bool
+	var until atomic.Int64 // a answers "not the owner" to reads until then (Unix ns)
+	nodes := startClusterOpts(t, clusterOpts{
+		forward: held + 5*time.Second,
+		wrap: func(name string, h bus.Handler) bus.Handler {
+			if name != "a" {
+				return h
+			}
+			return func(ctx context.Context, req bus.Request) ([]byte, error) {
+				if !bytes.Contains(req.Data, []byte(`"method":"GET"`)) {
+					return h(ctx, req)
+				}
+				if armed.CompareAndSwap(true, false) {
+					time.Sleep(held)
+					until.Store(time.Now().Add(400 * time.Millisecond).UnixNano())
+					return []byte(`{"not_owner":true}`), nil
+				}
+				if time.Now().UnixNano() < until.Load() {
+					return []byte(`{"not_owner":true}`), nil
+				}
+				return h(ctx, req)
+			}
+		},
+	}, "a", "b")
+	a, b := nodes[0], nodes[1]
+	id, ann, _ := twoSeats(t, a, b)
+
+	armed.Store(true)
+	start := time.Now()
+	if st, body := nodeCall(t, b, "GET", "/api/v1/tables/"+id, ann.Token, nil, nil); st != http.StatusOK {
+		t.Fatalf("a read through b that a held %v, then let the table go: %d %s after %v", held, st, body, time.Since(start).Round(time.Millisecond))
+	}
+	if armed.Load() {
+		t.Fatal("the read never reached a; the test did not hold it up")
+	}
+}
+
 // gatedStore is a node's store whose reads of one table, or of one
 // identity, the test can hold up once: the read is made, then waits for
 // the test to let it return, as a slow round trip to the database would.

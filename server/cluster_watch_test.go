@@ -283,6 +283,11 @@ func TestClusterRemoteWatcherIsHere(t *testing.T) {
 	defer ws.CloseNow()
 	hello, _ := json.Marshal(map[string]any{"type": "hello", "token": ben.Token})
 	ws.Write(ctx, websocket.MessageText, hello)
+	// The first update says b follows the table for Ben, and so tells a
+	// he is there, before his turn begins.
+	if _, first, err := ws.Read(ctx); err != nil || !strings.Contains(string(first), `"id":"`+id+`"`) {
+		t.Fatalf("Ben's first message through b: %s, %v", first, err)
+	}
 	go func() {
 		for {
 			if _, _, err := ws.Read(ctx); err != nil {

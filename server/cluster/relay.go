@@ -444,13 +444,19 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 		}
 		conditional = json.Unmarshal(body, &mr) == nil && mr.Version != nil
 	}
-	handing := time.Now().Add(changingHands)
+	var handing time.Time // when a hand-over found under way should be over
 	pause := 5 * time.Millisecond
 	for try := 0; ; try++ {
 		if try > 0 {
 			// Between two owners, a table has none for a moment: ask
 			// again, more slowly each time, for as long as a hand-over
-			// may take.
+			// may take, counted from the first answer that found one
+			// under way (the owner gone, or letting the table go), not
+			// from the request: a first forward may have waited for
+			// most of its time before its node died.
+			if handing.IsZero() {
+				handing = time.Now().Add(changingHands)
+			}
 			if !again(ctx, &pause) {
 				return true // the client went away
 			}
@@ -537,9 +543,10 @@ func (rp relayReply) write(w http.ResponseWriter) {
 }
 
 // changingHands is how long a forwarded request goes on asking for a
-// table that is passing between nodes (the old owner has let it go, the
-// new one has not yet taken it up: a lease written to the store and the
-// table read from it) before it answers errHanding. Milliseconds on a
+// table that is passing between nodes (the old owner has let it go, or
+// died, and the new one has not yet taken it up: a lease written to the
+// store and the table read from it), from the moment it found the
+// hand-over under way, before it answers errHanding. Milliseconds on a
 // quiet store; much more on a busy one, and a hand-over should not show
 // to players.
 const changingHands = 3 * time.Second
