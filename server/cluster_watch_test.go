@@ -7,13 +7,16 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"parlour/bus"
 	"parlour/server/players"
 	"parlour/server/table"
 )
@@ -453,5 +456,49 @@ func TestClusterSocketAnswersAsLocal(t *testing.T) {
 	}
 	if versions[0] != versions[1] {
 		t.Errorf("first updates: version %d through a, %d through b", versions[0], versions[1])
+	}
+}
+
+// TestClusterRemoteSocketWaitsOutAHandOver: while the owner of a table
+// answers a remote watcher's asks that it no longer owns the table, as it
+// does between letting the table go and the next node taking it up, a
+// socket following the table through another node keeps asking rather
+// than closing, and gets the move made meanwhile once the owner answers
+// again.
+func TestClusterRemoteSocketWaitsOutAHandOver(t *testing.T) {
+	t.Parallel()
+	var until atomic.Int64 // a answers "not the owner" to updates until then (Unix ns)
+	var refused atomic.Int32
+	nodes := startClusterOpts(t, clusterOpts{wrap: func(name string, h bus.Handler) bus.Handler {
+		if name != "a" {
+			return h
+		}
+		return func(ctx context.Context, req bus.Request) ([]byte, error) {
+			if bytes.Contains(req.Data, []byte(`"kind":"update"`)) && time.Now().UnixNano() < until.Load() {
+				refused.Add(1)
+				return []byte(`{"not_owner":true}`), nil
+			}
+			return h(ctx, req)
+		}
+	}}, "a", "b")
+	a, b := nodes[0], nodes[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	id, ann, _ := twoSeats(t, a, a)
+	spec := dialSocket(t, ctx, b, "the spectator", id, "")
+	spec.await(`"type":"update"`)
+
+	var u wireUpdate
+	nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
+	until.Store(time.Now().Add(600 * time.Millisecond).UnixNano())
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, map[string]any{"move": chooseMove(t, ctx, u, 0), "version": u.Version}, nil); st != 200 {
+		t.Fatalf("Ann's move: %d %s", st, body)
+	}
+	spec.await(`"version":` + strconv.Itoa(u.Version+1))
+	if n := refused.Load(); n < 2 {
+		t.Fatalf("a refused the socket's asks %d times; the test did not hold them up", n)
+	}
+	if strings.Contains(spec.all(), "changing hands") {
+		t.Errorf("the socket was told the table is changing hands:\n%s", spec.all())
 	}
 }

@@ -125,10 +125,25 @@ func (w *remoteWatch) Next(ctx context.Context) (table.Update, error) {
 }
 
 // fetch asks the owner for the update since w.version, taking the table
-// over if its owner is gone.
+// over if its owner is gone. Between two owners it asks again, more
+// slowly each time, for as long as a hand-over may take (changingHands,
+// as a forwarded request does), so that a hand-over does not close the
+// sockets that follow the table through other nodes.
 func (w *remoteWatch) fetch(ctx context.Context) (table.Update, error) {
 	rq := relayRequest{Kind: "update", Table: w.id, Token: w.token, Since: w.version, Chat: w.chat, Sent: w.sent, Ended: w.ended}
-	for try := 0; try < 4; try++ {
+	var handing time.Time // when the hand-over found under way should be over
+	pause := 5 * time.Millisecond
+	for try := 0; ; try++ {
+		if try > 0 {
+			if handing.IsZero() {
+				handing = time.Now().Add(changingHands)
+			} else if time.Now().After(handing) {
+				return table.Update{}, errHanding
+			}
+			if !again(ctx, &pause) {
+				return table.Update{}, ctx.Err()
+			}
+		}
 		if w.c.owns(w.id) {
 			// The table came to this node (taken over, or handed to it):
 			// the update is made here, not asked of itself over the bus.
@@ -157,12 +172,10 @@ func (w *remoteWatch) fetch(ctx context.Context) (table.Update, error) {
 		case err != nil:
 			return table.Update{}, refuse.Unavailable("the server that runs this table did not answer in time; connect again")
 		case rp.NotOwner:
-			time.Sleep(20 * time.Millisecond)
 			continue
 		}
 		return w.read(rp)
 	}
-	return table.Update{}, refuse.Unavailable("the table is changing hands; try again")
 }
 
 // read takes in the owner's answer to an update.
