@@ -414,10 +414,13 @@ func (c *Node) serveSeeksHTTP(w http.ResponseWriter, r *http.Request) bool {
 	if !ok {
 		return true
 	}
-	handing := time.Now().Add(changingHands)
+	var handing time.Time // counted from the first answer that found a hand-over under way
 	pause := 5 * time.Millisecond
 	for try := 0; ; try++ {
 		if try > 0 {
+			if handing.IsZero() {
+				handing = time.Now().Add(changingHands)
+			}
 			if !again(ctx, &pause) {
 				return true // the client went away
 			}
