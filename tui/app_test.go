@@ -226,8 +226,9 @@ func TestSmallTerminalTakesNoKeys(t *testing.T) {
 }
 
 // TestAnswersReachTheScreenThatAsked: an answer for a screen that is not
-// on show (a profile or the daily puzzles under a game opened from them)
-// is taken by that screen, not lost to the one on show.
+// on show (a profile, the daily puzzles or the leaderboards under a
+// screen opened from them) is taken by that screen, not lost to the one
+// on show.
 func TestAnswersReachTheScreenThatAsked(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
@@ -235,14 +236,19 @@ func TestAnswersReachTheScreenThatAsked(t *testing.T) {
 	ps := &profileScreen{shared: tm.m.shared, name: "ben", p: &client.Profile{Name: "ben"}, next: "page2", older: true,
 		games: []client.PlayedGame{{Table: "t1", Game: "quizl"}}}
 	d := &dailyScreen{shared: tm.m.shared, boards: map[string]*dailyBoardMsg{"quizl/2026-12-06": {key: "quizl/2026-12-06", asked: true}}}
+	bs := &boardsScreen{shared: tm.m.shared, pools: []string{"quizl", "salvo"}, pool: 1, boards: map[string]*boardMsg{"salvo": {pool: "salvo", asked: true}}}
 	on := tm.m.cur
 	tm.update(olderMsg{to: ps, name: "ben", before: "page2", games: []client.PlayedGame{{Table: "t2", Game: "quizl"}}})
 	tm.update(dailyBoardMsg{to: d, key: "quizl/2026-12-06", board: client.DailyBoard{Game: "quizl", Day: "2026-12-06", Over: true}})
+	tm.update(boardMsg{to: bs, pool: "salvo", leaders: []client.Leader{{Rank: 1, Name: "ben", Rating: 1712, RD: 60, Games: 30}}})
 	if ps.older || len(ps.games) != 2 {
 		t.Errorf("the profile under the screen on show did not take its page: older %v, %d games", ps.older, len(ps.games))
 	}
 	if b := d.boards["quizl/2026-12-06"]; b.asked || !b.board.Over {
 		t.Errorf("the daily screen under the screen on show did not take its board: %+v", b)
+	}
+	if b := bs.leaders(); b == nil || len(b.leaders) != 1 {
+		t.Errorf("the leaderboards under the screen on show did not take their board: %+v", bs.boards["salvo"])
 	}
 	if tm.m.cur != on {
 		t.Errorf("the answers changed the screen on show")

@@ -38,14 +38,17 @@ type boardsScreen struct {
 	names   nameOffer
 }
 
-// poolsMsg is the server's rating pools.
+// poolsMsg is the server's rating pools, for the leaderboards screen to.
 type poolsMsg struct {
+	to    *boardsScreen
 	pools []string
 	err   error
 }
 
-// boardMsg is one pool's leaderboard, or why there is none.
+// boardMsg is one pool's leaderboard, or why there is none, for the
+// leaderboards screen to.
 type boardMsg struct {
+	to      *boardsScreen
 	pool    string
 	leaders []client.Leader
 	err     error
@@ -66,7 +69,7 @@ func (bs *boardsScreen) fetchPools() tea.Msg {
 	ctx, cancel := context.WithTimeout(bs.ctx, 10*time.Second)
 	defer cancel()
 	ps, err := bs.c.Pools(ctx)
-	return poolsMsg{pools: ps, err: err}
+	return poolsMsg{to: bs, pools: ps, err: err}
 }
 
 // gamePool is the index in pools of game's pool: the one named for it,
@@ -104,7 +107,7 @@ func (bs *boardsScreen) fetchBoard() tea.Cmd {
 		ctx, cancel := context.WithTimeout(bs.ctx, 10*time.Second)
 		defer cancel()
 		ls, err := c.Leaderboard(ctx, pool)
-		return boardMsg{pool: pool, leaders: ls, err: err}
+		return boardMsg{to: bs, pool: pool, leaders: ls, err: err}
 	}
 }
 
@@ -401,7 +404,11 @@ type olderMsg struct {
 
 // A profile's answers go to the profile that asked, whichever screen is
 // on show: a game opened from its list does not lose a page of older
-// games, or the saving of the records, that came meanwhile.
+// games, or the saving of the records, that came meanwhile. So do the
+// leaderboards': a board asked for just before a profile opened from the
+// screen is there on the way back, not "asking" for good.
+func (m poolsMsg) screen() screen    { return m.to }
+func (m boardMsg) screen() screen    { return m.to }
 func (m profileMsg) screen() screen  { return m.to }
 func (m archivedMsg) screen() screen { return m.to }
 func (m olderMsg) screen() screen    { return m.to }

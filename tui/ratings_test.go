@@ -56,7 +56,7 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	tm.waitFor("the standard pool", has("‹ Nymphabet (standard) ›", "nobody has a settled rating here yet"))
 	// Two settled players, as a busier server would list them (two
 	// players cannot settle a rating within a test).
-	tm.update(boardMsg{pool: "nymphabet-standard", leaders: []client.Leader{
+	tm.update(boardMsg{to: tm.m.cur.(*boardsScreen), pool: "nymphabet-standard", leaders: []client.Leader{
 		{Rank: 1, Name: "ben_r", Rating: 1712.4, RD: 98.1, Games: 23},
 		{Rank: 2, Name: "ann_r", Rating: 1650.6, RD: 101.7, Games: 19},
 	}})
