@@ -168,19 +168,12 @@ func (c *Node) serveEventHTTP(w http.ResponseWriter, r *http.Request, id string)
 	}
 	// The event's node may be late renewing its lease (a busy machine),
 	// or gone, its lease not yet run out: the request asks again, more
-	// slowly each time, for as long as a hand-over may take (counted from
-	// the first answer that found one under way), rather than answer that
-	// the event is changing servers at once.
-	var handing time.Time
-	pause := 5 * time.Millisecond
-	for try := 0; ; try++ {
+	// slowly each time, for as long as a hand-over may take, rather than
+	// answer that the event is changing servers at once.
+	var h handOver
+	for try := 0; !h.over(); try++ {
 		if try > 0 {
-			if handing.IsZero() {
-				handing = time.Now().Add(changingHands)
-			} else if time.Now().After(handing) {
-				break
-			}
-			if !again(ctx, &pause) {
+			if !h.wait(ctx) {
 				return true // the client went away
 			}
 			if owner, err = c.eventNode(ctx, id); err != nil || owner == "" {

@@ -444,20 +444,13 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 		}
 		conditional = json.Unmarshal(body, &mr) == nil && mr.Version != nil
 	}
-	var handing time.Time // when a hand-over found under way should be over
-	pause := 5 * time.Millisecond
+	var h handOver
 	for try := 0; ; try++ {
 		if try > 0 {
 			// Between two owners, a table has none for a moment: ask
 			// again, more slowly each time, for as long as a hand-over
-			// may take, counted from the first answer that found one
-			// under way (the owner gone, or letting the table go), not
-			// from the request: a first forward may have waited for
-			// most of its time before its node died.
-			if handing.IsZero() {
-				handing = time.Now().Add(changingHands)
-			}
-			if !again(ctx, &pause) {
+			// may take.
+			if !h.wait(ctx) {
 				return true // the client went away
 			}
 			if owner, err = c.claim(ctx, id); err != nil {
@@ -467,7 +460,7 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 			if owner == "" {
 				return false // this node owns it now: serve here
 			}
-			if time.Now().After(handing) {
+			if h.over() {
 				c.fail(w, r, errHanding)
 				return true
 			}
@@ -519,18 +512,36 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 	}
 }
 
-// again waits *pause before a forwarded request is asked again, and
-// doubles it, up to 100 ms; it reports false when ctx ends first (the
-// client went away).
-func again(ctx context.Context, pause *time.Duration) bool {
+// handOver paces a request that found its table, event or seek book
+// between two nodes (the old one gone, or letting it go, and the next
+// not yet there): it asks again after 5 ms, then twice as long each
+// time up to 100 ms, for changingHands from its first wait. That is
+// counted from when the hand-over was found, not from the request: a
+// first forward may have waited for most of its time (a move that waits
+// for its reply, an analysis) before its node died or let go.
+type handOver struct {
+	until time.Time
+	pause time.Duration
+}
+
+// wait waits before the next ask; it reports false when ctx ends first
+// (the client went away).
+func (h *handOver) wait(ctx context.Context) bool {
+	if h.until.IsZero() {
+		h.until, h.pause = time.Now().Add(changingHands), 5*time.Millisecond
+	}
 	select {
 	case <-ctx.Done():
 		return false
-	case <-time.After(*pause):
+	case <-time.After(h.pause):
 	}
-	*pause = min(2**pause, 100*time.Millisecond)
+	h.pause = min(2*h.pause, 100*time.Millisecond)
 	return true
 }
+
+// over reports whether the hand-over has taken longer than changingHands
+// since the first wait.
+func (h *handOver) over() bool { return !h.until.IsZero() && time.Now().After(h.until) }
 
 // write writes rp, the answer of the node a request was forwarded to, as
 // this node's.

@@ -2,7 +2,9 @@ package cluster
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -203,6 +205,47 @@ func TestForwardTime(t *testing.T) {
 		if got := c.forwardTime(tc.rq); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestHandOver: a hand-over's time starts at its first wait, not before;
+// the waits double from 5 ms up to 100 ms; once its time has passed it
+// is over; a wait on an ended context reports false at once.
+func TestHandOver(t *testing.T) {
+	t.Parallel()
+	var h handOver
+	if h.over() {
+		t.Fatal("a hand-over not yet waited for is over")
+	}
+	var next []time.Duration // the pause the next wait takes, after each wait
+	for i := range 6 {
+		before := time.Now()
+		if !h.wait(context.Background()) {
+			t.Fatal("a wait on a live context reported false")
+		}
+		if i == 0 && (h.until.Before(before.Add(changingHands)) || h.until.After(time.Now().Add(changingHands))) {
+			t.Errorf("the hand-over's time does not start at its first wait: it ends at %v, the wait was from %v", h.until, before)
+		}
+		next = append(next, h.pause)
+		if h.over() {
+			t.Fatalf("the hand-over is over after waits of 5 ms and then %v", next)
+		}
+	}
+	want := []time.Duration{10, 20, 40, 80, 100, 100}
+	for i := range want {
+		want[i] *= time.Millisecond
+	}
+	if !slices.Equal(next, want) {
+		t.Errorf("after a first wait of 5 ms, the next ones: %v, want %v", next, want)
+	}
+	h.until = time.Now().Add(-time.Millisecond)
+	if !h.over() {
+		t.Error("a hand-over past its time is not over")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if h.wait(ctx) {
+		t.Error("a wait on an ended context reported true")
 	}
 }
 

@@ -414,14 +414,10 @@ func (c *Node) serveSeeksHTTP(w http.ResponseWriter, r *http.Request) bool {
 	if !ok {
 		return true
 	}
-	var handing time.Time // counted from the first answer that found a hand-over under way
-	pause := 5 * time.Millisecond
+	var h handOver
 	for try := 0; ; try++ {
 		if try > 0 {
-			if handing.IsZero() {
-				handing = time.Now().Add(changingHands)
-			}
-			if !again(ctx, &pause) {
+			if !h.wait(ctx) {
 				return true // the client went away
 			}
 			if owner, l, err = c.bookNode(ctx); err != nil {
@@ -431,7 +427,7 @@ func (c *Node) serveSeeksHTTP(w http.ResponseWriter, r *http.Request) bool {
 			if owner == "" {
 				return false // this node keeps the book now
 			}
-			if time.Now().After(handing) {
+			if h.over() {
 				c.fail(w, r, refuse.Unavailable("the seeks are changing servers; nothing was done: try again"))
 				return true
 			}

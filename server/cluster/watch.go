@@ -131,16 +131,13 @@ func (w *remoteWatch) Next(ctx context.Context) (table.Update, error) {
 // sockets that follow the table through other nodes.
 func (w *remoteWatch) fetch(ctx context.Context) (table.Update, error) {
 	rq := relayRequest{Kind: "update", Table: w.id, Token: w.token, Since: w.version, Chat: w.chat, Sent: w.sent, Ended: w.ended}
-	var handing time.Time // when the hand-over found under way should be over
-	pause := 5 * time.Millisecond
+	var h handOver
 	for try := 0; ; try++ {
 		if try > 0 {
-			if handing.IsZero() {
-				handing = time.Now().Add(changingHands)
-			} else if time.Now().After(handing) {
+			if h.over() {
 				return table.Update{}, errHanding
 			}
-			if !again(ctx, &pause) {
+			if !h.wait(ctx) {
 				return table.Update{}, ctx.Err()
 			}
 		}
