@@ -129,6 +129,7 @@ func TestHomeNews(t *testing.T) {
 		n    homeNews
 		want string
 	}{
+		{homeNews{0, 0}, "nobody else online"},
 		{homeNews{1, 0}, "1 online"},
 		{homeNews{3, 1}, "3 online · 1 looking for a game"},
 		{homeNews{12, 4}, "12 online · 4 looking for a game"},
@@ -213,7 +214,7 @@ func TestHomeCountsTheSignedIn(t *testing.T) {
 	ts := newTestServer(t)
 	signedUp(t, ts, "Ann")
 	tm := newTerm(t, ts.URL, "Gus", 80, 24)
-	tm.waitFor("home", has("0 online"))
+	tm.waitFor("home", has("nobody else online"))
 	tm.key("s")
 	tm.waitFor("the sign-in form", has("Password"))
 	tm.typeText("Ann")
@@ -244,7 +245,7 @@ func TestHomeCountOnReturn(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
 	tm := newTerm(t, ts.URL, "Gus", 80, 24)
-	tm.waitFor("home", has("0 online"))
+	tm.waitFor("home", has("nobody else online"))
 	tm.open("nymphabet", 0)
 	tm.key("enter")
 	tm.waitFor("the table", has("▶ your turn"))

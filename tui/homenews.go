@@ -67,8 +67,13 @@ func (m *Model) homeUpdate(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // String says the news in a few words: "3 online · 1 looking for a game".
+// None online means the player reading it is not counted either (a guest
+// before their first table): "nobody else online", as the browser says.
 func (n homeNews) String() string {
 	s := fmt.Sprintf("%d online", n.online)
+	if n.online == 0 {
+		s = "nobody else online"
+	}
 	switch n.seeking {
 	case 0:
 	case 1:
