@@ -1,11 +1,17 @@
 package tables
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"parlour/game"
+	"parlour/games"
+	"parlour/lexicon"
+	"parlour/server"
 	"parlour/web/e2e"
 )
 
@@ -159,9 +165,15 @@ func TestSocketGoesSilent(t *testing.T) {
 	// setup to offer.
 	ann.Wait("the setup offered", `!!document.querySelector("#q-auto")`)
 
-	// A request on a dead socket: no answer, then the page says so.
+	// A request on a dead socket (a grid of her own: the computer's is
+	// awaited longer, see TestComputerSetupOutlastsTheWatch): no answer,
+	// then the page says so.
+	ann.TypeIn("#q-password", "crane")
+	ann.ClickText("#main button", "Write it in")
+	ann.ClickText("#main button", "Fill the rest for me")
+	ann.Wait("a filled grid", `[...document.querySelectorAll("#main input.cell")].every(e => /^[A-Z]$/.test(e.value))`)
 	e2e.Eval[int](ann, `window.__deafen()`)
-	ann.Click("#q-auto")
+	ann.Click("#q-submit")
 	ann.WaitLong("the dropped connection said", `[...document.querySelectorAll("p.error")].some(p => p.textContent.includes("the connection dropped"))`)
 	ann.WaitLong("a new socket live", `window.__sockets.length === 2 && `+live)
 	ann.Click("#q-auto")
@@ -183,6 +195,55 @@ func TestSocketGoesSilent(t *testing.T) {
 		t.Errorf("the socket whose first view was lost sent %s; want its hello and no ping", sent)
 	}
 	ann.Wait("the table's view on the new socket", `window.__sockets[3].__heard > 0`)
+}
+
+// TestComputerSetupOutlastsTheWatch: a setup the computer makes for the
+// player is awaited as long as the server gives the computer (20 s), not
+// the ten seconds after which a socket with a request unanswered is taken
+// for dead: the socket answers nothing else meanwhile, and a busy
+// server's computer (here one that takes 12 s) had its socket closed
+// under it, the setup lost, and the player told the connection dropped.
+func TestComputerSetupOutlastsTheWatch(t *testing.T) {
+	t.Parallel()
+	const takes = 12 * time.Second
+	base := e2e.NewConfiguredServer(t, func(c *server.Config) {
+		c.NewBot = func(gameName, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+			b, err := games.NewBot(gameName, level, seed, lex)
+			if err != nil || level != game.Strong {
+				return b, err
+			}
+			return slowSetup{b, takes}, nil
+		}
+	}).Base
+	ann := e2e.NewPlayer(t, e2e.NewBrowser(t), "Ann", base)
+	ann.CreateTable("quizl", "A friend")
+	ann.Wait("the socket live", `document.querySelector("#conn").dataset.state === "live"`)
+	ann.Wait("the setup offered", `!!document.querySelector("#q-auto")`)
+	start := time.Now()
+	ann.Click("#q-auto")
+	ann.WaitLong("the computer's setup, or an error", `document.body.textContent.includes("The computer made your setup") || [...document.querySelectorAll("p.error")].some(p => p.textContent !== "")`)
+	if errs := e2e.Eval[[]string](ann, `[...document.querySelectorAll("p.error")].map(p => p.textContent).filter(s => s)`); len(errs) > 0 {
+		t.Fatalf("the computer's setup, %v in coming, ended in %q", time.Since(start).Round(time.Second), errs)
+	}
+	if st := e2e.Eval[string](ann, `document.querySelector("#conn").dataset.state`); st != "live" {
+		t.Errorf("the socket is %q after the computer's setup, want live", st)
+	}
+}
+
+// slowSetup is a computer player whose setups take a while, as on a busy
+// server.
+type slowSetup struct {
+	game.Bot
+	takes time.Duration
+}
+
+func (b slowSetup) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.RawMessage, error) {
+	select {
+	case <-time.After(b.takes):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return b.Bot.Setup(ctx, cfg, seat)
 }
 
 // TestUpdatesDrawnInOrder holds the table page's first draw, which waits

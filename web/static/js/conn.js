@@ -33,6 +33,13 @@ const parkFor = 5000;
 const quietFor = 25000;
 const answerIn = 10000;
 
+// computerSetupIn is how long a setup the computer makes for the player
+// (a deceptive Quizl grid, a fleet hard to find) is awaited instead: the
+// server gives the computer up to 20 s, then hides a random one, and the
+// socket answers nothing else meanwhile. Taken for dead after answerIn,
+// a busy server's socket was closed under the setup it was making.
+const computerSetupIn = 20000 + answerIn;
+
 let parked = null; // { ws, timer, who }: the socket a closed link left open, and who was signed in
 
 // park keeps ws, a live socket whose link closed, for the next link.
@@ -174,11 +181,13 @@ export class TableConn {
   }
 
   // watchSilence watches ws for a connection that died without a word
-  // (see quietFor): heard() on each message, expect() when an answer is
-  // due, shown() when the page shows again, stop() once ws is closed.
+  // (see quietFor): heard() on each message, expect(within) when an
+  // answer is due within that many milliseconds (answerIn unless told),
+  // shown() when the page shows again, stop() once ws is closed.
   watchSilence(ws) {
     let timer = null;
     let waiting = false; // for an answer
+    let due = 0; // when the answer awaited is overdue
     const dead = () => {
       timer = null;
       if (this.ws !== ws) return;
@@ -188,11 +197,13 @@ export class TableConn {
       if (closed) closed(); // the link's own handling of a drop
       ws.close(1000, "no answer");
     };
-    const expect = () => {
-      if (waiting) return;
+    const expect = (within = answerIn) => {
+      const at = Date.now() + within;
+      if (waiting && at <= due) return;
       waiting = true;
+      due = at;
       clearTimeout(timer);
-      timer = setTimeout(dead, answerIn);
+      timer = setTimeout(dead, within);
     };
     const ask = () => {
       timer = null;
@@ -239,15 +250,16 @@ export class TableConn {
     this.timer = setTimeout(() => this.open(), wait);
   }
 
-  // request sends a message over the socket and waits for its answer; with
-  // the socket down it uses the HTTP API instead.
-  request(msg, path, body) {
+  // request sends a message over the socket and waits for its answer,
+  // within answerIn unless told; with the socket down it uses the HTTP
+  // API instead.
+  request(msg, path, body, within = answerIn) {
     if (this.ws && this.live && this.ws.readyState === WebSocket.OPEN) {
       const id = "m" + ++this.seq;
       return new Promise((resolve, reject) => {
         this.pending.set(id, { resolve, reject });
         this.ws.send(JSON.stringify({ ...msg, id }));
-        if (this.watch) this.watch.expect();
+        if (this.watch) this.watch.expect(within);
       });
     }
     return call("POST", `/tables/${encodeURIComponent(this.id)}/${path}`, body, this.token);
@@ -255,7 +267,7 @@ export class TableConn {
 
   move(move) { return this.request({ type: "move", move }, "moves", { move }); }
 
-  setup(body) { return this.request({ type: "setup", ...body }, "setup", body); }
+  setup(body) { return this.request({ type: "setup", ...body }, "setup", body, body.auto && body.computer ? computerSetupIn : answerIn); }
 
   close() {
     this.closed = true;
