@@ -1,8 +1,13 @@
 package tui
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -193,4 +198,56 @@ func TestSetupRefusedNotHandedIn(t *testing.T) {
 	tm.waitFor("the referee's check", has("✓ the referee accepts"))
 	tm.key("enter")
 	tm.waitFor("play", has("▶ your turn"))
+}
+
+// TestDeceptiveFillOutlastsFifteenSeconds: ctrl+d's deceptive fill is
+// awaited as long as the strong grid maker may think (20 s, after its
+// turn for a processor), not the quarter minute the other helpers get:
+// here the server answers it after 16 s, and the grid is filled rather
+// than the fill given up as "no answer in time".
+func TestDeceptiveFillOutlastsFifteenSeconds(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	to, err := url.Parse(ts.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(to)
+	proxy.FlushInterval = -1 // the event streams pass at once
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/v1/tools/fill-setup" {
+			select {
+			case <-time.After(16 * time.Second):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(slow.Close)
+	tm := newTerm(t, slow.URL, "Ann", 80, 24)
+	tm.open("quizl", 0)
+	tm.key("enter")
+	tm.waitFor("the grid editor", has("Make your grid"))
+	tm.typeText("crane")
+	tm.waitFor("the password", has(`password "CRANE" on row 5`))
+	tm.key("ctrl+d")
+	deadline := time.Now().Add(40 * time.Second)
+	for {
+		s := tm.screen()
+		if strings.Contains(s, "no answer in time") || strings.Contains(s, "cannot reach") {
+			t.Fatalf("the deceptive fill was given up:\n%s", s)
+		}
+		if rows, _ := editorGrid(t, s); !strings.Contains(strings.Join(rows, ""), ".") && strings.Contains(s, "✓ the referee accepts") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no filled grid 40 s after ctrl+d:\n%s", s)
+		}
+		select {
+		case msg := <-tm.msgs:
+			tm.update(msg)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }

@@ -652,10 +652,20 @@ type helperMsg struct {
 	err  error
 }
 
+// helperWait is how long a helper's answer is awaited: the others answer
+// at once, but the strong grid maker (a deceptive fill) may think for
+// 20 s, after waiting its turn for a processor.
+func helperWait(kind string) time.Duration {
+	if kind == "fill" {
+		return 45 * time.Second
+	}
+	return 15 * time.Second
+}
+
 // helper calls a server helper for the session.
 func (t *tableScreen) helper(kind, path string, body any) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(t.ctx, helperWait(kind))
 		defer cancel()
 		var raw json.RawMessage
 		err := t.c.Helper(ctx, path, body, &raw)
