@@ -287,7 +287,8 @@ func (e *endScreen) key(s string) tea.Cmd {
 		}
 		game := t.upd.Table.Game
 		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
+			// A new game alone waits for the computer to hide its setup.
+			ctx, cancel := context.WithTimeout(t.ctx, computerWait)
 			defer cancel()
 			s, err := t.c.Rematch(ctx, t.token, t.id)
 			if err != nil {

@@ -41,6 +41,14 @@ var moreSeats = []opponent{
 	{"a friend (invite link)", []string{"open"}, ""},
 }
 
+// computerWait is how long a request that may wait for the computer is
+// awaited: a table played alone, made or dealt again, waits for the
+// computer to hide its setup, and a deceptive fill for the strong grid
+// maker, each of which the server bounds at 20 s (then does without),
+// after its turn for a processor. A request given up sooner would leave
+// a table made after its player heard it was not.
+const computerWait = 45 * time.Second
+
 // seatFields is how many fields the seats after the second take: none
 // for a game of two, or when the opponent chosen plays alone.
 func (nt *newTableScreen) seatFields(g *client.Game, o opponent) int {
@@ -265,11 +273,7 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		game, tok := nt.game, nt.idToken
 		c := *nt.c // a copy: the name may change while the request is out
 		return func() tea.Msg {
-			// A table played alone waits for the computer to hide its
-			// setup, which the server bounds at 20 s before it hides a
-			// random one: a request given up sooner would leave a table
-			// made after its player heard it was not.
-			ctx, cancel := context.WithTimeout(nt.ctx, 45*time.Second)
+			ctx, cancel := context.WithTimeout(nt.ctx, computerWait)
 			defer cancel()
 			idTok, err := identityFor(ctx, c, tok)
 			if err != nil {

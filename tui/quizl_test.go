@@ -8,11 +8,16 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"parlour/game"
+	"parlour/games"
+	"parlour/lexicon"
+	"parlour/server"
 	"parlour/tui/client"
 )
 
@@ -598,4 +603,70 @@ func TestQuizlOutOfTheGame(t *testing.T) {
 	if s := ansi.Strip(ts.play.quizlView()); strings.Contains(s, "Call (digits)") || !strings.Contains(s, "you are done with every grid: the others play on") {
 		t.Errorf("the player done with every grid is not told so:\n%s", s)
 	}
+}
+
+// TestSolitaireNewGameWaitsForTheComputer: r at the end of a solitaire
+// game deals a new one, whose grid the computer hides first, which the
+// server allows 20 s: here it takes 16, and the new game opens rather
+// than r be given up as "no answer in time" (after 15 s it was, and the
+// table made meanwhile stood unknown to its player).
+func TestSolitaireNewGameWaitsForTheComputer(t *testing.T) {
+	t.Parallel()
+	var slow atomic.Bool
+	ts := newTestServerWith(t, func(c *server.Config) {
+		c.NewBot = func(gameName, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+			b, err := games.NewBot(gameName, level, seed, lex)
+			if err != nil {
+				return b, err
+			}
+			return slowHider{b, &slow}, nil
+		}
+	})
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 4) // solitaire
+	tm.key("enter")
+	tm.waitFor("play", has("▶ your turn", "Tracking the computer's grid"))
+	first := tm.table().id
+	tm.typeText(":resign")
+	tm.key("enter")
+	tm.key("enter") // the first asks
+	tm.waitFor("the end", has("Game over", "r new game"))
+	slow.Store(true)
+	tm.key("r")
+	deadline := time.Now().Add(40 * time.Second)
+	for {
+		s := tm.screen()
+		if strings.Contains(s, "no answer in time") || strings.Contains(s, "rematch:") {
+			t.Fatalf("the new game was given up:\n%s", s)
+		}
+		if tm.table() != nil && tm.table().id != first && strings.Contains(s, "▶ your turn") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no new game 40 s after r:\n%s", s)
+		}
+		select {
+		case msg := <-tm.msgs:
+			tm.update(msg)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// slowHider is a computer player whose setups take 16 s once slow is set,
+// as on a busy server.
+type slowHider struct {
+	game.Bot
+	slow *atomic.Bool
+}
+
+func (b slowHider) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.RawMessage, error) {
+	if b.slow.Load() {
+		select {
+		case <-time.After(16 * time.Second):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return b.Bot.Setup(ctx, cfg, seat)
 }

@@ -653,11 +653,10 @@ type helperMsg struct {
 }
 
 // helperWait is how long a helper's answer is awaited: the others answer
-// at once, but the strong grid maker (a deceptive fill) may think for
-// 20 s, after waiting its turn for a processor.
+// at once, a deceptive fill waits for the computer (computerWait).
 func helperWait(kind string) time.Duration {
 	if kind == "fill" {
-		return 45 * time.Second
+		return computerWait
 	}
 	return 15 * time.Second
 }
