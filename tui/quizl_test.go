@@ -608,8 +608,8 @@ func TestQuizlOutOfTheGame(t *testing.T) {
 // TestSolitaireNewGameWaitsForTheComputer: r at the end of a solitaire
 // game deals a new one, whose grid the computer hides first, which the
 // server allows 20 s: here it takes 16, and the new game opens rather
-// than r be given up as "no answer in time" (after 15 s it was, and the
-// table made meanwhile stood unknown to its player).
+// than r be given up as "no answer in time" while the table is made
+// unknown to its player.
 func TestSolitaireNewGameWaitsForTheComputer(t *testing.T) {
 	t.Parallel()
 	var slow atomic.Bool

@@ -200,8 +200,8 @@ func TestSocketGoesSilent(t *testing.T) {
 // TestComputerSetupOutlastsTheWatch: a setup the computer makes for the
 // player is awaited as long as the server gives the computer (20 s), not
 // the ten seconds after which a socket with a request unanswered is taken
-// for dead: the socket answers nothing else meanwhile, and a busy
-// server's computer (here one that takes 12 s) had its socket closed
+// for dead: the socket answers nothing else meanwhile, and the socket of
+// a busy server's computer (here one that takes 12 s) would be closed
 // under it, the setup lost, and the player told the connection dropped.
 func TestComputerSetupOutlastsTheWatch(t *testing.T) {
 	t.Parallel()

@@ -36,8 +36,8 @@ const answerIn = 10000;
 // computerSetupIn is how long a setup the computer makes for the player
 // (a deceptive Quizl grid, a fleet hard to find) is awaited instead: the
 // server gives the computer up to 20 s, then hides a random one, and the
-// socket answers nothing else meanwhile. Taken for dead after answerIn,
-// a busy server's socket was closed under the setup it was making.
+// socket answers nothing else meanwhile: taken for dead after answerIn,
+// a busy server's socket would be closed under the setup it is making.
 const computerSetupIn = 20000 + answerIn;
 
 let parked = null; // { ws, timer, who }: the socket a closed link left open, and who was signed in
