@@ -279,7 +279,13 @@ func (tm *term) screen() string {
 // waitFor handles messages until the screen satisfies ok.
 func (tm *term) waitFor(what string, ok func(string) bool) string {
 	tm.t.Helper()
-	deadline := time.After(30 * time.Second)
+	return tm.waitWithin(what, 30*time.Second, ok)
+}
+
+// waitWithin is waitFor for at most d.
+func (tm *term) waitWithin(what string, d time.Duration, ok func(string) bool) string {
+	tm.t.Helper()
+	deadline := time.After(d)
 	for {
 		s := tm.screen()
 		if ok(s) {
@@ -289,7 +295,7 @@ func (tm *term) waitFor(what string, ok func(string) bool) string {
 		case msg := <-tm.msgs:
 			tm.update(msg)
 		case <-deadline:
-			tm.t.Fatalf("waited 30 s for %s; the screen:\n%s", what, s)
+			tm.t.Fatalf("waited %v for %s; the screen:\n%s", d, what, s)
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

@@ -633,24 +633,12 @@ func TestSolitaireNewGameWaitsForTheComputer(t *testing.T) {
 	tm.waitFor("the end", has("Game over", "r new game"))
 	slow.Store(true)
 	tm.key("r")
-	deadline := time.Now().Add(40 * time.Second)
-	for {
-		s := tm.screen()
+	tm.waitWithin("the new game", 40*time.Second, func(s string) bool {
 		if strings.Contains(s, "no answer in time") || strings.Contains(s, "rematch:") {
 			t.Fatalf("the new game was given up:\n%s", s)
 		}
-		if tm.table() != nil && tm.table().id != first && strings.Contains(s, "▶ your turn") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no new game 40 s after r:\n%s", s)
-		}
-		select {
-		case msg := <-tm.msgs:
-			tm.update(msg)
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+		return tm.table() != nil && tm.table().id != first && strings.Contains(s, "▶ your turn")
+	})
 }
 
 // slowHider is a computer player whose setups take 16 s once slow is set,

@@ -232,22 +232,11 @@ func TestDeceptiveFillOutlastsFifteenSeconds(t *testing.T) {
 	tm.typeText("crane")
 	tm.waitFor("the password", has(`password "CRANE" on row 5`))
 	tm.key("ctrl+d")
-	deadline := time.Now().Add(40 * time.Second)
-	for {
-		s := tm.screen()
+	tm.waitWithin("the filled grid", 40*time.Second, func(s string) bool {
 		if strings.Contains(s, "no answer in time") || strings.Contains(s, "cannot reach") {
 			t.Fatalf("the deceptive fill was given up:\n%s", s)
 		}
-		if rows, _ := editorGrid(t, s); !strings.Contains(strings.Join(rows, ""), ".") && strings.Contains(s, "✓ the referee accepts") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no filled grid 40 s after ctrl+d:\n%s", s)
-		}
-		select {
-		case msg := <-tm.msgs:
-			tm.update(msg)
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+		rows, _ := editorGrid(t, s)
+		return !strings.Contains(strings.Join(rows, ""), ".") && strings.Contains(s, "✓ the referee accepts")
+	})
 }
