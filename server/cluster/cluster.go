@@ -33,8 +33,9 @@ type Config struct {
 	Lease time.Duration
 	// Forward is how long a request forwarded to a table's owner waits
 	// for its answer (default twice the lease, at least 10 s; a move
-	// that asked to wait, or an analysis, waits that much more than it
-	// may take): past it, the owner is taken for dead.
+	// that asked to wait, a setup the computer makes, a rematch and an
+	// analysis wait that much more than they may take): past it, the
+	// owner is taken for dead.
 	Forward time.Duration
 }
 
@@ -84,12 +85,13 @@ type Node struct {
 	log    *slog.Logger
 	auth   *auth.Auth
 
-	// tables, social, maxWait and walkAway are given by Start: they are
+	// tables, social, maxWait, walkAway and botTime are given by Start: they are
 	// made after the node, which the tables need as their Placement.
 	tables   *table.Service
 	social   *social.Service
 	maxWait  time.Duration // the table service's MaxWait
 	walkAway time.Duration // the table service's WalkAway
+	botTime  time.Duration // the table service's BotTimeout
 
 	mu    sync.Mutex
 	owned map[string]*owned // the tables whose lease this node holds
@@ -231,7 +233,7 @@ func New(cfg Config, st store.Store, a *auth.Auth, log *slog.Logger, reg prometh
 func (c *Node) Start(tables *table.Service, sc *social.Service) {
 	c.tables, c.social = tables, sc
 	d := tables.Config()
-	c.maxWait, c.walkAway = d.MaxWait, d.WalkAway
+	c.maxWait, c.walkAway, c.botTime = d.MaxWait, d.WalkAway, d.BotTimeout
 	c.relay.mu.Lock()
 	c.relay.c = c
 	c.relay.mu.Unlock()

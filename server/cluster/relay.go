@@ -676,11 +676,12 @@ func (c *Node) present(ctx context.Context, node, id string) bool {
 const minForward = 10 * time.Second
 
 // forwardTime is how long a forwarded request waits for the owner's
-// answer: a move or setup that asked to wait for the asker's turn, or a
-// game's analysis, as long as they may take and a little; anything else
-// Cluster.Forward, so that a request the owner received just before it
-// died is known lost, then made again or answered 503, within seconds
-// rather than a minute.
+// answer: a move or setup that asked to wait for the asker's turn, a
+// setup the computer makes for the asker, a rematch (a game played alone
+// waits for the computer to hide its setup), or a game's analysis, as
+// long as they may take and a little; anything else Cluster.Forward, so
+// that a request the owner received just before it died is known lost,
+// then made again or answered 503, within seconds rather than a minute.
 func (c *Node) forwardTime(rq relayRequest) time.Duration {
 	base := c.fwd
 	if rq.Kind == "event" && rq.Method == http.MethodGet {
@@ -693,13 +694,25 @@ func (c *Node) forwardTime(rq relayRequest) time.Duration {
 	switch {
 	case rest == "analysis":
 		return analyses.Timeout + base
+	case rq.Method == http.MethodPost && rest == "rematch":
+		return c.botTime + base
 	case rq.Method == http.MethodPost && (rest == "moves" || rest == "setup"):
 		var w struct {
-			Wait bool `json:"wait"`
+			Wait     bool   `json:"wait"`
+			Auto     bool   `json:"auto"`
+			Computer string `json:"computer"`
 		}
-		if json.Unmarshal(rq.Body, &w) == nil && w.Wait {
-			return c.maxWait + base
+		if json.Unmarshal(rq.Body, &w) != nil {
+			return base
 		}
+		d := base
+		if w.Wait {
+			d += c.maxWait
+		}
+		if rest == "setup" && w.Auto && w.Computer != "" && w.Computer != "random" {
+			d += c.botTime
+		}
+		return d
 	}
 	return base
 }

@@ -187,7 +187,7 @@ func TestDecodeRelayPlayerEvents(t *testing.T) {
 func TestForwardTime(t *testing.T) {
 	t.Parallel()
 	const id = "abcdefgh23456789"
-	c := &Node{maxWait: 50 * time.Second, fwd: 10 * time.Second}
+	c := &Node{maxWait: 50 * time.Second, botTime: 20 * time.Second, fwd: 10 * time.Second}
 	for _, tc := range []struct {
 		name string
 		rq   relayRequest
@@ -198,6 +198,11 @@ func TestForwardTime(t *testing.T) {
 		{"a move", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/moves", Body: []byte(`{"move":"x","version":3}`)}, 10 * time.Second},
 		{"a move that waits", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/moves", Body: []byte(`{"move":"x","wait":true}`)}, 60 * time.Second},
 		{"a setup that waits", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/setup", Body: []byte(`{"auto":true,"wait":true}`)}, 60 * time.Second},
+		{"a random setup", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/setup", Body: []byte(`{"auto":true,"computer":"random"}`)}, 10 * time.Second},
+		{"a setup the computer makes", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/setup", Body: []byte(`{"auto":true,"computer":"strong"}`)}, 30 * time.Second},
+		{"a setup the computer makes, then waits", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/setup", Body: []byte(`{"auto":true,"computer":"easy","wait":true}`)}, 80 * time.Second},
+		{"a move naming a computer", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/moves", Body: []byte(`{"move":"x","auto":true,"computer":"strong"}`)}, 10 * time.Second},
+		{"a rematch", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/rematch"}, 30 * time.Second},
 		{"a move whose body is not JSON", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/moves", Body: []byte(`{"wait":tru`)}, 10 * time.Second},
 		{"a chat line saying wait", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/chat", Body: []byte(`{"wait":true}`)}, 10 * time.Second},
 		{"an analysis", relayRequest{Kind: "http", Table: id, Method: "GET", Path: "/api/v1/tables/" + id + "/analysis"}, analyses.Timeout + 10*time.Second},
