@@ -467,14 +467,16 @@ func TestClusterSocketAnswersAsLocal(t *testing.T) {
 // again.
 func TestClusterRemoteSocketWaitsOutAHandOver(t *testing.T) {
 	t.Parallel()
-	var until atomic.Int64 // a answers "not the owner" to updates until then (Unix ns)
-	var refused atomic.Int32
+	// a answers "not the owner" to the next asks for an update: more
+	// than a remote follower once made before it gave up.
+	const refusals = 6
+	var refuse, refused atomic.Int32
 	nodes := startClusterOpts(t, clusterOpts{wrap: func(name string, h bus.Handler) bus.Handler {
 		if name != "a" {
 			return h
 		}
 		return func(ctx context.Context, req bus.Request) ([]byte, error) {
-			if bytes.Contains(req.Data, []byte(`"kind":"update"`)) && time.Now().UnixNano() < until.Load() {
+			if bytes.Contains(req.Data, []byte(`"kind":"update"`)) && refuse.Add(-1) >= 0 {
 				refused.Add(1)
 				return []byte(`{"not_owner":true}`), nil
 			}
@@ -490,13 +492,13 @@ func TestClusterRemoteSocketWaitsOutAHandOver(t *testing.T) {
 
 	var u wireUpdate
 	nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
-	until.Store(time.Now().Add(600 * time.Millisecond).UnixNano())
+	refuse.Store(refusals)
 	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, map[string]any{"move": chooseMove(t, ctx, u, 0), "version": u.Version}, nil); st != 200 {
 		t.Fatalf("Ann's move: %d %s", st, body)
 	}
 	spec.await(`"version":` + strconv.Itoa(u.Version+1))
-	if n := refused.Load(); n < 2 {
-		t.Fatalf("a refused the socket's asks %d times; the test did not hold them up", n)
+	if n := refused.Load(); n != refusals {
+		t.Fatalf("a refused the socket's asks %d times, want %d", n, refusals)
 	}
 	if strings.Contains(spec.all(), "changing hands") {
 		t.Errorf("the socket was told the table is changing hands:\n%s", spec.all())
