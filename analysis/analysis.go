@@ -25,7 +25,9 @@ import (
 
 // Version is the version of the analysis object; it changes when a
 // field's meaning does, so that a cached analysis can be told apart.
-const Version = 1
+// Version 2 marks the moves the server played for a seat (Forfeits): a
+// resignation in an analysis filed before may have been one.
+const Version = 2
 
 // Analysis is one finished game's analysis: the game's result and, under
 // the game's own name, its engine's notes on every move.
@@ -40,10 +42,36 @@ type Analysis struct {
 	Winners []int `json:"winners"`
 	Scores  []int `json:"scores,omitempty"`
 
+	// Forfeits are the moves the server played for a seat, in record
+	// order; Of leaves it empty, since a record holds such a move as an
+	// ordinary one, and the server that refereed the table sets it.
+	Forfeits []Forfeit `json:"forfeits,omitempty"`
+
 	Nymphabet *nymbot.Analysis   `json:"nymphabet,omitempty"`
 	Quizl     *quizlbot.Analysis `json:"quizl,omitempty"`
 	Salvo     *salvobot.Analysis `json:"salvo,omitempty"`
 	Wordfight *wfbot.Analysis    `json:"wordfight,omitempty"`
+}
+
+// Reasons the server plays a move for a seat, as Forfeit.Why has them.
+const (
+	// ForfeitTimeout: the seat's time ran out.
+	ForfeitTimeout = "timeout"
+	// ForfeitClaim: the seat was away while it was to move, and another
+	// player claimed the game.
+	ForfeitClaim = "claim"
+)
+
+// Forfeit is a move the server played for a seat rather than its player:
+// the move that gives up least (a resignation, or in Sightless Word Fight
+// "cannot"), which the analysis would otherwise judge as the player's
+// own choice.
+type Forfeit struct {
+	// Index is the move's 1-based index into the record's moves, as the
+	// notes name it.
+	Index int `json:"index"`
+	// Why is ForfeitTimeout or ForfeitClaim.
+	Why string `json:"why"`
 }
 
 // ErrInProgress is wrapped by Of's error for a game that has not ended.

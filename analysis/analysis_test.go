@@ -408,6 +408,55 @@ func TestTextResignation(t *testing.T) {
 	}
 }
 
+// TestTextForfeits: a move the server played for a seat whose time ran
+// out, or whose game was claimed, is told as the server's, not as the
+// player's choice; the same move without the mark stays the player's.
+func TestTextForfeits(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, file string
+		move       game.Move   // made the third move
+		then       []game.Move // made after it, to end the game
+		forfeits   []Forfeit
+		want, not  string // regular expressions
+	}{
+		{"nymphabet timeout", "nymphabet.json", game.Move{By: "P1-medium", Move: "resign"}, nil, []Forfeit{{Index: 3, Why: ForfeitTimeout}},
+			`\n  3\. P1-medium ran out of time, so the server resigned for them \(at [A-Z], \d+ left\): \w+ -> loss\n`, `resigned \(at`},
+		{"nymphabet claim", "nymphabet.json", game.Move{By: "P1-medium", Move: "resign"}, nil, []Forfeit{{Index: 3, Why: ForfeitClaim}},
+			`\n  3\. P1-medium was away on their turn and the game was claimed, so the server resigned for them \(at [A-Z]`, `ran out of time`},
+		{"nymphabet own resignation", "nymphabet.json", game.Move{By: "P1-medium", Move: "resign"}, nil, []Forfeit{{Index: 2, Why: ForfeitTimeout}},
+			`\n  3\. P1-medium resigned \(at [A-Z]`, `server`},
+		{"quizl timeout", "quizl.json", game.Move{By: "P1-medium", Move: "resign"}, []game.Move{{By: "P2-strong", Move: "resign"}}, []Forfeit{{Index: 3, Why: ForfeitTimeout}},
+			`\n  3\. P1-medium: resign\.[^\n]* The server played it: P1-medium ran out of time\.\n`, `  [12]\. .*server`},
+		{"salvo claim", "salvo.json", game.Move{By: "P1-medium", Move: "resign"}, nil, []Forfeit{{Index: 3, Why: ForfeitClaim}},
+			`\n  3\. P1-medium: resign\. The server played it: P1-medium was away on their turn and the game was claimed\.\n`, `time`},
+		{"wordfight timeout", "wordfight.json", game.Move{By: "P2-strong", Move: "cannot"}, []game.Move{{By: "P1-medium", Move: "resign"}}, []Forfeit{{Index: 3, Why: ForfeitTimeout}},
+			`\n  3\. P2-strong: GETAWAY, cannot, 0 points\. MISSED: [^\n]*\. The server played it: P2-strong ran out of time\.\n`, `  2\. .*server`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			rec := readRecord(t, c.file)
+			rec.Moves = append(append(rec.Moves[:2:2], c.move), c.then...)
+			a := analyse(t, rec)
+			if len(a.Forfeits) != 0 {
+				t.Fatalf("Of marked forfeits %v from a record alone", a.Forfeits)
+			}
+			a.Forfeits = c.forfeits
+			var b strings.Builder
+			if err := a.WriteText(&b); err != nil {
+				t.Fatal(err)
+			}
+			if !regexp.MustCompile(c.want).MatchString(b.String()) {
+				t.Errorf("no %s in\n%s", c.want, b.String())
+			}
+			if regexp.MustCompile(c.not).MatchString(b.String()) {
+				t.Errorf("%s in\n%s", c.not, b.String())
+			}
+		})
+	}
+}
+
 func benchmarkAnalyse(b *testing.B, name string) {
 	rec := readRecord(b, name+".json")
 	lex, reg := en(b), games.Registry()

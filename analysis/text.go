@@ -44,19 +44,43 @@ func (a *Analysis) WriteText(w io.Writer) error {
 	}
 	switch {
 	case a.Nymphabet != nil:
-		nymphabetText(&b, a.Nymphabet, name)
+		nymphabetText(&b, a.Nymphabet, name, a.forfeited)
 	case a.Quizl != nil:
-		quizlText(&b, a.Quizl, name, solo)
+		quizlText(&b, a.Quizl, name, solo, a.forfeited)
 	case a.Salvo != nil:
-		salvoText(&b, a.Salvo, name)
+		salvoText(&b, a.Salvo, name, a.forfeited)
 	case a.Wordfight != nil:
-		wordfightText(&b, a.Wordfight, name)
+		wordfightText(&b, a.Wordfight, name, a.forfeited)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func nymphabetText(b *strings.Builder, a *nymbot.Analysis, name func(int) string) {
+// forfeited says why the server played move index (1-based) for its
+// seat, in words that follow the player's name, or "" for a move the
+// player made.
+func (a *Analysis) forfeited(index int) string {
+	for _, f := range a.Forfeits {
+		if f.Index != index {
+			continue
+		}
+		if f.Why == ForfeitClaim {
+			return "was away on their turn and the game was claimed"
+		}
+		return "ran out of time"
+	}
+	return ""
+}
+
+// serverPlayed writes, after a move's note, that the server played the
+// move for its seat, and why; nothing for a move the player made.
+func serverPlayed(b *strings.Builder, index int, who string, why func(int) string) {
+	if w := why(index); w != "" {
+		fmt.Fprintf(b, " The server played it: %s %s.", who, w)
+	}
+}
+
+func nymphabetText(b *strings.Builder, a *nymbot.Analysis, name func(int) string, why func(int) string) {
 	fmt.Fprintf(b, "Nymphabet, %s mode. With perfect play the first player's game is a %s.\n", a.Mode, a.FirstPlayer)
 	if !a.Exact {
 		b.WriteString("Words may not be repeated at this table; the values assume they may, so late ones can be wrong.\n")
@@ -69,8 +93,13 @@ func nymphabetText(b *strings.Builder, a *nymbot.Analysis, name func(int) string
 		}
 		if strings.EqualFold(m.Move, nymphabet.Resign) {
 			// Said as what it was: RESIGN is a word too, and a
-			// resignation is not one.
-			fmt.Fprintf(b, "%3d. %s resigned (at %s, %d left): %s -> %s", m.Index, name(m.Seat), from, m.Left, m.Before, m.After)
+			// resignation is not one; nor is one the server made for
+			// a player the player's own.
+			did := "resigned"
+			if w := why(m.Index); w != "" {
+				did = w + ", so the server resigned for them"
+			}
+			fmt.Fprintf(b, "%3d. %s %s (at %s, %d left): %s -> %s", m.Index, name(m.Seat), did, from, m.Left, m.Before, m.After)
 		} else {
 			fmt.Fprintf(b, "%3d. %s: %s (from %s, %d left): %s -> %s", m.Index, name(m.Seat), m.Move, from, m.Left, m.Before, m.After)
 		}
@@ -94,7 +123,7 @@ func nymphabetText(b *strings.Builder, a *nymbot.Analysis, name func(int) string
 
 // quizlText writes Quizl's notes; solo is set for solitaire, whose one
 // grid is the computer's though its seat is the player's.
-func quizlText(b *strings.Builder, a *quizlbot.Analysis, name func(int) string, solo bool) {
+func quizlText(b *strings.Builder, a *quizlbot.Analysis, name func(int) string, solo bool, why func(int) string) {
 	owner := name
 	if solo {
 		owner = func(int) string { return "the grid" }
@@ -136,11 +165,12 @@ func quizlText(b *strings.Builder, a *quizlbot.Analysis, name func(int) string, 
 			}
 			b.WriteByte('.')
 		}
+		serverPlayed(b, m.Index, name(m.Seat), why)
 		b.WriteByte('\n')
 	}
 }
 
-func salvoText(b *strings.Builder, a *salvobot.Analysis, name func(int) string) {
+func salvoText(b *strings.Builder, a *salvobot.Analysis, name func(int) string, why func(int) string) {
 	b.WriteString("Each salvo: the fleets still possible from what the shooter had heard, and its expected hits against the strong shooter's salvo.\n\n")
 	for _, m := range a.Moves {
 		fmt.Fprintf(b, "%3d. %s: ", m.Index, name(m.Seat))
@@ -161,6 +191,7 @@ func salvoText(b *strings.Builder, a *salvobot.Analysis, name func(int) string) 
 		default:
 			fmt.Fprintf(b, "%s.", m.Move)
 		}
+		serverPlayed(b, m.Index, name(m.Seat), why)
 		b.WriteByte('\n')
 	}
 	b.WriteString("\nThe JSON form (--json) holds each salvo's map: the chance of a ship on every square.\n")
@@ -182,7 +213,7 @@ func big(x float64) string {
 	return fmt.Sprintf("%.1fe%.0f", x/math.Pow(10, e), e)
 }
 
-func wordfightText(b *strings.Builder, a *wfbot.Analysis, name func(int) string) {
+func wordfightText(b *strings.Builder, a *wfbot.Analysis, name func(int) string, why func(int) string) {
 	b.WriteString("Each answer: its points on the player's own grid against the best legal placement then.\n\n")
 	for _, m := range a.Moves {
 		fmt.Fprintf(b, "%3d. %s: %s, %s, %s", m.Index, name(m.Seat), m.Word, m.Move, game.Count(m.Points, "point", "points"))
@@ -196,7 +227,9 @@ func wordfightText(b *strings.Builder, a *wfbot.Analysis, name func(int) string)
 		default:
 			b.WriteString("; as good as any")
 		}
-		b.WriteString(".\n")
+		b.WriteByte('.')
+		serverPlayed(b, m.Index, name(m.Seat), why)
+		b.WriteByte('\n')
 	}
 	b.WriteString("\nTotals (each word judged on its own):\n")
 	for s := range a.Played {

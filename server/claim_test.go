@@ -102,6 +102,7 @@ func TestClaim(t *testing.T) {
 		if len(rec.Moves) != 3 || rec.Moves[2].By != "Ann" || rec.Moves[2].Move != "resign" || rec.Aborted != nil {
 			t.Errorf("the record after the claim: %+v", rec.Moves)
 		}
+		e.forfeitAnalysed(id, 3, "claim", "Ann was away on their turn and the game was claimed, so the server resigned for them")
 		if st, b := claim(ben); st != 409 || !bytes.Contains([]byte(b), []byte("the game is over")) {
 			t.Errorf("a claim after the end: %d %s", st, b)
 		}

@@ -353,10 +353,33 @@ func TestClockRunsOut(t *testing.T) {
 					if _, _, _, err := game.Replay(games.Registry(), rec, lexicon.Default()); err != nil {
 						t.Errorf("the record with a clock does not replay: %v", err)
 					}
+					// The record holds the move as an ordinary one; the
+					// analysis says the server played it.
+					e.forfeitAnalysed(id, moves+1, "timeout", rec.Players[tc.late]+" ran out of time")
 				}
 			})
 		}
 	})
+}
+
+// forfeitAnalysed checks that finished table id's analysis marks move
+// index, and only it, as played by the server for why, and that its
+// text says so.
+func (e *clockEnv) forfeitAnalysed(id string, index int, why, says string) {
+	e.t.Helper()
+	st, b := e.call("GET", "/api/v1/tables/"+id+"/analysis", "", nil)
+	var a struct {
+		Forfeits []struct {
+			Index int    `json:"index"`
+			Why   string `json:"why"`
+		} `json:"forfeits"`
+	}
+	if err := json.Unmarshal(b, &a); st != 200 || err != nil || len(a.Forfeits) != 1 || a.Forfeits[0].Index != index || a.Forfeits[0].Why != why {
+		e.t.Errorf("the analysis once the server played move %d (%s): %d %.300s", index, why, st, b)
+	}
+	if st, b := e.call("GET", "/api/v1/tables/"+id+"/analysis?format=text", "", nil); st != 200 || !bytes.Contains(b, []byte(says)) {
+		e.t.Errorf("the analysis in words does not say %q: %d %s", says, st, b)
+	}
 }
 
 // TestClockSurvivesRestart: deadlines follow from the stored times of the

@@ -110,7 +110,7 @@ func (c *Cache) Get(ctx context.Context, p *auth.Principal, id string) ([]byte, 
 	// its seats go by now: an account deleted, or renamed by a moderator,
 	// since the analysis was made goes by its new name in the record,
 	// and must in the analysis too.
-	rec, lex, _, err := c.tables.Finished(ctx, p, id)
+	rec, lex, forfeits, err := c.tables.Finished(ctx, p, id)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (c *Cache) Get(ctx context.Context, p *auth.Principal, id string) ([]byte, 
 	if !ok {
 		e = &entry{ready: make(chan struct{})}
 		c.pending[id] = e
-		go c.compute(id, e, rec, lex)
+		go c.compute(id, e, rec, lex, forfeits)
 	}
 	c.mu.Unlock()
 	select {
@@ -193,8 +193,9 @@ func (c *Cache) lookup(id string) *entry {
 }
 
 // compute analyses rec apart from any one request, so that a request that
-// goes away leaves the work for the next, and files the result.
-func (c *Cache) compute(id string, e *entry, rec *game.Record, lex *lexicon.Lexicon) {
+// goes away leaves the work for the next, and files the result, with
+// forfeits, the moves the server played for a seat, marked.
+func (c *Cache) compute(id string, e *entry, rec *game.Record, lex *lexicon.Lexicon, forfeits []analysis.Forfeit) {
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
 	c.workers <- struct{}{}
@@ -202,6 +203,7 @@ func (c *Cache) compute(id string, e *entry, rec *game.Record, lex *lexicon.Lexi
 	<-c.workers
 	c.computed.Inc()
 	if err == nil {
+		res.Forfeits = forfeits
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"parlour/analysis"
 	"parlour/game"
 	"parlour/lexicon"
 	"parlour/server/auth"
@@ -282,24 +283,32 @@ func (s *Service) Exists(ctx context.Context, id string) error {
 	return err
 }
 
-// Finished returns table id's whole record and lexicon, and whether it
-// is an attempt at a daily puzzle, refusing a table that does not exist
-// (404), whose game has not ended (409), or that is shut to p (403, the
-// read gate).
-func (s *Service) Finished(ctx context.Context, p *auth.Principal, id string) (*game.Record, *lexicon.Lexicon, bool, error) {
+// Finished returns table id's whole record and lexicon, and the moves in
+// it that the server played for a seat (a record holds them as ordinary
+// moves), refusing a table that does not exist (404), whose game has not
+// ended (409), or that is shut to p (403, the read gate).
+func (s *Service) Finished(ctx context.Context, p *auth.Principal, id string) (*game.Record, *lexicon.Lexicon, []analysis.Forfeit, error) {
 	t, err := s.read(ctx, p, id, true)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, nil, err
 	}
 	t.mu.Lock()
 	defer t.unlock()
 	if t.st != nil && t.st.Result().Status == game.Aborted {
-		return nil, nil, false, refuse.Conflict("the game at table %s was aborted before every player had moved: there is nothing to analyse", id)
+		return nil, nil, nil, refuse.Conflict("the game at table %s was aborted before every player had moved: there is nothing to analyse", id)
 	}
 	if t.st == nil || t.st.Result().Status != game.Finished {
-		return nil, nil, false, refuse.Conflict("the game at table %s has not ended: its analysis waits for the end", id)
+		return nil, nil, nil, refuse.Conflict("the game at table %s has not ended: its analysis waits for the end", id)
 	}
-	return t.record(), t.cfg.Lexicon, t.m.Daily != "", nil
+	var forfeits []analysis.Forfeit
+	for _, f := range t.m.Forfeits {
+		why := analysis.ForfeitTimeout
+		if f.Why == forfeitClaim {
+			why = analysis.ForfeitClaim
+		}
+		forfeits = append(forfeits, analysis.Forfeit{Index: f.Move, Why: why})
+	}
+	return t.record(), t.cfg.Lexicon, forfeits, nil
 }
 
 // MayRead refuses p a read of table id that the read gate shuts, with
