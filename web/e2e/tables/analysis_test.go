@@ -143,3 +143,50 @@ func TestAnalyseByKeyboard(t *testing.T) {
 		t.Errorf("once Analyse is pressed the focus is on %s", e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
 	}
 }
+
+// TestAnalysisSaysTheServerPlayed: a game lost on time shows, in the
+// replay with its analysis, that the server played the last move for the
+// player whose time ran out, where the record alone has it as their own
+// resignation.
+func TestAnalysisSaysTheServerPlayed(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	st, body := e2e.API(t, base, "POST", "/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann", "rules": map[string]any{"clock": 10}})
+	if st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	var ann, ben seated
+	json.Unmarshal(body, &ann)
+	if st, body = e2e.API(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"}); st != 200 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	json.Unmarshal(body, &ben)
+	for _, m := range []struct{ tok, move string }{{ann.Token, "abdicate"}, {ben.Token, "defog"}} {
+		if st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/moves", m.tok, map[string]any{"move": m.move}); st != 200 {
+			t.Fatalf("%s: %d %s", m.move, st, body)
+		}
+	}
+	// Ann's ten seconds run out; the server resigns for her.
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		_, body := e2e.API(t, base, "GET", "/tables/"+ann.Table, "", nil)
+		var v struct{ Table struct{ Status string } }
+		json.Unmarshal(body, &v)
+		if v.Table.Status == "finished" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Ann's clock has not run out a minute on: %s", body)
+		}
+	}
+	p.Open("/replay?analyse&table=" + ann.Table)
+	p.Wait("the analysis", `!!document.querySelector("#analysis-chart") || !!document.querySelector("#analysis .error")`)
+	moves := p.Text("#replay-moves")
+	if !strings.Contains(moves, "Played by the server: the player ran out of time") {
+		t.Fatalf("the move list does not say the server played the resignation: %q", e2e.Clip(moves))
+	}
+	if n := strings.Count(moves, "Played by the server"); n != 1 {
+		t.Errorf("%d moves are said to be the server's, want the one: %q", n, e2e.Clip(moves))
+	}
+}

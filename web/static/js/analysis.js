@@ -31,6 +31,13 @@ export function notesByIndex(a) {
   return out;
 }
 
+// forfeitsByIndex returns why the server played each move it played for
+// a seat ("timeout" or "claim"), keyed by the move's 1-based index: a
+// record holds such a move as the player's own.
+export function forfeitsByIndex(a) {
+  return new Map(((a && a.forfeits) || []).map(f => [f.index, f.why]));
+}
+
 const pct = p => Math.round(p * 100) + "%";
 const big = n => n >= 1e6 ? n.toExponential(1).replace("e+", "e") : String(n);
 const count = c => c ? (c.exact ? big(c.fleets) : "about " + big(c.fleets)) : "?";
@@ -76,9 +83,11 @@ export function marks(game, n) {
   return out;
 }
 
-// markEl draws a note's marks under a move of the list.
-export function markEl(game, n) {
+// markEl draws a note's marks under a move of the list; why, when the
+// server played the move for its seat, says so first.
+export function markEl(game, n, why) {
   const ms = marks(game, n);
+  if (why) ms.unshift({ kind: "info", text: why === "claim" ? "Played by the server: the player was away on their turn and the game was claimed" : "Played by the server: the player ran out of time" });
   if (!ms.length) return null;
   return h("ul", { class: "marks" }, ms.map(m => h("li", { class: "mark " + m.kind },
     m.kind === "info" ? null : h("strong", {}, { mistake: "?! ", missed: "★ ", wrong: "✗ ", good: "✓ " }[m.kind]), m.text)));

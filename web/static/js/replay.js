@@ -116,7 +116,7 @@ export async function replay(main) {
     const ctx = { table: "replay", replay: true, seat, me: () => mySeat, view: () => current(), rules: () => ({}), lexicon: () => "", send: async () => { throw new Error("this is a replay"); }, sendSetup: async () => { throw new Error("this is a replay"); } };
     let board = null;
     // The engines' analysis, loaded (with its drawing code) on demand.
-    let an = null, notes = null, drawing = null;
+    let an = null, notes = null, forfeits = null, drawing = null;
     const panel = h("section", { id: "analysis", class: "card", "aria-label": "Analysis" });
     async function loadAnalysis() {
       fill(panel, h("p", { class: "muted", role: "status" }, "The engines are analysing the game…"));
@@ -124,6 +124,7 @@ export async function replay(main) {
         drawing = await import("./analysis.js");
         an = await drawing.fetchAnalysis(t);
         notes = drawing.notesByIndex(an);
+        forfeits = drawing.forfeitsByIndex(an);
         fill(panel, h("h2", {}, "Analysis"), drawing.chart(an, i => { step = i; draw(); }), h("div", { id: "analysis-step" }));
       } catch (e) { fill(panel, h("p", { class: "error", role: "alert" }, "No analysis: " + e.message)); an = null; }
       draw();
@@ -146,7 +147,7 @@ export async function replay(main) {
       fill(list, ...ans.steps.map((s, i) => h("li", { class: i === step - 1 ? "to-move" : "", "aria-current": i === step - 1 ? "step" : null },
         h("button", { type: "button", class: "linkish", onclick: () => { step = i + 1; draw(); } }, `${i + 1}. ${s.by}: ${s.move}`),
         seen(s).map(e => h("div", { class: "muted" }, e.text)),
-        notes ? drawing.markEl(an.game, notes.get(i + 1)) : null)));
+        notes ? drawing.markEl(an.game, notes.get(i + 1), forfeits.get(i + 1)) : null)));
       if (had >= 0) { const b = list.querySelectorAll("li > button")[had]; if (b) b.focus({ preventScroll: true }); }
       const at = panel.querySelector("#analysis-step");
       if (at && an.game === "salvo") {
