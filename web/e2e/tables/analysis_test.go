@@ -14,6 +14,26 @@ import (
 
 type seated struct{ Table, Token string }
 
+// annAndBen makes a table of g with rules (nil for the defaults) through
+// the API, Ann in seat 0 and Ben joining seat 1, and answers their seats.
+func annAndBen(t *testing.T, base, g string, rules map[string]any) (ann, ben seated) {
+	t.Helper()
+	req := map[string]any{"game": g, "seats": []string{"me", "open"}, "name": "Ann"}
+	if rules != nil {
+		req["rules"] = rules
+	}
+	st, b := e2e.API(t, base, "POST", "/tables", "", req)
+	if st != 201 {
+		t.Fatalf("create %s: %d %s", g, st, b)
+	}
+	json.Unmarshal(b, &ann)
+	if st, b = e2e.API(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"}); st != 200 {
+		t.Fatalf("join: %d %s", st, b)
+	}
+	json.Unmarshal(b, &ben)
+	return ann, ben
+}
+
 // finishedTable plays a short game of g through the API and answers its
 // table: seats are the create request's, moves pairs of (seat, move).
 func finishedTable(t *testing.T, base, g string, seats []string, moves ...string) string {
@@ -153,16 +173,7 @@ func TestAnalysisSaysTheServerPlayed(t *testing.T) {
 	base := e2e.StartServer(t)
 	b := e2e.NewBrowser(t)
 	p := e2e.NewPlayer(t, b, "Ann", base)
-	st, body := e2e.API(t, base, "POST", "/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann", "rules": map[string]any{"clock": 10}})
-	if st != 201 {
-		t.Fatalf("create: %d %s", st, body)
-	}
-	var ann, ben seated
-	json.Unmarshal(body, &ann)
-	if st, body = e2e.API(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"}); st != 200 {
-		t.Fatalf("join: %d %s", st, body)
-	}
-	json.Unmarshal(body, &ben)
+	ann, ben := annAndBen(t, base, "nymphabet", map[string]any{"clock": 10})
 	for _, m := range []struct{ tok, move string }{{ann.Token, "abdicate"}, {ben.Token, "defog"}} {
 		if st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/moves", m.tok, map[string]any{"move": m.move}); st != 200 {
 			t.Fatalf("%s: %d %s", m.move, st, body)

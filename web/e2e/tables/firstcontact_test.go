@@ -188,16 +188,7 @@ func TestQuizlDraftAndCalledSquares(t *testing.T) {
 // It answers the table and Ann's token.
 func salvoUnderWay(t *testing.T, base string) (string, string) {
 	t.Helper()
-	st, body := e2e.API(t, base, "POST", "/tables", "", map[string]any{"game": "salvo", "seats": []string{"me", "open"}, "name": "Ann"})
-	if st != 201 {
-		t.Fatalf("create: %d %s", st, body)
-	}
-	var ann, ben seated
-	json.Unmarshal(body, &ann)
-	if st, body = e2e.API(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"}); st != 200 {
-		t.Fatalf("join: %d %s", st, body)
-	}
-	json.Unmarshal(body, &ben)
+	ann, ben := annAndBen(t, base, "salvo", nil)
 	for _, s := range []struct {
 		tok   string
 		fleet []string

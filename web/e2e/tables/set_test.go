@@ -14,22 +14,13 @@ import (
 // Ann resigns (0). It answers the table and Ann's token.
 func quizlSetGame(t *testing.T, base string, target int) (string, string) {
 	t.Helper()
-	st, b := e2e.API(t, base, "POST", "/tables", "", map[string]any{"game": "quizl", "seats": []string{"me", "open"}, "name": "Ann", "rules": map[string]any{"set_target": target}})
-	if st != 201 {
-		t.Fatalf("create: %d %s", st, b)
-	}
-	var ann, ben seated
-	json.Unmarshal(b, &ann)
-	if st, b = e2e.API(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"}); st != 200 {
-		t.Fatalf("join: %d %s", st, b)
-	}
-	json.Unmarshal(b, &ben)
+	ann, ben := annAndBen(t, base, "quizl", map[string]any{"set_target": target})
 	for _, tok := range []string{ann.Token, ben.Token} {
 		if st, b := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/setup", tok, map[string]any{"auto": true}); st != 200 {
 			t.Fatalf("setup: %d %s", st, b)
 		}
 	}
-	_, b = e2e.API(t, base, "GET", "/tables/"+ann.Table, ann.Token, nil)
+	_, b := e2e.API(t, base, "GET", "/tables/"+ann.Table, ann.Token, nil)
 	var u struct {
 		Setup struct{ Password string } `json:"setup"`
 	}
