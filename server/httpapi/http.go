@@ -804,7 +804,7 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			if !errors.Is(err, context.Canceled) {
-				quiet.send(func() error { return e.Encode(map[string]string{"error": err.Error()}) })
+				quiet.send(func() error { return e.Encode(map[string]string{"error": refuse.Said(h.log, err)}) })
 			}
 			return
 		}

@@ -81,7 +81,7 @@ func (h *Handler) exportGames(w http.ResponseWriter, r *http.Request) {
 				err = e.Encode(rec)
 			}
 			if err != nil {
-				e.Encode(map[string]string{"error": err.Error()})
+				e.Encode(map[string]string{"error": refuse.Said(h.log, err)})
 				return
 			}
 		}
@@ -89,7 +89,7 @@ func (h *Handler) exportGames(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if page, err = h.players.History(ctx, p, name, gameName, page.Next, players.HistoryPageSize); err != nil {
-			e.Encode(map[string]string{"error": err.Error()})
+			e.Encode(map[string]string{"error": refuse.Said(h.log, err)})
 			return
 		}
 	}

@@ -164,6 +164,6 @@ func (h *Handler) exportTournament(w http.ResponseWriter, r *http.Request) {
 	e.SetEscapeHTML(false)
 	err := h.tournaments.Export(r.Context(), id, func(rec *game.Record) error { return e.Encode(rec) })
 	if err != nil {
-		e.Encode(map[string]string{"error": err.Error()})
+		e.Encode(map[string]string{"error": refuse.Said(h.log, err)})
 	}
 }

@@ -15,8 +15,7 @@ func Write(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) 
 	status := Status(err)
 	msg := err.Error()
 	if status == http.StatusInternalServerError {
-		log.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
-		msg = "something went wrong on the server"
+		msg = Said(log.With("method", r.Method, "path", r.URL.Path), err)
 	}
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="parlour"`)
@@ -27,4 +26,21 @@ func Write(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) 
 	e := json.NewEncoder(w)
 	e.SetEscapeHTML(false)
 	e.Encode(map[string]string{"error": msg})
+}
+
+// Withheld is what a player reads of an error that is not a refusal.
+const Withheld = "something went wrong on the server"
+
+// Said returns what a player may read of err: a refusal's own words. Any
+// other error is a fault of the server's, whose text may say more of the
+// server than a player should read (a store's address, a file's path), so
+// it is logged with log and answered as Withheld. Every door says an
+// error through it: an answer, a socket's error or close reason, the last
+// line of a stream.
+func Said(log *slog.Logger, err error) string {
+	if Status(err) != http.StatusInternalServerError {
+		return err.Error()
+	}
+	log.Error("internal error", "err", err)
+	return Withheld
 }

@@ -274,14 +274,19 @@ func (s *socket) writeCorked(b []byte) error {
 	return s.c.Write(context.Background(), websocket.MessageText, b)
 }
 
-func (s *socket) sendError(ctx context.Context, id string, err error) error {
-	st := refuse.Status(err)
-	msg := err.Error()
-	if st == http.StatusInternalServerError {
-		s.d.log.Error("socket: internal error", "err", err)
-		msg = "something went wrong on the server"
-	}
-	return s.send(ctx, ServerMessage{Type: "error", ID: id, Error: msg, Status: st})
+// sendError answers message id with err, in what a player may read of
+// it (refuse.Said), and returns those words as a close reason for a
+// refusal that ends the socket.
+func (s *socket) sendError(ctx context.Context, id string, err error) string {
+	msg := refuse.Said(s.d.log, err)
+	s.send(ctx, ServerMessage{Type: "error", ID: id, Error: msg, Status: refuse.Status(err)})
+	return clipReason(msg)
+}
+
+// reason returns the close reason that says err: what a player may read of
+// it (refuse.Said), cut to fit a close frame.
+func (s *socket) reason(err error) string {
+	return clipReason(refuse.Said(s.d.log, err))
 }
 
 // ServeHTTP upgrades the request, GET /api/v1/tables/{id}/socket, to a
@@ -428,13 +433,11 @@ func (s *socket) begin(ctx context.Context, id string, open socketOpener) (*foll
 	}
 	if hello.Table != "" && hello.Table != id {
 		err := refuse.Bad("the hello names table %s, but the socket was opened onto %s", hello.Table, id)
-		s.sendError(ctx, hello.ID, err)
-		return nil, websocket.StatusPolicyViolation, clipReason(err.Error())
+		return nil, websocket.StatusPolicyViolation, s.sendError(ctx, hello.ID, err)
 	}
 	next, err := open(ctx, s.p, id, hello)
 	if err != nil {
-		s.sendError(ctx, hello.ID, err)
-		return nil, websocket.StatusPolicyViolation, clipReason(err.Error())
+		return nil, websocket.StatusPolicyViolation, s.sendError(ctx, hello.ID, err)
 	}
 	return next, 0, ""
 }
@@ -472,8 +475,7 @@ func (s *socket) between(ctx context.Context) (*follow, websocket.StatusCode, st
 	}
 	next, err := s.moveOn(ctx, hello)
 	if err != nil {
-		s.sendError(ctx, hello.ID, err)
-		return nil, websocket.StatusPolicyViolation, clipReason(err.Error())
+		return nil, websocket.StatusPolicyViolation, s.sendError(ctx, hello.ID, err)
 	}
 	return next, 0, ""
 }
@@ -612,8 +614,7 @@ func (s *socket) hello(ctx context.Context) (protocol.ClientMessage, websocket.S
 		err = refuse.Bad(`the first message must be a "hello"`)
 	}
 	if err != nil {
-		s.sendError(ctx, hello.ID, err)
-		return hello, websocket.StatusPolicyViolation, clipReason(err.Error())
+		return hello, websocket.StatusPolicyViolation, s.sendError(ctx, hello.ID, err)
 	}
 	if hello.Token == "" {
 		hello.Token = s.cookie
@@ -621,8 +622,7 @@ func (s *socket) hello(ctx context.Context) (protocol.ClientMessage, websocket.S
 	if hello.Token != "" {
 		p, err := s.d.auth.Authenticate(ctx, hello.Token)
 		if err != nil {
-			s.sendError(ctx, hello.ID, err)
-			return hello, websocket.StatusPolicyViolation, clipReason(err.Error())
+			return hello, websocket.StatusPolicyViolation, s.sendError(ctx, hello.ID, err)
 		}
 		s.p = p
 	}
@@ -654,7 +654,7 @@ func (s *socket) run(ctx context.Context, push func(context.Context) error, hand
 	if errors.Is(err, context.Canceled) {
 		return websocket.StatusNormalClosure, ""
 	}
-	return websocket.StatusGoingAway, clipReason(err.Error())
+	return websocket.StatusGoingAway, s.reason(err)
 }
 
 // runPulled runs the socket on f, a follower without the fast path
@@ -964,7 +964,7 @@ func (s *socket) push(ctx context.Context, inline bool) {
 		ps.mu.Unlock()
 		handOff, err := s.pushPending(ctx, inline)
 		if err != nil {
-			s.end(websocket.StatusGoingAway, clipReason(err.Error()))
+			s.end(websocket.StatusGoingAway, s.reason(err))
 		}
 		if handOff {
 			ps.mu.Lock()

@@ -1,0 +1,55 @@
+package refuse_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"parlour/server/refuse"
+)
+
+// TestSaid: a refusal is said in its own words, wrapped or not, and
+// nothing is logged; any other error is logged and said as Withheld, so
+// that what it says of the server (an address, a path) stays in the log.
+func TestSaid(t *testing.T) {
+	t.Parallel()
+	secret := errors.New("postgres: dial tcp 10.0.0.7:5432: connection refused")
+	for _, c := range []struct {
+		name   string
+		err    error
+		want   string
+		logged bool
+	}{
+		{"a refusal", refuse.Conflict("it is not your turn"), "it is not your turn", false},
+		{"a wrapped refusal", fmt.Errorf("moving: %w", refuse.Bad("no such square")), "moving: no such square", false},
+		{"a store's failure", fmt.Errorf("reading table t1: %w", secret), refuse.Withheld, true},
+		{"a 503", refuse.ReadFailed(slog.New(slog.DiscardHandler), "the table", secret), "the table could not be read just now; nothing changed, try again", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var logged bytes.Buffer
+			log := slog.New(slog.NewTextHandler(&logged, nil))
+			if got := refuse.Said(log, c.err); got != c.want {
+				t.Errorf("Said = %q, want %q", got, c.want)
+			}
+			if c.logged != strings.Contains(logged.String(), c.err.Error()) {
+				t.Errorf("logged %q; want the error logged: %v", logged.String(), c.logged)
+			}
+			// Write answers the same words, under the error's status.
+			logged.Reset()
+			w := httptest.NewRecorder()
+			refuse.Write(w, httptest.NewRequest("GET", "/api/v1/x", nil), log, c.err)
+			if w.Code != refuse.Status(c.err) || !strings.Contains(w.Body.String(), `"error":"`+c.want+`"`) || strings.Contains(w.Body.String(), "10.0.0.7") {
+				t.Errorf("Write answered %d %s", w.Code, w.Body)
+			}
+			if c.logged && (!strings.Contains(logged.String(), "path=/api/v1/x") || w.Code != http.StatusInternalServerError) {
+				t.Errorf("Write logged %q for a %d", logged.String(), w.Code)
+			}
+		})
+	}
+}
