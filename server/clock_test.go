@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -379,6 +380,81 @@ func (e *clockEnv) forfeitAnalysed(id string, index int, why, says string) {
 	}
 	if st, b := e.call("GET", "/api/v1/tables/"+id+"/analysis?format=text", "", nil); st != 200 || !bytes.Contains(b, []byte(says)) {
 		e.t.Errorf("the analysis in words does not say %q: %d %s", says, st, b)
+	}
+}
+
+// TestHistorySaysForfeits: a player's history says when the server
+// played for them, or for an opponent, and why: their time ran out, or
+// they were away and the game was claimed.
+func TestHistorySaysForfeits(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t)
+	ann, ben := e.identity("Ann"), e.identity("Ben")
+	play := func(rules map[string]any) string {
+		st, b := e.call("POST", "/api/v1/tables", ann, map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rules": rules})
+		var seated struct{ Table string }
+		if json.Unmarshal(b, &seated); st != 201 {
+			t.Fatalf("create: %d %s", st, b)
+		}
+		if st, b := e.call("POST", "/api/v1/tables/"+seated.Table+"/join", ben, map[string]any{}); st != 200 {
+			t.Fatalf("join: %d %s", st, b)
+		}
+		for _, m := range []struct{ tok, move string }{{ann, "abdicated"}, {ben, "eight"}} {
+			if st, b := e.call("POST", "/api/v1/tables/"+seated.Table+"/moves", m.tok, map[string]any{"move": m.move}); st != 200 {
+				t.Fatalf("%s: %d %s", m.move, st, b)
+			}
+		}
+		return seated.Table
+	}
+	// Ann's minute runs out.
+	id := play(map[string]any{"clock": 60})
+	e.clock.Advance(time.Minute)
+	e.forfeitListed(ann, id, "timeout", "")
+	e.forfeitListed(ben, id, "", "timeout")
+	// Ann goes away without a clock, and Ben claims the game.
+	id = play(nil)
+	e.clock.Advance(6 * time.Minute)
+	if st, b := e.call("POST", "/api/v1/tables/"+id+"/claim", ben, nil); st != 200 {
+		t.Fatalf("claim: %d %s", st, b)
+	}
+	e.forfeitListed(ann, id, "claim", "")
+	e.forfeitListed(ben, id, "", "claim")
+	// Ben resigns a game of his own accord: nobody forfeited. (It ends
+	// later than the last, to come first in the history.)
+	e.clock.Advance(time.Second)
+	id = play(nil)
+	if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", ben, map[string]any{"move": "resign"}); st != 200 {
+		t.Fatalf("resign: %d %s", st, b)
+	}
+	e.forfeitListed(ann, id, "", "")
+	e.forfeitListed(ben, id, "", "")
+}
+
+// forfeitListed checks that token's latest finished game, table id, says
+// in its history line why the server played for the player (own) and for
+// each other seat (others, in seat order), "" where it did not.
+func (e *clockEnv) forfeitListed(token, id, own string, others ...string) {
+	e.t.Helper()
+	st, b := e.call("GET", "/api/v1/identity/games?limit=1", token, nil)
+	var h struct {
+		Games []struct {
+			Table     string `json:"table"`
+			Forfeited string `json:"forfeited"`
+			Opponents []struct {
+				Forfeited string `json:"forfeited"`
+			} `json:"opponents"`
+		} `json:"games"`
+	}
+	if err := json.Unmarshal(b, &h); st != 200 || err != nil || len(h.Games) != 1 || h.Games[0].Table != id {
+		e.t.Fatalf("the history: %d %s", st, b)
+	}
+	g := h.Games[0]
+	var got []string
+	for _, o := range g.Opponents {
+		got = append(got, o.Forfeited)
+	}
+	if g.Forfeited != own || !slices.Equal(got, others) {
+		e.t.Errorf("the history says the server played for the player %q and the others %q, want %q and %q: %s", g.Forfeited, got, own, others, b)
 	}
 }
 

@@ -774,15 +774,23 @@ func (ps *profileScreen) playedLine(g client.PlayedGame) string {
 	if result == "" {
 		result = g.Result
 	}
-	var opp []string
+	var opp, forfeits []string
+	if g.Forfeited != "" {
+		forfeits = append(forfeits, forfeitWords(ps.name, g.Forfeited))
+	}
 	for _, o := range g.Opponents {
+		name := o.Name
 		switch o.Kind {
 		case "guest":
 			opp = append(opp, o.Name+" (guest)")
 		case "deleted":
-			opp = append(opp, "a deleted player")
+			name = "a deleted player"
+			opp = append(opp, name)
 		default:
 			opp = append(opp, o.Name)
+		}
+		if o.Forfeited != "" {
+			forfeits = append(forfeits, forfeitWords(name, o.Forfeited))
 		}
 	}
 	against := ", alone"
@@ -801,7 +809,19 @@ func (ps *profileScreen) playedLine(g client.PlayedGame) string {
 		d := int(math.Round(g.RatingAfter - g.RatingBefore))
 		line += fmt.Sprintf(" · rated %+d (%d)", d, int(math.Round(g.RatingAfter)))
 	}
+	for _, f := range forfeits {
+		line += " · " + f
+	}
 	return line
+}
+
+// forfeitWords says why the server played for who at a finished game,
+// as a history line has it: why is "timeout" or "claim".
+func forfeitWords(who, why string) string {
+	if why == "claim" {
+		return who + " was away, and the game was claimed"
+	}
+	return who + " ran out of time"
 }
 
 // awayProvisional reports whether a provisional rating, whose chart is

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -386,5 +387,29 @@ func TestProvisionalNote(t *testing.T) {
 		if !strings.Contains(s, c.want) || strings.Contains(s, c.notWant) {
 			t.Errorf("%s: the profile says\n%s\nwant %q, not %q", c.name, s, c.want, c.notWant)
 		}
+	}
+}
+
+// TestProfileForfeits: a profile's game says when the server played for
+// its player or an opponent, and why.
+func TestProfileForfeits(t *testing.T) {
+	t.Parallel()
+	var gs []client.PlayedGame
+	if err := json.Unmarshal([]byte(`[
+		{"table": "t1", "game": "nymphabet", "result": "loss", "forfeited": "timeout", "opponents": [{"name": "Ben", "kind": "account"}]},
+		{"table": "t2", "game": "nymphabet", "result": "win", "opponents": [{"name": "Dee", "kind": "guest", "forfeited": "claim"}]},
+		{"table": "t3", "game": "nymphabet", "result": "win", "opponents": [{"name": "Eve", "kind": "account"}]}]`), &gs); err != nil {
+		t.Fatal(err)
+	}
+	sh := &shared{w: 80, h: 24, cfg: Config{Session: "a session", Account: "ben"}}
+	ps := &profileScreen{shared: sh, name: "Cy", p: &client.Profile{Name: "Cy", Games: 3, Ratings: map[string]client.PoolRating{}}, games: gs}
+	for i, want := range []string{" · Cy ran out of time", " · Dee was away, and the game was claimed", ""} {
+		line := ps.playedLine(gs[i])
+		if (want == "") != !strings.Contains(line, " · ") || !strings.HasSuffix(line, want) {
+			t.Errorf("game %d: %q, want it to end %q", i+1, line, want)
+		}
+	}
+	if s := ansi.Strip(ps.view()); !strings.Contains(s, "Cy ran out of time") {
+		t.Errorf("the profile:\n%s", s)
 	}
 }

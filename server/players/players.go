@@ -168,6 +168,9 @@ type PlayedGame struct {
 	Daily string `json:"daily,omitempty"`
 	// Record is the path of the game's record.
 	Record string `json:"record"`
+	// Forfeited says the server played for the player: "timeout", their
+	// time ran out, or "claim", they were away and the game was claimed.
+	Forfeited string `json:"forfeited,omitempty"`
 }
 
 // Opponent is another seat of a finished game.
@@ -177,6 +180,8 @@ type Opponent struct {
 	// profile), "guest", "computer" or "deleted".
 	Kind  string `json:"kind"`
 	Level string `json:"level,omitempty"`
+	// Forfeited is as PlayedGame's, for this seat.
+	Forfeited string `json:"forfeited,omitempty"`
 }
 
 // History is a page of a player's finished games, newest first. Next,
@@ -292,9 +297,10 @@ func (s *Service) historyOf(ctx context.Context, ps store.Players, page store.Hi
 		}
 		for j, st := range stored[i].Seats {
 			if j == g.Seat {
+				pg.Forfeited = st.Forfeited
 				continue
 			}
-			o := Opponent{Name: st.Name, Kind: "guest"}
+			o := Opponent{Name: st.Name, Kind: "guest", Forfeited: st.Forfeited}
 			switch {
 			case st.Computer != "":
 				o.Kind, o.Level = "computer", st.Computer

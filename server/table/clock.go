@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"parlour/analysis"
 	"parlour/game"
 	"parlour/server/refuse"
 	"parlour/store"
@@ -135,6 +136,15 @@ type forfeit struct {
 	// seconds the absent player had been away.
 	By   int `json:"by,omitempty"`
 	Away int `json:"away,omitempty"`
+}
+
+// analysed returns f as an analysis names it, and a history after it.
+func (f forfeit) analysed() analysis.Forfeit {
+	why := analysis.ForfeitTimeout
+	if f.Why == forfeitClaim {
+		why = analysis.ForfeitClaim
+	}
+	return analysis.Forfeit{Index: f.Move, Why: why}
 }
 
 // TimeoutEvent is the data of a "timeout" event: Seat ran out of time,

@@ -302,11 +302,7 @@ func (s *Service) Finished(ctx context.Context, p *auth.Principal, id string) (*
 	}
 	var forfeits []analysis.Forfeit
 	for _, f := range t.m.Forfeits {
-		why := analysis.ForfeitTimeout
-		if f.Why == forfeitClaim {
-			why = analysis.ForfeitClaim
-		}
-		forfeits = append(forfeits, analysis.Forfeit{Index: f.Move, Why: why})
+		forfeits = append(forfeits, f.analysed())
 	}
 	return t.record(), t.cfg.Lexicon, forfeits, nil
 }

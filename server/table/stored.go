@@ -3,6 +3,7 @@ package table
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"parlour/store"
 )
@@ -15,6 +16,10 @@ type StoredSeat struct {
 	Identity string // "" for a computer
 	Name     string
 	Computer string // the computer's level, "" for a person
+	// Forfeited says why the server first played a move for the seat:
+	// analysis.ForfeitTimeout, its time ran out, or analysis.ForfeitClaim,
+	// its game was claimed while it was away; "" when it never did.
+	Forfeited string
 }
 
 // Stored is what a player's history reads of a finished table's stored
@@ -33,6 +38,11 @@ func StoredOf(id string, desc []byte) (Stored, error) {
 	out := Stored{Seats: make([]StoredSeat, len(m.Seats)), Daily: m.Daily}
 	for i, st := range m.Seats {
 		out.Seats[i] = StoredSeat{Identity: st.Identity, Name: st.Name, Computer: st.Computer}
+	}
+	for _, f := range slices.Backward(m.Forfeits) {
+		if f.Seat >= 0 && f.Seat < len(out.Seats) {
+			out.Seats[f.Seat].Forfeited = f.analysed().Why
+		}
 	}
 	return out, nil
 }

@@ -196,7 +196,12 @@ type PlayedGame struct {
 	Opponents []struct {
 		Name string `json:"name"`
 		Kind string `json:"kind"`
+		// Forfeited is as the game's, for this seat.
+		Forfeited string `json:"forfeited,omitempty"`
 	} `json:"opponents"`
+	// Forfeited says the server played for the player: "timeout", their
+	// time ran out, or "claim", they were away and the game was claimed.
+	Forfeited string `json:"forfeited,omitempty"`
 	// A rated game's pool, and the player's rating before and after it.
 	Pool         string  `json:"pool,omitempty"`
 	RatingBefore float64 `json:"rating_before,omitempty"`

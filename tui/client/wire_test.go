@@ -698,6 +698,10 @@ func TestWireTypes(t *testing.T) {
 	must("the table after its rematch", err)
 	_, err = ann.PlayedGames(ctx, "", "Ann", 20)
 	must("Ann's games", err)
+	// Ben's too: of the claim, one of the two lists says the server
+	// played for its own player, the other for an opponent.
+	_, err = ben.PlayedGames(ctx, "", "Ben", 20)
+	must("Ben's games", err)
 	// A page of one game names the next, which holds the older ones.
 	latest, next, err := ann.GamesBefore(ctx, "", "Ann", "", 1)
 	must("Ann's latest game", err)

@@ -167,19 +167,34 @@ func TestAnalyseByKeyboard(t *testing.T) {
 // TestAnalysisSaysTheServerPlayed: a game lost on time shows, in the
 // replay with its analysis, that the server played the last move for the
 // player whose time ran out, where the record alone has it as their own
-// resignation.
+// resignation; the player's games, on the home page and the profile, say
+// so too.
 func TestAnalysisSaysTheServerPlayed(t *testing.T) {
 	t.Parallel()
 	base := e2e.StartServer(t)
 	b := e2e.NewBrowser(t)
 	p := e2e.NewPlayer(t, b, "Ann", base)
-	ann, ben := annAndBen(t, base, "nymphabet", map[string]any{"clock": 10})
-	for _, m := range []struct{ tok, move string }{{ann.Token, "abdicate"}, {ben.Token, "defog"}} {
-		if st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/moves", m.tok, map[string]any{"move": m.move}); st != 200 {
-			t.Fatalf("%s: %d %s", m.move, st, body)
-		}
+	p.SignUp("Annie", "correct horse battery")
+	// Annie makes the table and moves from her page, as her account.
+	fetch := func(path, body string) string {
+		return e2e.Eval[string](p, `fetch("/api/v1`+path+`", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(`+body+`)}).then(r => r.text())`)
 	}
-	// Ann's ten seconds run out; the server resigns for her.
+	var ann struct{ Table string }
+	if b := fetch("/tables", `{game: "nymphabet", seats: ["me", "open"], rules: {clock: 10}}`); json.Unmarshal([]byte(b), &ann) != nil || ann.Table == "" {
+		t.Fatalf("create: %s", b)
+	}
+	st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"})
+	var ben seated
+	if json.Unmarshal(body, &ben); st != 200 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	if b := fetch("/tables/"+ann.Table+"/moves", `{move: "abdicate"}`); !strings.Contains(b, `"playing"`) {
+		t.Fatalf("abdicate: %s", b)
+	}
+	if st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/moves", ben.Token, map[string]any{"move": "defog"}); st != 200 {
+		t.Fatalf("defog: %d %s", st, body)
+	}
+	// Annie's ten seconds run out; the server resigns for her.
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 		_, body := e2e.API(t, base, "GET", "/tables/"+ann.Table, "", nil)
 		var v struct{ Table struct{ Status string } }
@@ -188,7 +203,7 @@ func TestAnalysisSaysTheServerPlayed(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("Ann's clock has not run out a minute on: %s", body)
+			t.Fatalf("Annie's clock has not run out a minute on: %s", body)
 		}
 	}
 	p.Open("/replay?analyse&table=" + ann.Table)
@@ -200,4 +215,8 @@ func TestAnalysisSaysTheServerPlayed(t *testing.T) {
 	if n := strings.Count(moves, "Played by the server"); n != 1 {
 		t.Errorf("%d moves are said to be the server's, want the one: %q", n, e2e.Clip(moves))
 	}
+	p.Open("/")
+	p.Wait("Annie's finished games", `(document.querySelector("#my-finished")||{textContent: ""}).textContent.includes("Lost Nymphabet against Ben · you ran out of time")`)
+	p.Open("/players/Annie")
+	p.Wait("Annie's profile's games", `(document.querySelector("#games")||{textContent: ""}).textContent.includes("Annie ran out of time")`)
 }

@@ -69,3 +69,13 @@ export function lexiconTitle(name) {
   const l = lexList && lexList.lexicons.find(l => l.name === name);
   return l ? `${l.title} (${l.name})` : name;
 }
+
+// forfeitWords says, of a finished game in a player's history (GET
+// /api/v1/players/{name}/games), whom the server played for and why
+// ("Ann ran out of time"), so that a loss on time reads as one; me is how
+// the line names its own player ("you", or their name).
+export function forfeitWords(g, me) {
+  return [[me, g.forfeited], ...(g.opponents || []).map(o => [o.kind === "deleted" ? "a deleted player" : o.name, o.forfeited])]
+    .filter(([, why]) => why)
+    .map(([who, why]) => why === "claim" ? `${who} ${who === "you" ? "were" : "was"} away, and the game was claimed` : `${who} ran out of time`);
+}
