@@ -348,6 +348,13 @@ func (d *dailyScreen) finished() *client.DailyResult {
 
 // play starts the player's attempt at p, or opens the one they began:
 // the identity's own token acts for its seat there.
+// dailyWait is how long the start of an attempt is awaited: the day's
+// first attempt waits for the strong computer to make the puzzle, which
+// the server bounds at 30 s and then makes a random one, within a minute
+// in all, and then for the attempt's table. A start given up sooner
+// would leave an attempt made after its player heard it was not.
+const dailyWait = 90 * time.Second
+
 func (d *dailyScreen) play(p client.Daily) tea.Cmd {
 	if a := p.Attempt; a != nil && a.Table != "" {
 		return d.nav.sit(client.Seated{Table: a.Table, Token: d.idToken, Invite: d.public() + "/t/" + a.Table}, p.Game)
@@ -356,9 +363,7 @@ func (d *dailyScreen) play(p client.Daily) tea.Cmd {
 	d.err = ""
 	tok, c := d.idToken, *d.c
 	return func() tea.Msg {
-		// The day's first attempt waits for the strong computer to make
-		// the puzzle: seconds on a busy server.
-		ctx, cancel := context.WithTimeout(d.ctx, time.Minute)
+		ctx, cancel := context.WithTimeout(d.ctx, dailyWait)
 		defer cancel()
 		idTok, err := identityFor(ctx, c, tok)
 		if err != nil {

@@ -136,7 +136,9 @@ func TestDailyAsGuest(t *testing.T) {
 	tm.waitFor("the puzzles", has("> Quizl", "not played yet"))
 	tm.key("down")
 	tm.key("enter")
-	tm.waitFor("the daily Salvo", func(s string) bool {
+	// The day's first Salvo attempt waits for the strong computer to hide
+	// the fleet: longer than waitFor's 30 s on a loaded machine.
+	tm.waitWithin("the daily Salvo", dailyWait, func(s string) bool {
 		return tm.table() != nil && strings.Contains(s, "Today's daily puzzle")
 	})
 	checkFits(t, tm)
