@@ -12,6 +12,8 @@ func TestTextOfJSON(t *testing.T) {
 	for _, g := range []string{"nymphabet", "quizl", "salvo", "wordfight"} {
 		t.Run(g, func(t *testing.T) {
 			a := analyse(t, readRecord(t, g+".json"))
+			// The server's mark of a move it played comes back too.
+			a.Forfeits = []Forfeit{{Index: a.Moves, Why: ForfeitTimeout}}
 			var want, got strings.Builder
 			if err := a.WriteText(&want); err != nil {
 				t.Fatal(err)
@@ -39,6 +41,7 @@ func TestTextOfJSON(t *testing.T) {
 func TestRenamed(t *testing.T) {
 	t.Parallel()
 	a := analyse(t, readRecord(t, "quizl.json"))
+	a.Forfeits = []Forfeit{{Index: a.Moves, Why: ForfeitClaim}}
 	raw, err := json.Marshal(a)
 	if err != nil {
 		t.Fatal(err)
@@ -56,6 +59,9 @@ func TestRenamed(t *testing.T) {
 	var back Analysis
 	if err := json.Unmarshal(got, &back); err != nil {
 		t.Fatal(err)
+	}
+	if len(back.Forfeits) != 1 || back.Forfeits[0] != a.Forfeits[0] {
+		t.Errorf("the renamed analysis's forfeits: %+v, want %+v", back.Forfeits, a.Forfeits)
 	}
 	boards := 0
 	for _, m := range back.Quizl.Moves {
