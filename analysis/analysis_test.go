@@ -431,7 +431,7 @@ func TestTextForfeits(t *testing.T) {
 		{"salvo claim", "salvo.json", game.Move{By: "P1-medium", Move: "resign"}, nil, []Forfeit{{Index: 3, Why: ForfeitClaim}},
 			`\n  3\. P1-medium: resign\. The server played it: P1-medium was away on their turn and the game was claimed\.\n`, `time`},
 		{"wordfight timeout", "wordfight.json", game.Move{By: "P2-strong", Move: "cannot"}, []game.Move{{By: "P1-medium", Move: "resign"}}, []Forfeit{{Index: 3, Why: ForfeitTimeout}},
-			`\n  3\. P2-strong: GETAWAY, cannot, 0 points\. MISSED: [^\n]*\. The server played it: P2-strong ran out of time\.\n`, `  2\. .*server`},
+			`\n  3\. P2-strong: GETAWAY, cannot, 0 points\. MISSED: [^\n]*\. The server played it: P2-strong ran out of time\.\n(.|\n)*\n  P2-strong: [^\n]*; 1 word refused despite a legal placement \(1 of them by the server, for a player out of time or away\)\.\n`, `  2\. .*server`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

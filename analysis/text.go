@@ -231,9 +231,21 @@ func wordfightText(b *strings.Builder, a *wfbot.Analysis, name func(int) string,
 		serverPlayed(b, m.Index, name(m.Seat), why)
 		b.WriteByte('\n')
 	}
+	// A "cannot" the server answered for a player is no refusal of
+	// theirs: the totals say how many of the refused were.
+	served := make(map[int]int)
+	for _, m := range a.Moves {
+		if m.Missed && why(m.Index) != "" {
+			served[m.Seat]++
+		}
+	}
 	b.WriteString("\nTotals (each word judged on its own):\n")
 	for s := range a.Played {
-		fmt.Fprintf(b, "  %s: %s played, %d if each word had been placed best; %s despite a legal placement.\n", name(s), game.Count(a.Played[s], "point", "points"), a.Best[s], game.Count(a.Missed[s], "word refused", "words refused"))
+		fmt.Fprintf(b, "  %s: %s played, %d if each word had been placed best; %s despite a legal placement", name(s), game.Count(a.Played[s], "point", "points"), a.Best[s], game.Count(a.Missed[s], "word refused", "words refused"))
+		if n := served[s]; n > 0 {
+			fmt.Fprintf(b, " (%d of them by the server, for a player out of time or away)", n)
+		}
+		b.WriteString(".\n")
 	}
 }
 
