@@ -615,9 +615,16 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 		case "enter", "space":
 			if ps.at < len(ps.games) {
 				// A finished game is public: watched, it shows its end,
-				// every secret and its analysis.
+				// every secret and its analysis. One's own opens at one's
+				// seat, as the home screen's recent games do: the
+				// session acts for the account's seats, and the end
+				// offers the rematch.
 				g := ps.games[ps.at]
-				return ps.nav.sitFrom(client.Seated{Table: g.Table, Seat: -1, Invite: ps.public() + "/t/" + g.Table}, g.Game, ps)
+				s := client.Seated{Table: g.Table, Seat: -1, Invite: ps.public() + "/t/" + g.Table}
+				if ps.cfg.Session != "" && strings.EqualFold(ps.name, ps.cfg.Account) {
+					s.Seat, s.Token = g.Seat, ps.cfg.Session
+				}
+				return ps.nav.sitFrom(s, g.Game, ps)
 			}
 		}
 	}

@@ -78,6 +78,14 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	tm.waitFor("the leaderboard again", has("‹ Nymphabet (standard) ›", "1712 ±98"))
 	tm.key("m")
 	tm.waitFor("Ann's own profile", has("ann_r", "playing since"))
+	// Her own game opens at her seat, as her recent games on the home
+	// screen do: its end offers her the rematch.
+	tm.key("enter")
+	if s := tm.waitFor("Ann's game at her seat", has("Game over", "r rematch")); strings.Contains(s, "watching") {
+		t.Errorf("Ann's own game, from her profile, is watched:\n%s", s)
+	}
+	tm.key("esc")
+	tm.waitFor("Ann's own profile again", has("ann_r", "playing since"))
 	tm.key("esc")
 	// / finds a player by the start of their name: the names that
 	// begin so show as it is typed, → takes the first, enter opens the
