@@ -29,7 +29,7 @@ import (
 func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub gossh.PublicKey) (acct, tok string, ok, taken bool, note string, err error) {
 	ctx, cancel := context.WithTimeout(sess.Context(), 3*time.Minute)
 	defer cancel()
-	if name == "" || api(ctx, hc, d.cfg.API, "GET", "/api/v1/players/"+url.PathEscape(name), "", nil, nil) != nil {
+	if name == "" || d.api(ctx, hc, "GET", "/api/v1/players/"+url.PathEscape(name), "", nil, nil) != nil {
 		return "", "", false, false, "", nil // no such account: a guest
 	}
 	// A prompt left alone is closed as the client is for want of keys:
@@ -75,7 +75,7 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 			return "", "", false, true, "", nil
 		}
 		var s struct{ Name, Token string }
-		if err := api(ctx, hc, d.cfg.API, "POST", "/api/v1/sessions", "", map[string]string{"name": name, "password": pw}, &s); err != nil {
+		if err := d.api(ctx, hc, "POST", "/api/v1/sessions", "", map[string]string{"name": name, "password": pw}, &s); err != nil {
 			fmt.Fprintln(sess, err)
 			refused = err
 			continue
@@ -85,7 +85,7 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 			return s.Name, s.Token, true, true, "", nil
 		}
 		key := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(pub))) + " added over ssh"
-		if err := api(ctx, hc, d.cfg.API, "POST", "/api/v1/keys", s.Token, map[string]string{"key": key, "password": pw}, nil); err != nil {
+		if err := d.api(ctx, hc, "POST", "/api/v1/keys", s.Token, map[string]string{"key": key, "password": pw}, nil); err != nil {
 			fmt.Fprintf(sess, "Signed in, but the key was not added: %v\n", err)
 		} else {
 			fmt.Fprintf(sess, "Signed in as %s; the key %s is added to your account.\n", s.Name, gossh.FingerprintSHA256(pub))
@@ -105,7 +105,7 @@ func refusedThrice(name string, why error) string {
 
 // api sends one request to the HTTP API; a refusal comes back as an
 // error in the server's words.
-func api(ctx context.Context, hc *http.Client, base, method, path, token string, body, out any) error {
+func (d *Door) api(ctx context.Context, hc *http.Client, method, path, token string, body, out any) error {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -114,7 +114,7 @@ func api(ctx context.Context, hc *http.Client, base, method, path, token string,
 		}
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(base, "/")+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(d.cfg.API, "/")+path, rd)
 	if err != nil {
 		return err
 	}
@@ -124,7 +124,10 @@ func api(ctx context.Context, hc *http.Client, base, method, path, token string,
 	}
 	res, err := hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("the server did not answer: %w", err)
+		// The request's address is the door's own way in, of no use to
+		// the player: the log keeps it.
+		d.cfg.Log.Warn("ssh door: the API did not answer", "method", method, "path", path, "err", err)
+		return errors.New("the server did not answer just now; try again in a moment")
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
