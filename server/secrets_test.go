@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -219,12 +220,29 @@ func unread(t *testing.T, url, id, spectator string, secrets map[string][]string
 		answers["the socket"] = socketHello(t, url, id, asker.token)
 		for where, body := range answers {
 			for _, s := range asker.not {
-				if strings.Contains(strings.ToUpper(body), strings.ToUpper(s)) {
+				if holds(body, s) {
 					t.Errorf("%s reads %q of another's hidden play in %s:\n%s", asker.who, s, where, body)
 				}
 			}
 		}
 	}
+}
+
+// holds reports whether body holds secret, in any case, as a word of its
+// own: not inside a longer word or number (a password CORES is not in
+// "scores", a ship B2-B6 not in B2-B60) and not as a key of a JSON object
+// (SEATS is not in "seats":), where no secret goes, but anywhere else,
+// however it is quoted.
+func holds(body, secret string) bool {
+	re := regexp.MustCompile(`(?i)(^|[^a-z0-9])(` + regexp.QuoteMeta(secret) + `)([^a-z0-9]|$)`)
+	for _, m := range re.FindAllStringSubmatchIndex(body, -1) {
+		start, end := m[4], m[5]
+		key := start > 0 && body[start-1] == '"' && strings.HasPrefix(body[end:], `":`)
+		if !key {
+			return true
+		}
+	}
+	return false
 }
 
 // twoSeated makes three guests, Ann, Ben and Cy, and a table of game at
@@ -249,4 +267,28 @@ func twoSeated(t *testing.T, base, game string) (id, ann, ben, cy string) {
 		t.Fatalf("join: %d %v", st, err)
 	}
 	return sa.Table, sa.Token, sb.Token, c.Token
+}
+
+// TestHolds: the secrets check finds a secret wherever a leak would put
+// it, and not inside a longer word or as a key.
+func TestHolds(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		body, secret string
+		want         bool
+	}{
+		{`{"password":"CORES"}`, "CORES", true},
+		{`{"moves":[{"move":"say cores"}]}`, "CORES", true},
+		{`Ann wrote CORES, deleting C`, "CORES", true},
+		{`{"grid":["TWQHL","CORES"]}`, "CORES", true},
+		{`{"fleet":["B2-B6","D2-G2"]}`, "B2-B6", true},
+		{`{"scores":[0,0]}`, "CORES", false},
+		{`{"seats":[{"seat":0}]}`, "SEATS", false},
+		{`{"seats":["SEATS"]}`, "SEATS", true},
+		{`{"fleet":["B2-B60"]}`, "B2-B6", false},
+	} {
+		if got := holds(c.body, c.secret); got != c.want {
+			t.Errorf("holds(%s, %s) = %v, want %v", c.body, c.secret, got, c.want)
+		}
+	}
 }
