@@ -61,6 +61,21 @@ func (s *Service) pairCap(ctx context.Context, a, b string, under [][]string) er
 	return nil
 }
 
+// loaded returns the tables in memory, for a caller that takes their
+// locks in turn once it has let go of s.mu, which it must hold to call
+// loaded. A table's lock is never taken under s.mu: a table may hold its
+// lock through a write to the disk, or through the computer's making of
+// its rematch's hidden setup, and s.mu's writers would wait behind it;
+// and a table inserting its rematch takes s.mu under its own lock, so
+// that waiting for it under s.mu would never end.
+func (s *Service) loaded() []*table {
+	ts := make([]*table, 0, len(s.tables))
+	for _, t := range s.tables {
+		ts = append(ts, t)
+	}
+	return ts
+}
+
 // ratedUnderWay returns the identities seated at each rated table whose
 // game is not finished, for pairCap. Every such table is in memory, or
 // parked. It takes each table's lock in turn, never under s.mu (a table
@@ -69,10 +84,7 @@ func (s *Service) pairCap(ctx context.Context, a, b string, under [][]string) er
 func (s *Service) ratedUnderWay() [][]string {
 	var out [][]string
 	s.mu.RLock()
-	ts := make([]*table, 0, len(s.tables))
-	for _, t := range s.tables {
-		ts = append(ts, t)
-	}
+	ts := s.loaded()
 	for _, p := range s.parked {
 		if p.in.Rated {
 			out = append(out, slices.Clone(p.who))

@@ -135,20 +135,22 @@ func (s *Service) LobbyGame(ctx context.Context, status store.Status, gameName s
 func (s *Service) lobbyHere(status store.Status, gameName string, limit int) []Info {
 	var rows []liveRow
 	now := s.now()
+	// Each table's lock is taken after s.mu, never under it (see loaded).
 	s.mu.RLock()
-	for _, t := range s.tables {
-		t.mu.Lock()
-		if t.status == status && !t.m.Private && (gameName == "" || t.m.Game == gameName) && !(status == store.Playing && t.abandoned(now, s.cfg.WalkAway)) {
-			rows = append(rows, liveRow{t: t, in: t.listed()})
-		}
-		t.unlock()
-	}
+	ts := s.loaded()
 	for _, p := range s.parked {
 		if p.in.Status == status && !p.in.Private && (gameName == "" || p.in.Game == gameName) && !(status == store.Playing && p.abandoned(now, s.cfg.WalkAway)) {
 			rows = append(rows, liveRow{p: p, in: p.listed(now)})
 		}
 	}
 	s.mu.RUnlock()
+	for _, t := range ts {
+		t.mu.Lock()
+		if t.status == status && !t.m.Private && (gameName == "" || t.m.Game == gameName) && !(status == store.Playing && t.abandoned(now, s.cfg.WalkAway)) {
+			rows = append(rows, liveRow{t: t, in: t.listed()})
+		}
+		t.unlock()
+	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].in.Created.After(rows[j].in.Created) })
 	if len(rows) > limit {
 		rows = rows[:limit]

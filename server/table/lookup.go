@@ -43,20 +43,22 @@ func (s *Service) ResultOf(ctx context.Context, id string, seat int) (string, er
 }
 
 // SeatedAt returns the tables under way where identity holds a seat,
-// newest first. Every table under way is in memory, or parked.
+// newest first. Every table under way is in memory, or parked. It takes
+// each table's lock after s.mu, never under it (see loaded).
 func (s *Service) SeatedAt(identity string) []SeatedTable {
 	out := []SeatedTable{}
 	p := &auth.Principal{Identity: identity}
 	s.mu.RLock()
-	for _, t := range s.tables {
+	ts := s.loaded()
+	out = s.seatedParked(identity, out)
+	s.mu.RUnlock()
+	for _, t := range ts {
 		t.mu.Lock()
 		if seat := t.seatOf(p); seat >= 0 && t.status != store.Finished {
 			out = append(out, SeatedTable{Info: t.info(), Seat: int(seat), Challenge: t.m.Challenge})
 		}
 		t.unlock()
 	}
-	out = s.seatedParked(identity, out)
-	s.mu.RUnlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
 	return out
 }
@@ -83,15 +85,24 @@ func (s *Service) Forget(ids ...string) {
 // holds one; a spectator's chat line has none).
 func (s *Service) Renamed(identity, name string, account bool) {
 	p := &auth.Principal{Identity: identity}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for id, t := range s.tables {
+	// Each table's lock is taken after s.mu, never under it (see loaded).
+	s.mu.RLock()
+	ts := s.loaded()
+	s.mu.RUnlock()
+	var drop []*table
+	for _, t := range ts {
 		t.mu.Lock()
 		t.ch.Rename(identity, name, account)
-		drop := t.status == store.Finished && t.seatOf(p) >= 0
+		if t.status == store.Finished && t.seatOf(p) >= 0 {
+			drop = append(drop, t)
+		}
 		t.unlock()
-		if drop {
-			delete(s.tables, id)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range drop {
+		if s.tables[t.id] == t {
+			delete(s.tables, t.id)
 		}
 	}
 }

@@ -359,12 +359,13 @@ func (s *Service) Close() {
 	s.cancel()
 	s.stopJanitor()
 	s.mu.RLock()
-	for _, t := range s.tables {
+	ts := s.loaded()
+	s.mu.RUnlock()
+	for _, t := range ts {
 		t.mu.Lock()
 		t.tc.stop()
 		t.unlock()
 	}
-	s.mu.RUnlock()
 	s.bots.Wait()
 }
 
