@@ -3,11 +3,13 @@ package tui
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"parlour/server"
@@ -245,15 +247,36 @@ func TestChoiceRange(t *testing.T) {
 
 // TestTimeoutAfterMoves: when Ann's time runs out once both players have
 // moved, the server resigns for her; the end says she ran out of time,
-// not that she resigned, and so does the replay's last move.
+// not that she resigned, and so does the replay's last move, and the
+// home screen's recent games, a guest's (kept by the client) as an
+// account's (the server's history).
 func TestTimeoutAfterMoves(t *testing.T) {
 	t.Parallel()
+	for _, signed := range []bool{false, true} {
+		name := map[bool]string{false: "guest", true: "account"}[signed]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			timeoutAfterMoves(t, signed)
+		})
+	}
+}
+
+func timeoutAfterMoves(t *testing.T, signed bool) {
 	ts := newTestServer(t)
-	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	var tm *term
+	if signed {
+		_, annS := signedUp(t, ts, "Ann")
+		tm = newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "Ann"})
+	} else {
+		tm = newTerm(t, ts.URL, "Ann", 80, 24)
+	}
 	tm.open("nymphabet", 0) // the computer, easy
-	tm.key("up")            // the last field: the word list
-	tm.key("up")            // the one before: the clock
-	tm.key("right")         // 10 seconds
+	tm.key("up")            // the last field: the word list, or whether the game is rated
+	if signed {
+		tm.key("up") // the word list
+	}
+	tm.key("up")    // the clock
+	tm.key("right") // 10 seconds
 	tm.waitFor("the clock field", has("Clock", "‹ 10 ›"))
 	tm.key("enter")
 	tm.waitFor("the first turn", has("▶ your turn", "[A]"))
@@ -271,6 +294,26 @@ func TestTimeoutAfterMoves(t *testing.T) {
 	tm.waitFor("the replay", has("replay, Ann's view"))
 	tm.key("end")
 	tm.waitFor("the last move", has("move 3 of 3, Ann: resign (time ran out)"))
+	id := tm.table().id
+	tm.key("esc")
+	tm.key("esc")
+	s = tm.waitFor("the recent game", func(s string) bool {
+		return strings.Contains(lineWith(s, id), " lost ")
+	})
+	// At 80 columns the words take a line of their own under the game's,
+	// and at 100 they follow it.
+	lines := strings.Split(s, "\n")
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, id) })
+	if i < 0 || i+1 >= len(lines) || strings.TrimSpace(lines[i+1]) != "you ran out of time" {
+		t.Errorf("the recent game does not say Ann ran out of time:\n%s", s)
+	}
+	checkFits(t, tm)
+	tm.update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	s = tm.screen()
+	if l := strings.TrimSpace(lineWith(s, id)); !strings.HasSuffix(l, " · you ran out of time") {
+		t.Errorf("at 100 columns the recent game reads %q:\n%s", l, s)
+	}
+	checkFits(t, tm)
 }
 
 // TestSetupDueText: an event's table in setup tells by when the setup is

@@ -43,6 +43,9 @@ type Recent struct {
 	// (Status "won", "lost", "a draw" or "aborted"), which no table's
 	// status replaces.
 	ended bool
+	// Forfeits say whom the server played for in a finished game, and
+	// why ("you ran out of time"), as the player's history has it.
+	Forfeits []string `json:"forfeits,omitempty"`
 }
 
 // lastGuest is the guest identity this client last played under at its
@@ -83,10 +86,11 @@ func loadRecent(dir string) []Recent {
 func (sh *shared) remember(r Recent) {
 	for i, o := range sh.soc.served {
 		if o.Table == r.Table && o.Server == r.Server && !o.ended {
-			sh.soc.served[i].Status = r.Status
+			sh.soc.served[i].Status, sh.soc.served[i].Forfeits = r.Status, r.Forfeits
 		}
 	}
-	if len(sh.recent) > 0 && sh.recent[0].Table == r.Table && sh.recent[0].Status == r.Status && sh.recent[0].Server == r.Server {
+	if len(sh.recent) > 0 && sh.recent[0].Table == r.Table && sh.recent[0].Status == r.Status && sh.recent[0].Server == r.Server &&
+		slices.Equal(sh.recent[0].Forfeits, r.Forfeits) {
 		return // nothing new to keep
 	}
 	out := []Recent{r}
@@ -420,10 +424,11 @@ func (hm *homeScreen) view() string {
 	}
 	room := hm.h - strings.Count(b.String(), "\n") - 3
 	for j, r := range rs {
-		if j >= room {
+		if room <= 0 {
 			fmt.Fprintf(&b, "  … and %d more\n", len(rs)-j)
 			break
 		}
+		room--
 		rated := "     "
 		if r.Rated {
 			rated = "rated"
@@ -432,7 +437,22 @@ func (hm *homeScreen) view() string {
 		if !r.When.IsZero() {
 			when = r.When.In(hm.zone()).Format("Jan 2 15:04")
 		}
-		fmt.Fprintf(&b, "%s%-22s %-16s %-9s %s %s\n", cur(i+3+j), r.Title, r.Table, r.Status, rated, when)
+		line := fmt.Sprintf("%s%-22s %-16s %-9s %s %s", cur(i+3+j), r.Title, r.Table, r.Status, rated, when)
+		if len(r.Forfeits) > 0 {
+			// Whom the server played for, on the game's line where it
+			// fits, else on a line of its own below it.
+			note := strings.Join(r.Forfeits, " · ")
+			switch {
+			case ansi.StringWidth(line+" · "+note) <= hm.w:
+				line += " · " + note
+			case room > 0 && len(rs)-j-1 < room:
+				room--
+				line += "\n" + faint("    "+note)
+			default:
+				line += " · " + note
+			}
+		}
+		b.WriteString(fit(line, hm.w, 2) + "\n")
 	}
 	b.WriteString("\n" + hm.message() + "\n")
 	b.WriteString(faint(wrapKeys("↑↓ choose · enter open · 1-4 new table · r rules · g quick game · d daily · i join · l lobby · p players · e events · t leaderboards · ? help", hm.w)))

@@ -182,6 +182,14 @@ func (m *Model) loadServed() tea.Cmd {
 			}
 			r := Recent{Server: server, Table: g.Table, Game: g.Game, Seat: g.Seat, Token: tok,
 				Status: status, When: g.Ended, Rated: g.Rated, Daily: g.Daily != "", Pool: g.Pool, ended: true}
+			if g.Forfeited != "" {
+				r.Forfeits = append(r.Forfeits, forfeitWords("you", g.Forfeited))
+			}
+			for _, o := range g.Opponents {
+				if o.Forfeited != "" {
+					r.Forfeits = append(r.Forfeits, forfeitWords(opponentName(o.Name, o.Kind), o.Forfeited))
+				}
+			}
 			if guest {
 				r.Identity = tok
 			}

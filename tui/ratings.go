@@ -786,15 +786,11 @@ func (ps *profileScreen) playedLine(g client.PlayedGame) string {
 		forfeits = append(forfeits, forfeitWords(ps.name, g.Forfeited))
 	}
 	for _, o := range g.Opponents {
-		name := o.Name
-		switch o.Kind {
-		case "guest":
-			opp = append(opp, o.Name+" (guest)")
-		case "deleted":
-			name = "a deleted player"
+		name := opponentName(o.Name, o.Kind)
+		if o.Kind == "guest" {
+			opp = append(opp, name+" (guest)")
+		} else {
 			opp = append(opp, name)
-		default:
-			opp = append(opp, o.Name)
 		}
 		if o.Forfeited != "" {
 			forfeits = append(forfeits, forfeitWords(name, o.Forfeited))
@@ -822,10 +818,22 @@ func (ps *profileScreen) playedLine(g client.PlayedGame) string {
 	return line
 }
 
+// opponentName is how a history line names an opponent of kind
+// ("account", "guest" or "deleted").
+func opponentName(name, kind string) string {
+	if kind == "deleted" {
+		return "a deleted player"
+	}
+	return name
+}
+
 // forfeitWords says why the server played for who at a finished game,
 // as a history line has it: why is "timeout" or "claim".
 func forfeitWords(who, why string) string {
 	if why == "claim" {
+		if who == "you" {
+			return "you were away, and the game was claimed"
+		}
 		return who + " was away, and the game was claimed"
 	}
 	return who + " ran out of time"

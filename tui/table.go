@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -411,7 +412,27 @@ func (t *tableScreen) apply(u client.Update) {
 	if t.cfg.Session == "" {
 		r.Identity, r.Name = t.idToken, t.c.Name
 	}
+	if u.Table.Status == "finished" {
+		r.Forfeits = t.forfeitWords()
+	}
 	t.remember(r)
+}
+
+// forfeitWords says whom the server played for in this game and why, as
+// a line of the recent games has it: "you ran out of time".
+func (t *tableScreen) forfeitWords() []string {
+	var out []string
+	for _, mv := range slices.Sorted(maps.Keys(t.forcedAt)) {
+		f := t.forcedAt[mv]
+		who := "you"
+		if f.seat != t.seat {
+			who = t.name(f.seat)
+		}
+		if w := forfeitWords(who, f.why); !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // recentStatus is a table's status as the recent games list it: a
