@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/lexicon"
 	"parlour/server/auth"
 	"parlour/server/internal/servertest"
 	"parlour/store"
@@ -38,6 +39,8 @@ type fixture struct {
 	chatGate func(ctx context.Context, identity, text string) error
 	// mayPlay may refuse a game beside others (Config.MayPlay).
 	mayPlay MayPlay
+	// newBot makes the computer players (nil: servertest.Bots).
+	newBot func(gameName, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error)
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -58,7 +61,11 @@ func (f *fixture) open() {
 	if f.wrap != nil {
 		st = f.wrap(db)
 	}
-	s, err := New(context.Background(), Config{Store: st, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon,
+	bots := f.newBot
+	if bots == nil {
+		bots = servertest.Bots
+	}
+	s, err := New(context.Background(), Config{Store: st, Games: servertest.Registry(), NewBot: bots, Lexicon: servertest.Lexicon,
 		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, ParkAfter: f.parkAfter, Clock: f.clock, Observers: f.observers, Shut: f.shut, Placement: f.place, ChatGate: f.chatGate, MayPlay: f.mayPlay})
 	if err != nil {
 		f.t.Fatal(err)

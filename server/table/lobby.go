@@ -238,13 +238,26 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 		return Seated{}, err
 	}
 	// A rated rematch counts the rated games its players have under
-	// way, which takes each table's lock: before this one's is held.
+	// way, which takes each table's lock, and the computer hides the
+	// setup of a solitaire game's next, which may take seconds: both
+	// before this table's lock is held, so that nobody waits for them.
 	t.mu.Lock()
 	rated := t.m.Rated
+	seed := auth.RandomSeed()
+	hides := t.hidesSetup() && t.seatOf(p) >= 0 && t.status == store.Finished && t.m.Event == nil && t.m.Rematch == ""
+	level, cfg := t.maker(), game.Config{Players: t.cfg.Players, Rules: t.cfg.Rules, Lexicon: t.cfg.Lexicon, Seed: seed}
 	t.unlock()
 	var under [][]string
 	if rated {
 		under = s.ratedUnderWay()
+	}
+	var h *hidden
+	if hides {
+		made, err := s.makeHidden(ctx, t.g, cfg, level)
+		if err != nil {
+			return Seated{}, err
+		}
+		h = &made
 	}
 	t.mu.Lock()
 	defer t.unlock()
@@ -284,7 +297,7 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 		if err := s.mayRematch(ctx, t, p, seat, under); err != nil {
 			return Seated{}, err
 		}
-		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: auth.RandomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool, Paired: t.m.paired()}
+		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: seed, Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool, Paired: t.m.paired()}
 		m.Seats = make([]seatMeta, n)
 		for i, st := range t.m.Seats {
 			st, err := s.asNow(ctx, st)
@@ -305,7 +318,11 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 			}
 		}
 		nt := s.newTable(t.g, m, t.cfg.Rules, t.cfg.Lexicon)
-		if err := s.solitaireSetup(ctx, nt); err != nil {
+		if h != nil && nt.hidesSetup() {
+			nt.hide(*h)
+		} else if err := s.solitaireSetup(ctx, nt); err != nil {
+			// A rematch made again after its players left the last
+			// one: rare enough to make its setup here.
 			return Seated{}, err
 		}
 		// The new table, this one's link to it and the asker's seat

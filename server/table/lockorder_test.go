@@ -2,9 +2,15 @@ package table
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"parlour/game"
+	"parlour/lexicon"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 )
 
@@ -74,5 +80,126 @@ func TestListsNeverWaitForATableUnderTheServiceLock(t *testing.T) {
 				t.Fatal("the walk held the service's lock while it waited for the table's, and the table waited for the service's")
 			}
 		})
+	}
+}
+
+// slowSetups is Guess's computer, whose setups wait while held is set
+// until let go: a computer thinking for seconds over a solitaire game's
+// hidden setup.
+type slowSetups struct {
+	servertest.GuessBot
+	held   *atomic.Bool
+	thinks chan struct{}
+	letGo  chan struct{}
+	// gaveUp is closed when the server stopped waiting for the setup.
+	gaveUp chan struct{}
+}
+
+func (b slowSetups) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.RawMessage, error) {
+	if b.held.Load() {
+		b.thinks <- struct{}{}
+		select {
+		case <-b.letGo:
+		case <-ctx.Done():
+			close(b.gaveUp)
+			return nil, ctx.Err()
+		}
+	}
+	return b.GuessBot.Setup(ctx, cfg, seat)
+}
+
+// TestRematchThinksOutsideTheTableLock: while the computer makes the
+// hidden setup of a solitaire game's rematch, the finished table's lock
+// is free, so that the lobby, the player's tables and the finished game
+// itself answer meanwhile rather than wait for the computer; the rematch
+// then attacks the setup the computer made.
+func TestRematchThinksOutsideTheTableLock(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var held atomic.Bool
+	bot := slowSetups{held: &held, thinks: make(chan struct{}), letGo: make(chan struct{}), gaveUp: make(chan struct{})}
+	f := &fixture{t: t, dir: t.TempDir(), newBot: func(gameName, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+		if _, err := servertest.Bots(gameName, level, seed, lex); err != nil {
+			return nil, err
+		}
+		b := bot
+		b.GuessBot.Level = level
+		return b, nil
+	}}
+	f.open()
+	t.Cleanup(f.close)
+	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}, Name: "Ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := f.s.table(ctx, a.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.mu.Lock()
+	var hiddenSetup servertest.GuessSetup
+	err = json.Unmarshal(tb.m.Seats[0].Setup, &hiddenSetup)
+	tb.unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.principal(a.Token)
+	if _, err := f.s.Move(ctx, p, a.Table, MoveRequest{Move: fmt.Sprintf("guess %d", hiddenSetup.Number)}); err != nil {
+		t.Fatal(err)
+	}
+
+	held.Store(true)
+	type rematched struct {
+		r   Seated
+		err error
+	}
+	done := make(chan rematched, 1)
+	go func() {
+		r, err := f.s.Rematch(ctx, p, a.Table)
+		done <- rematched{r, err}
+	}()
+	select {
+	case <-bot.thinks:
+	case r := <-done:
+		t.Fatalf("the rematch did not ask the computer for its setup: %+v", r)
+	}
+	for _, c := range []struct {
+		name string
+		read func() error
+	}{
+		{"the lobby", func() error { _, err := f.s.Lobby(ctx, store.Open, 10); return err }},
+		{"the player's tables", func() error { f.s.SeatedAt(p.Identity); return nil }},
+		{"the finished game", func() error { _, err := f.s.View(ctx, p, a.Table); return err }},
+	} {
+		read := make(chan error, 1)
+		go func() { read <- c.read() }()
+		select {
+		case err := <-read:
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+		case <-bot.gaveUp:
+			t.Fatalf("%s waited for the computer's setup of the rematch until the server gave up on it", c.name)
+		case <-time.After(30 * time.Second):
+			close(bot.letGo)
+			t.Fatalf("%s waited for the computer's setup of the rematch", c.name)
+		}
+	}
+	close(bot.letGo)
+	r := <-done
+	if r.err != nil {
+		t.Fatalf("the rematch: %v", r.err)
+	}
+	next, err := f.s.table(ctx, r.r.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.mu.Lock()
+	defer next.unlock()
+	st := next.m.Seats[0]
+	var made servertest.GuessSetup
+	if err := json.Unmarshal(st.Setup, &made); err != nil || !st.Hidden || next.m.MakerRandom || next.m.Maker != tb.m.Maker || made.Number != hiddenSetup.Number {
+		t.Errorf("the rematch's seat: hidden %v, setup %s, maker %q (random %v); want the computer's hidden setup, by %q",
+			st.Hidden, st.Setup, next.m.Maker, next.m.MakerRandom, tb.m.Maker)
 	}
 }

@@ -242,38 +242,72 @@ func (s *Service) newTable(g game.Game, m meta, rules game.Rules, lex *lexicon.L
 // solitaireSetup gives the lone seat of a one-player game with setups the
 // computer-made setup it attacks (solitaire Quizl), hidden from it.
 func (s *Service) solitaireSetup(ctx context.Context, t *table) error {
-	if len(t.m.Seats) != 1 || !t.g.HasSetup() {
+	if !t.hidesSetup() {
 		return nil
 	}
-	var raw json.RawMessage
-	var err error
-	level := t.m.Maker
-	if level == "" { // a table made before makers had levels
-		level = game.Strong
-		t.m.Maker = level
+	h, err := s.makeHidden(ctx, t.g, t.cfg, t.maker())
+	if err != nil {
+		return err
 	}
+	t.hide(h)
+	return nil
+}
+
+// hidesSetup reports whether t is solitaire of a game with setups: the
+// computer makes the setup its lone seat attacks.
+func (t *table) hidesSetup() bool { return len(t.m.Seats) == 1 && t.g.HasSetup() }
+
+// maker is the level of the computer that makes t's hidden setup: a
+// table made before makers had levels has the strongest.
+func (t *table) maker() string {
+	if t.m.Maker == "" {
+		return game.Strong
+	}
+	return t.m.Maker
+}
+
+// hidden is a setup made for a solitaire seat to attack.
+type hidden struct {
+	level string
+	setup json.RawMessage
+	// random says the computer made none, and the server a random one.
+	random bool
+}
+
+// makeHidden makes the setup the computer at level hides from the lone
+// seat of a solitaire game of g under cfg, or a random one where the
+// computer makes none. It takes no lock: the computer may think for
+// seconds, and a table's lock held that long would hold up everybody who
+// lists the tables.
+func (s *Service) makeHidden(ctx context.Context, g game.Game, cfg game.Config, level string) (hidden, error) {
+	h := hidden{level: level}
+	var err error
 	if s.cfg.NewBot != nil {
 		var bot game.Bot
-		if bot, err = s.cfg.NewBot(t.g.Name(), level, auth.RandomSeed(), t.cfg.Lexicon); err == nil {
+		if bot, err = s.cfg.NewBot(g.Name(), level, auth.RandomSeed(), cfg.Lexicon); err == nil {
 			bctx, cancel := context.WithTimeout(ctx, s.cfg.BotTimeout)
-			raw, err = bot.Setup(bctx, t.cfg, 0)
+			h.setup, err = bot.Setup(bctx, cfg, 0)
 			cancel()
 		}
 	}
-	t.m.MakerRandom = false
-	if raw == nil || err != nil {
-		s.log.Info("solitaire setup: the computer made none, so a random one", "game", t.g.Name(), "level", level, "err", err)
-		t.m.MakerRandom = true
-		raw, err = t.g.AutoSetup(t.cfg, 0, auth.RandomSeed())
+	if h.setup == nil || err != nil {
+		s.log.Info("solitaire setup: the computer made none, so a random one", "game", g.Name(), "level", level, "err", err)
+		h.random = true
+		h.setup, err = g.AutoSetup(cfg, 0, auth.RandomSeed())
 	}
 	if err == nil {
-		raw, err = t.g.CheckSetup(t.cfg, 0, raw)
+		h.setup, err = g.CheckSetup(cfg, 0, h.setup)
 	}
 	if err != nil {
-		return fmt.Errorf("making the solitaire setup: %w", err)
+		return hidden{}, fmt.Errorf("making the solitaire setup: %w", err)
 	}
-	t.m.Seats[0].Setup, t.m.Seats[0].Salt, t.m.Seats[0].Hidden = raw, newSalt(), true
-	return nil
+	return h, nil
+}
+
+// hide gives t's lone seat the setup h to attack.
+func (t *table) hide(h hidden) {
+	t.m.Maker, t.m.MakerRandom = h.level, h.random
+	t.m.Seats[0].Setup, t.m.Seats[0].Salt, t.m.Seats[0].Hidden = h.setup, newSalt(), true
 }
 
 // solitaireInfo says who made a solitaire table's hidden setup, or nil
