@@ -206,6 +206,16 @@ func TestAnalysisSaysTheServerPlayed(t *testing.T) {
 			t.Fatalf("Annie's clock has not run out a minute on: %s", body)
 		}
 	}
+	// Before any analysis, the replay says so from the table's own log:
+	// the record holds the resignation alone.
+	p.Open("/replay?table=" + ann.Table)
+	p.Wait("the replay's moves", `(document.querySelector("#replay-moves")||{textContent: ""}).textContent.includes("ran out of time")`)
+	if c := p.Text("#replay-step"); !strings.Contains(c, "resign (time ran out)") {
+		t.Errorf("the replay's last move reads %q, want it to say the time ran out", c)
+	}
+	if n := strings.Count(p.Text("#replay-moves"), "ran out of time"); n != 1 {
+		t.Errorf("%d moves are said to be played on time, want the one: %q", n, e2e.Clip(p.Text("#replay-moves")))
+	}
 	p.Open("/replay?analyse&table=" + ann.Table)
 	p.Wait("the analysis", `!!document.querySelector("#analysis-chart") || !!document.querySelector("#analysis .error")`)
 	moves := p.Text("#replay-moves")

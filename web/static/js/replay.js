@@ -63,6 +63,7 @@ export async function replay(main) {
     if (f.size > 64 << 20) { err.textContent = "That file is larger than 64 MiB: neither a game record nor an archive of them."; return; }
     const text = await f.text();
     mySeat = -1;
+    forced = new Map();
     // One record may span lines; an archive is one a line.
     archive = whole(text) ? [text] : text.split("\n").filter(l => l.trim() !== "");
     if (archive.length > 1) await games().catch(() => {}); // the games' titles, for the list
@@ -77,6 +78,9 @@ export async function replay(main) {
   // say "your", every other view names its player. A record from a file
   // is anybody's: every view names its player.
   let mySeat = -1;
+  // The moves the server played at the table replayed, by index: a
+  // record from a file does not say.
+  let forced = new Map();
   if (t) {
     try {
       const mine = seatFor(t);
@@ -89,7 +93,9 @@ export async function replay(main) {
         err.textContent = "That game is not over yet: its replay opens when it ends. ";
         append(err, h("a", { href: `/t/${encodeURIComponent(t)}`, id: "replay-table" }, "Go to its table"));
       } else {
-        show(await callText(`/tables/${encodeURIComponent(t)}/record`, mine && mine.token));
+        const [text, f] = await Promise.all([callText(`/tables/${encodeURIComponent(t)}/record`, mine && mine.token), forcedMoves(t, mine && mine.token)]);
+        forced = f;
+        show(text);
       }
     } catch (e) { err.textContent = e.message; }
   }
@@ -138,7 +144,8 @@ export async function replay(main) {
       // a player who cannot see the board change.
       const s = ans.steps[step - 1];
       const did = s ? seen(s).map(e => e.text).join("; ") : "";
-      counter.textContent = step === 0 ? `Before the first move (of ${ans.steps.length})` : `Move ${step} of ${ans.steps.length}: ${s.by} — ${s.move}${did ? `: ${did}` : ""}`;
+      const why = forced.get(step);
+      counter.textContent = step === 0 ? `Before the first move (of ${ans.steps.length})` : `Move ${step} of ${ans.steps.length}: ${s.by} — ${s.move}${why ? ` (${forcedWords[why.kind]})` : ""}${did ? `: ${did}` : ""}`;
       if (!board) { board = mod.play(ctx); fill(stage, board.el); }
       board.update(current());
       // A move chosen from the list keeps the keyboard's focus once the
@@ -146,6 +153,7 @@ export async function replay(main) {
       const had = document.activeElement && list.contains(document.activeElement) ? [...list.querySelectorAll("li > button")].indexOf(document.activeElement) : -1;
       fill(list, ...ans.steps.map((s, i) => h("li", { class: i === step - 1 ? "to-move" : "", "aria-current": i === step - 1 ? "step" : null },
         h("button", { type: "button", class: "linkish", onclick: () => { step = i + 1; draw(); } }, `${i + 1}. ${s.by}: ${s.move}`),
+        forced.has(i + 1) ? h("div", { class: "muted forced" }, forced.get(i + 1).text) : null,
         seen(s).map(e => h("div", { class: "muted" }, e.text)),
         notes ? drawing.markEl(an.game, notes.get(i + 1), forfeits.get(i + 1)) : null)));
       if (had >= 0) { const b = list.querySelectorAll("li > button")[had]; if (b) b.focus({ preventScroll: true }); }
@@ -184,6 +192,40 @@ export async function replay(main) {
     if (t && analyse) loadAnalysis();
     toast("Record loaded");
   }
+}
+
+// forcedWords says in a few words why the server played a move for a
+// seat, by its event's kind.
+const forcedWords = { timeout: "time ran out", claim: "the game was claimed" };
+
+// forcedMoves reads, from finished table t's own log, the moves the server
+// played for a seat whose time ran out or whose game was claimed, keyed by
+// their 1-based index, each with the table's words for it: the record
+// holds the moves alone. Only the stream's first line is read, which lists
+// every move with its events. Without it (an older server, the network)
+// the replay shows the moves alone.
+async function forcedMoves(t, token) {
+  const out = new Map();
+  const stop = new AbortController();
+  try {
+    const res = await fetch(`/api/v1/tables/${encodeURIComponent(t)}/events?from=0`, { headers: token ? { Authorization: "Bearer " + token } : {}, credentials: "same-origin", signal: stop.signal });
+    if (!res.ok) return out;
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let line = "";
+    while (!line.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      line += value;
+    }
+    const u = JSON.parse(line.split("\n")[0]);
+    (u.moves || []).forEach((m, i) => {
+      const e = (m.events || []).find(e => Object.hasOwn(forcedWords, e.kind));
+      if (e) out.set(i + 1, e);
+    });
+  } catch { /* the moves alone */ } finally {
+    stop.abort();
+  }
+  return out;
 }
 
 // icon draws a step control's arrow as inline SVG, so that no control
