@@ -69,6 +69,11 @@ func TestFischerClockRunsOut(t *testing.T) {
 		t.Errorf("Ben's end banner does not give him the game: %q", got)
 	}
 	ben.Shot("fischer-clock-ran-out")
+	// Their recent games, kept by each browser, say so too.
+	for p, want := range map[*e2e.Player]string{ann: "Ben won · you ran out of time", ben: "you won · Ann ran out of time"} {
+		p.Open("/")
+		p.Wait("the recent games", `[...document.querySelectorAll("ul.recent li")].some(li => li.textContent.includes(`+strconv.Quote(want)+`))`)
+	}
 }
 
 // TestCorrespondenceDeadline: at a correspondence table (2 days a move,

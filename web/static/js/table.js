@@ -14,7 +14,7 @@ import { load } from "./games/index.js";
 import { rulesList } from "./rulestext.js";
 import { controls as notifyControls, yourTurn } from "./notify.js";
 import { Chat, Clocks, claimBox } from "./chat.js";
-import { gameInfo, lexicons, lexiconTitle, poolTitle } from "./catalog.js";
+import { gameInfo, lexicons, lexiconTitle, poolTitle, forfeitWords } from "./catalog.js";
 
 export async function table(main, id) {
   let mine = seatFor(id);
@@ -145,6 +145,7 @@ async function playScreen(main, id, mine) {
   const seen = new Set(); // versions of the moves already taken in
   let lastMove = null; // the latest move taken in, with the events this seat saw
   const notes = []; // what the clock and claims did, in words, for the move list
+  const forfeited = new Map(); // seat → why the server played for it: "timeout" or "claim"
   let rating = null; // the player's rating change, once the game's end has settled it
   let ratingAsked = false;
   let moving = null; // {move, answer}: the move on its way, and its answer
@@ -271,7 +272,7 @@ async function playScreen(main, id, mine) {
       if (!lastMove || m.version > lastMove.version) lastMove = m;
       const own = (m.events || []).filter(e => e.to && e.to.includes(u.seat));
       if (own.length && last) toast(own.map(e => e.text).join("; "));
-      for (const e of m.events || []) if (e.kind === "timeout" || e.kind === "claim") { notes.push(e.text); if (last) toast(e.text); }
+      for (const e of m.events || []) if (e.kind === "timeout" || e.kind === "claim") { notes.push(e.text); forfeited.set(m.seat, e.kind); if (last) toast(e.text); }
       // The toast has said those already: said twice, they would be
       // read out twice.
       said.push(...(m.events || []).filter(e => e.text && !own.includes(e) && e.kind !== "timeout" && e.kind !== "claim").map(e => e.text));
@@ -377,7 +378,10 @@ async function playScreen(main, id, mine) {
       words && t.lexicon ? lexiconLine(t.lexicon) : null,
       !over && u.seat >= 0 ? notifyBox : null,
       !over && u.view ? h("p", {}, h("button", { type: "button", id: "guide-open", onclick: () => showGuide(t.game) }, "How to play: the guide")) : null);
-    if (over) touchRecent(id, t.game, { result: resultText(t, u.seat, names) });
+    // The recent games say whom the server played for, as an account's
+    // finished games do.
+    if (over) touchRecent(id, t.game, { result: [resultText(t, u.seat, names), ...forfeitWords({ forfeited: forfeited.get(u.seat),
+      opponents: names.map((name, i) => ({ name, forfeited: i === u.seat ? undefined : forfeited.get(i) })) }, "you")].join(" · ") });
   }
 
   // sealed reports whether t is a daily attempt whose answer is still
@@ -500,7 +504,7 @@ async function playScreen(main, id, mine) {
       for (const m of first.moves || []) {
         seen.add(m.version);
         if (!lastMove || m.version > lastMove.version) lastMove = m;
-        for (const e of m.events || []) if (e.kind === "timeout" || e.kind === "claim") notes.push(e.text);
+        for (const e of m.events || []) if (e.kind === "timeout" || e.kind === "claim") { notes.push(e.text); forfeited.set(m.seat, e.kind); }
       }
       // The end drawn again with the last move, which may say who
       // resigned, and with what the clock or a claim did.
