@@ -94,10 +94,12 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 		if !placed && !over(tm.screen()) {
 			tm.key("c")
 			tm.key("c") // the first asks
+			// The next word may be the same word declared again: the
+			// list's length tells them apart.
 			tm.waitFor("the answer", func(s string) bool {
 				var after wordfightView
 				tm.view(&after)
-				return over(s) || after.Current != v.Current || (len(after.Answered) > tm.table().seat && after.Answered[tm.table().seat])
+				return over(s) || after.Current != v.Current || len(after.List) != len(v.List) || (len(after.Answered) > tm.table().seat && after.Answered[tm.table().seat])
 			})
 		}
 	}
