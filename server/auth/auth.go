@@ -118,8 +118,7 @@ func (a *Auth) Forget(hash []byte) {
 func (a *Auth) Cached() int { return a.cache.len() }
 
 func (a *Auth) readFailed(what string, err error) error {
-	a.log.Error("reading "+what, "err", err)
-	return refuse.Unavailable("%s could not be read just now; nothing changed, try again", what)
+	return refuse.ReadFailed(a.log, what, err)
 }
 
 // SessionCookie is the name of the browser's session cookie. It holds the

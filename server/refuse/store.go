@@ -3,6 +3,7 @@ package refuse
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 
 	"parlour/store"
@@ -23,6 +24,11 @@ func SaveFailed(log *slog.Logger, what string, err error) error {
 // PostgreSQL went away) and answers it as 503: nothing changed, and the
 // request may be made again.
 func ReadFailed(log *slog.Logger, what string, err error) error {
+	if errors.Is(err, context.Canceled) {
+		// The request was given up (its client went away): the store
+		// did not fail, and the door says nothing to nobody (Write).
+		return fmt.Errorf("reading %s: %w", what, err)
+	}
 	log.Error("reading "+what, "err", err)
 	return Unavailable("%s could not be read just now; nothing changed, try again", what)
 }

@@ -1,7 +1,9 @@
 package refuse
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 )
@@ -12,6 +14,14 @@ import (
 // since it may say more of the server than a player should read; a 401
 // names the scheme that signs in.
 func Write(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	if ClientGone(r, err) {
+		// Nobody reads the answer, and nothing went wrong on the server:
+		// no error in the log, nor among the server's failures in its
+		// metrics, for a page closed while it loaded.
+		log.Debug("the client went away", "method", r.Method, "path", r.URL.Path)
+		w.WriteHeader(StatusClientGone)
+		return
+	}
 	status := Status(err)
 	msg := err.Error()
 	if status == http.StatusInternalServerError {
@@ -26,6 +36,17 @@ func Write(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) 
 	e := json.NewEncoder(w)
 	e.SetEscapeHTML(false)
 	e.Encode(map[string]string{"error": msg})
+}
+
+// StatusClientGone is the status a request is logged and counted under
+// when its client went away before the answer (nginx's 499, "client
+// closed request"): a 4xx, the client's doing, and never sent.
+const StatusClientGone = 499
+
+// ClientGone reports whether err is r's own cancellation: its client hung up
+// (or the server is closing the connection), so the request stopped.
+func ClientGone(r *http.Request, err error) bool {
+	return r.Context().Err() != nil && errors.Is(err, context.Canceled)
 }
 
 // Withheld is what a player reads of an error that is not a refusal.

@@ -2,6 +2,7 @@ package refuse_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -51,5 +52,52 @@ func TestSaid(t *testing.T) {
 				t.Errorf("Write logged %q for a %d", logged.String(), w.Code)
 			}
 		})
+	}
+}
+
+// TestClientGone: a request whose client hung up, so that what it waited
+// for was cancelled, is no failure of the server's: nothing is logged
+// above debug, and it is answered (to nobody) and counted as 499, not 500.
+// A cancellation while the client is still there (the server's own
+// doing) stays a failure, and a store's read that failed for the
+// cancellation stays one.
+func TestClientGone(t *testing.T) {
+	t.Parallel()
+	cancelled := func() *http.Request {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		return httptest.NewRequest("GET", "/api/v1/x", nil).WithContext(ctx)
+	}
+	read := refuse.ReadFailed(slog.New(slog.DiscardHandler), "the table", fmt.Errorf("sqlite: reading table: %w", context.Canceled))
+	for _, c := range []struct {
+		name   string
+		r      *http.Request
+		err    error
+		status int
+		logged bool
+	}{
+		{"gone", cancelled(), context.Canceled, refuse.StatusClientGone, false},
+		{"gone while reading", cancelled(), read, refuse.StatusClientGone, false},
+		{"gone, and a refusal", cancelled(), refuse.Conflict("it is not your turn"), http.StatusConflict, false},
+		{"gone, and a fault", cancelled(), errors.New("disk on fire"), http.StatusInternalServerError, true},
+		{"cancelled, the client still there", httptest.NewRequest("GET", "/api/v1/x", nil), context.Canceled, http.StatusInternalServerError, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var logged bytes.Buffer
+			log := slog.New(slog.NewTextHandler(&logged, nil))
+			w := httptest.NewRecorder()
+			refuse.Write(w, c.r, log, c.err)
+			if w.Code != c.status {
+				t.Errorf("Write answered %d, want %d", w.Code, c.status)
+			}
+			if c.logged != strings.Contains(logged.String(), "level=ERROR") {
+				t.Errorf("logged %q; want an error logged: %v", logged.String(), c.logged)
+			}
+		})
+	}
+	var logged bytes.Buffer
+	if err := refuse.ReadFailed(slog.New(slog.NewTextHandler(&logged, nil)), "the table", context.Canceled); !errors.Is(err, context.Canceled) || logged.Len() > 0 {
+		t.Errorf("a read given up: %v, logged %q; want the cancellation, nothing logged", err, logged.String())
 	}
 }
