@@ -254,7 +254,7 @@ func (s *socket) write(ctx context.Context, b []byte) error {
 	if s.cc == nil {
 		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
 		defer cancel()
-		return s.c.Write(wctx, websocket.MessageText, b)
+		return lost(s.c.Write(wctx, websocket.MessageText, b))
 	}
 	// Corked, the frame's header and payload leave in one write through
 	// the library's small writer (writeBuffer).
@@ -263,7 +263,20 @@ func (s *socket) write(ctx context.Context, b []byte) error {
 	if uerr := s.cc.uncork(); err == nil {
 		err = uerr
 	}
-	return err
+	return lost(err)
+}
+
+// errLost marks a message the connection did not take: its client went
+// away, or the network or a slow reader's write timeout cut it off. The
+// socket is over, and nothing went wrong on the server.
+var errLost = errors.New("the connection was lost")
+
+// lost marks err, a write's failure, as errLost.
+func lost(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: %w", errLost, err)
 }
 
 // writeCorked is write while the connection is corked, which only fills
@@ -286,6 +299,11 @@ func (s *socket) sendError(ctx context.Context, id string, err error) string {
 // reason returns the close reason that says err: what a player may read of
 // it (refuse.Said), cut to fit a close frame.
 func (s *socket) reason(err error) string {
+	if errors.Is(err, errLost) {
+		// Nobody is there to read a reason, and the log needs none.
+		s.d.log.Debug("a socket's connection was lost", "err", err)
+		return ""
+	}
 	return clipReason(refuse.Said(s.d.log, err))
 }
 
