@@ -121,6 +121,11 @@ func (s *Service) runBot(t *table, seat game.Seat) {
 	}
 	if !started {
 		raw, err := bot.Setup(ctx, cfg, seat)
+		if s.ctx.Err() != nil {
+			// The server stops: the next makes the setup, rather than
+			// this one store a random one on the way out.
+			return
+		}
 		if err != nil {
 			log.Warn("computer setup failed; making a random one", "err", err)
 			raw, err = t.g.AutoSetup(cfg, seat, auth.RandomSeed())

@@ -1,0 +1,62 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"parlour/game"
+	"parlour/lexicon"
+	"parlour/server/internal/servertest"
+)
+
+// TestStopWhileTheComputerSetsUp: a server that stops while a computer
+// seat thinks over its setup stores none on the way out; the next server
+// asks the computer again, and the seat plays the computer's own setup,
+// not a random one made as the first server closed.
+func TestStopWhileTheComputerSetsUp(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var held atomic.Bool
+	held.Store(true)
+	bot := slowSetups{held: &held, thinks: make(chan struct{}, 1), letGo: make(chan struct{}), gaveUp: make(chan struct{})}
+	f := &fixture{t: t, dir: t.TempDir(), newBot: func(gameName, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+		if _, err := servertest.Bots(gameName, level, seed, lex); err != nil {
+			return nil, err
+		}
+		b := bot
+		b.GuessBot.Level = level
+		return b, nil
+	}}
+	f.open()
+	t.Cleanup(f.close)
+	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "computer"}, Name: "Ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-bot.thinks
+	f.close() // the computer gives up as the server stops
+	held.Store(false)
+	f.open()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		tb, err := f.s.table(ctx, a.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb.mu.Lock()
+		setup := tb.m.Seats[1].Setup
+		tb.unlock()
+		if setup != nil {
+			var made servertest.GuessSetup
+			if err := json.Unmarshal(setup, &made); err != nil || made.Number != 100/3 {
+				t.Errorf("the computer's seat plays %s; want the computer's own setup, number %d", setup, 100/3)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the next server made no setup for the computer's seat")
+		}
+	}
+}
