@@ -210,6 +210,7 @@ func TestAnalysisSaysTheServerPlayed(t *testing.T) {
 	// the record holds the resignation alone.
 	p.Open("/replay?table=" + ann.Table)
 	p.Wait("the replay's moves", `(document.querySelector("#replay-moves")||{textContent: ""}).textContent.includes("ran out of time")`)
+	p.Shot("replay-time-ran-out")
 	if c := p.Text("#replay-step"); !strings.Contains(c, "resign (time ran out)") {
 		t.Errorf("the replay's last move reads %q, want it to say the time ran out", c)
 	}

@@ -114,7 +114,7 @@ export async function replay(main) {
     // first seat saw it.
     let seat = mySeat >= 0 && mySeat < ans.players.length ? mySeat : 0;
     const stage = h("div", { class: "replaying" });
-    const counter = h("span", { id: "replay-step", "aria-live": "polite" });
+    const counter = h("p", { id: "replay-step", "aria-live": "polite" });
     const range = h("input", { type: "range", id: "replay-range", min: 0, max: ans.steps.length, value: step, "aria-label": "Move number" });
     const seatSel = h("select", { id: "replay-seat", "aria-label": "As seen by" }, ans.players.map((p, i) => h("option", { value: i, selected: i === seat }, p)));
     const list = h("ol", { class: "moves", id: "replay-moves" });
@@ -123,8 +123,10 @@ export async function replay(main) {
     let board = null;
     // The engines' analysis, loaded (with its drawing code) on demand.
     let an = null, notes = null, forfeits = null, drawing = null;
-    const panel = h("section", { id: "analysis", class: "card", "aria-label": "Analysis" });
+    // Empty until the analysis is asked for, and hidden meanwhile.
+    const panel = h("section", { id: "analysis", class: "card", "aria-label": "Analysis", hidden: true });
     async function loadAnalysis() {
+      panel.hidden = false;
       fill(panel, h("p", { class: "muted", role: "status" }, "The engines are analysing the game…"));
       try {
         drawing = await import("./analysis.js");
