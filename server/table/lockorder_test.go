@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"parlour/game"
-	"parlour/lexicon"
 	"parlour/server/internal/servertest"
 	"parlour/store"
 )
@@ -83,31 +80,6 @@ func TestListsNeverWaitForATableUnderTheServiceLock(t *testing.T) {
 	}
 }
 
-// slowSetups is Guess's computer, whose setups wait while held is set
-// until let go: a computer thinking for seconds over a solitaire game's
-// hidden setup.
-type slowSetups struct {
-	servertest.GuessBot
-	held   *atomic.Bool
-	thinks chan struct{}
-	letGo  chan struct{}
-	// gaveUp is closed when the server stopped waiting for the setup.
-	gaveUp chan struct{}
-}
-
-func (b slowSetups) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.RawMessage, error) {
-	if b.held.Load() {
-		b.thinks <- struct{}{}
-		select {
-		case <-b.letGo:
-		case <-ctx.Done():
-			close(b.gaveUp)
-			return nil, ctx.Err()
-		}
-	}
-	return b.GuessBot.Setup(ctx, cfg, seat)
-}
-
 // TestRematchThinksOutsideTheTableLock: while the computer makes the
 // hidden setup of a solitaire game's rematch, the finished table's lock
 // is free, so that the lobby, the player's tables and the finished game
@@ -116,18 +88,7 @@ func (b slowSetups) Setup(ctx context.Context, cfg game.Config, seat game.Seat) 
 func TestRematchThinksOutsideTheTableLock(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	var held atomic.Bool
-	bot := slowSetups{held: &held, thinks: make(chan struct{}), letGo: make(chan struct{}), gaveUp: make(chan struct{})}
-	f := &fixture{t: t, dir: t.TempDir(), newBot: func(gameName, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
-		if _, err := servertest.Bots(gameName, level, seed, lex); err != nil {
-			return nil, err
-		}
-		b := bot
-		b.GuessBot.Level = level
-		return b, nil
-	}}
-	f.open()
-	t.Cleanup(f.close)
+	f, bot := slowSetupsFixture(t, false)
 	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}, Name: "Ann"})
 	if err != nil {
 		t.Fatal(err)
@@ -148,7 +109,7 @@ func TestRematchThinksOutsideTheTableLock(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	held.Store(true)
+	bot.held.Store(true)
 	type rematched struct {
 		r   Seated
 		err error
