@@ -170,3 +170,68 @@ func TestClockLowIsSpoken(t *testing.T) {
 		t.Error("Ben is told his time runs low, while it is Ann's that runs")
 	}
 }
+
+// TestWordFightTimeoutAfterReload: at a Word Fight table with a clock,
+// Ben's time to place a word runs out, and the server answers "cannot"
+// for him; the game goes on. A page of the table opened after that (a
+// reload, another device) still lists what the clock did among the moves,
+// as the page that saw it happen does.
+func TestWordFightTimeoutAfterReload(t *testing.T) {
+	t.Parallel()
+	clk := &e2e.JumpClock{}
+	srv := e2e.NewConfiguredServer(t, func(c *server.Config) { c.Clock = clk })
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	p.SignUp("Annie", "correct horse battery")
+	fetch := func(path, body string) string {
+		return e2e.Eval[string](p, `fetch("/api/v1`+path+`", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(`+body+`)}).then(r => r.text())`)
+	}
+	var ann struct{ Table string }
+	if b := fetch("/tables", `{game: "wordfight", seats: ["me", "open"], rules: {clock: 300}}`); json.Unmarshal([]byte(b), &ann) != nil || ann.Table == "" {
+		t.Fatalf("create: %s", b)
+	}
+	st, body := e2e.API(t, srv.Base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"})
+	var ben seated
+	if json.Unmarshal(body, &ben); st != http.StatusOK {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	// Both play the first word (so that a timeout no longer aborts the
+	// game); Ben declares the second, Annie cannot place it.
+	for _, mv := range []struct {
+		ben  bool
+		move string
+	}{{false, "declare cat"}, {false, "place B2 across"}, {true, "place B2 across"}, {true, "declare tab"}, {false, "cannot"}} {
+		if mv.ben {
+			if st, body := e2e.API(t, srv.Base, "POST", "/tables/"+ann.Table+"/moves", ben.Token, map[string]any{"move": mv.move}); st != http.StatusOK {
+				t.Fatalf("Ben's %s: %d %s", mv.move, st, body)
+			}
+		} else if b := fetch("/tables/"+ann.Table+"/moves", fmt.Sprintf(`{move: %q}`, mv.move)); !strings.Contains(b, `"version"`) {
+			t.Fatalf("Annie's %s: %s", mv.move, b)
+		}
+	}
+	// Ben does not place his own word: his five minutes run out (and
+	// Annie has five minutes of this test's time to declare the next).
+	clk.Jump(301 * time.Second)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		_, body := e2e.API(t, srv.Base, "GET", "/tables/"+ann.Table, "", nil)
+		var v struct {
+			Table struct{ Status string }
+			View  struct{ Strikes int }
+		}
+		json.Unmarshal(body, &v)
+		if v.View.Strikes == 1 {
+			if v.Table.Status != "playing" {
+				t.Fatalf("the game did not go on after Ben's word ran out: %s", body)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Ben's clock has not run out: %s", body)
+		}
+	}
+	p.Open("/t/" + ann.Table)
+	p.Wait("the clock's answer among the moves", `[...document.querySelectorAll("li.note")].some(li => li.textContent.includes("Ben ran out of time"))`)
+	if n := e2e.Eval[int](p, `document.querySelectorAll("li.note").length`); n != 1 {
+		t.Errorf("%d notes of the clock among the moves, want the one", n)
+	}
+}

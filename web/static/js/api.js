@@ -44,6 +44,32 @@ export async function callText(path, token) {
   return text;
 }
 
+// firstLine reads the first line of an NDJSON stream (a table's events:
+// its first line lists the moves after from=N, and a table in play goes
+// on with every change) and hangs up: the answer, decoded.
+export async function firstLine(path, token) {
+  const stop = new AbortController();
+  try {
+    const res = await fetch(BASE + path, { headers: token ? { Authorization: "Bearer " + token } : {}, credentials: "same-origin", signal: stop.signal });
+    if (!res.ok) {
+      const text = await res.text();
+      let msg = text;
+      try { msg = JSON.parse(text).error || text; } catch { /* plain text */ }
+      throw new ApiError(res.status, msg.trim());
+    }
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    return JSON.parse(text.split("\n")[0]);
+  } finally {
+    stop.abort();
+  }
+}
+
 function load(key, dflt) {
   try { const v = JSON.parse(localStorage.getItem(key)); return v === null ? dflt : v; } catch { return dflt; }
 }

@@ -4,7 +4,7 @@
 // only draws the views it answers.
 
 import { h, clear, toast, fill, append } from "./dom.js";
-import { call, callText, seatFor } from "./api.js";
+import { call, callText, firstLine, seatFor } from "./api.js";
 import { load } from "./games/index.js";
 import { go } from "./nav.js";
 import { games, title } from "./catalog.js";
@@ -208,25 +208,13 @@ const forcedWords = { timeout: "time ran out", claim: "the game was claimed" };
 // the replay shows the moves alone.
 async function forcedMoves(t, token) {
   const out = new Map();
-  const stop = new AbortController();
   try {
-    const res = await fetch(`/api/v1/tables/${encodeURIComponent(t)}/events?from=0`, { headers: token ? { Authorization: "Bearer " + token } : {}, credentials: "same-origin", signal: stop.signal });
-    if (!res.ok) return out;
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-    let line = "";
-    while (!line.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      line += value;
-    }
-    const u = JSON.parse(line.split("\n")[0]);
+    const u = await firstLine(`/tables/${encodeURIComponent(t)}/events?from=0`, token);
     (u.moves || []).forEach((m, i) => {
       const e = (m.events || []).find(e => Object.hasOwn(forcedWords, e.kind));
       if (e) out.set(i + 1, e);
     });
-  } catch { /* the moves alone */ } finally {
-    stop.abort();
-  }
+  } catch { /* the moves alone */ }
   return out;
 }
 

@@ -6,7 +6,7 @@
 // rematch.
 
 import { h, clear, toast, download, field, fill, append, guestMark, guestName, updateText } from "./dom.js";
-import { call, callText, seatFor, rememberSeat, forgetSeat, touchRecent, myName, setMyName, identityToken, signedIn } from "./api.js";
+import { call, callText, firstLine, seatFor, rememberSeat, forgetSeat, touchRecent, myName, setMyName, identityToken, signedIn } from "./api.js";
 import { TableConn } from "./conn.js";
 import { go } from "./nav.js";
 import { codeBox } from "./home.js";
@@ -279,9 +279,10 @@ async function playScreen(main, id, mine) {
     }
     // The first update brings the table as it is, not a move just made.
     if (last && said.length) heard.textContent = said.join("; ") + ".";
-    // A table seen first when it is already over came without its moves:
-    // ask once for them, for what the clock or a claim did at the end.
-    if (!last && t.status === "finished" && !lastMove) pastMoves();
+    // A table seen first when it is already over, or under way with a
+    // clock, came without its moves: ask once for them, for what the
+    // clock or a claim did (a Word Fight word a clock answered goes on).
+    if (!last && !lastMove && (t.status === "finished" || t.status === "playing" && t.clock)) pastMoves();
     ended = !!last && last.table.status !== "finished" && t.status === "finished";
     last = u;
     const names = t.seats.map(s => s.name);
@@ -498,17 +499,19 @@ async function playScreen(main, id, mine) {
 
   async function pastMoves() {
     try {
-      const text = await callText(`/tables/${encodeURIComponent(id)}/events?from=0`, token);
-      const first = JSON.parse(text.split("\n")[0]);
-      const had = lastMove;
+      const first = await firstLine(`/tables/${encodeURIComponent(id)}/events?from=0`, token);
+      const had = lastMove, past = [];
       for (const m of first.moves || []) {
+        // A move that came live meanwhile has been told already.
+        if (seen.has(m.version)) continue;
         seen.add(m.version);
         if (!lastMove || m.version > lastMove.version) lastMove = m;
-        for (const e of m.events || []) if (e.kind === "timeout" || e.kind === "claim") { notes.push(e.text); forfeited.set(m.seat, e.kind); }
+        for (const e of m.events || []) if (e.kind === "timeout" || e.kind === "claim") { past.push(e.text); forfeited.set(m.seat, e.kind); }
       }
+      notes.unshift(...past); // before any told live meanwhile
       // The end drawn again with the last move, which may say who
       // resigned, and with what the clock or a claim did.
-      if (notes.length || lastMove !== had) draw(() => last && render(last)); // the latest drawn, once those in hand are
+      if (past.length || lastMove !== had) draw(() => last && render(last)); // the latest drawn, once those in hand are
     } catch { /* the end banner says what the view alone tells */ }
   }
 
