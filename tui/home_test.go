@@ -365,3 +365,21 @@ func TestHomeKeyFile(t *testing.T) {
 		t.Errorf("with %s the home screen says:\n%s", key, s)
 	}
 }
+
+// TestGameOverAway: a game of the player's that ends while they are not at
+// its table (here Ben resigns a game Ann played from elsewhere) is told on
+// the screen they are on, with how it went for them.
+func TestGameOverAway(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ann, annS := signedUp(t, ts, "Ann")
+	ben, benS := signedUp(t, ts, "Ben")
+	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "Ann"})
+	tm.waitFor("home", has("Your recent games"))
+	id := ratedGame(t, ben, benS, ann, annS, nil, "able", "cede")
+	tm.waitFor("the news of the end", has("your Nymphabet game "+id+" is over: you won"))
+	tm.waitFor("the game won among the recent games", func(s string) bool {
+		return strings.Contains(lineWith(s, id+" won"), "Nymphabet")
+	})
+	checkFits(t, tm)
+}

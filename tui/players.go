@@ -202,6 +202,22 @@ func (m *Model) loadServed() tea.Cmd {
 	}
 }
 
+// finishWords says a finished game's result for the player, by the
+// result a gameFinish gives; "" for one this client does not know.
+func finishWords(result string) string {
+	switch result {
+	case "win":
+		return "you won"
+	case "loss":
+		return "you lost"
+	case "draw":
+		return "a draw"
+	case "aborted":
+		return "aborted, without a result"
+	}
+	return ""
+}
+
 // playerMsg handles the messages of the player stream and of the
 // players screen; ok is false for other messages.
 func (m *Model) playerMsg(msg tea.Msg) (tea.Cmd, bool) {
@@ -432,6 +448,16 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 		}
 		return m.loadServed()
 	case "gameFinish":
+		// A game that ended away from its table (a clock that ran out,
+		// an opponent who resigned or was claimed against) is told
+		// where the player is; at the table the end screen says it.
+		if t := ev.Table; t != nil {
+			if on := m.table(); on == nil || on.id != t.ID {
+				if w := finishWords(t.Result); w != "" {
+					m.note = fmt.Sprintf("your %s game %s is over: %s", m.gameTitle(t.Game), t.ID, w)
+				}
+			}
+		}
 		return m.loadServed()
 	case "refund":
 		if r := ev.Refund; r != nil {

@@ -244,6 +244,15 @@ function act(ev) {
       // An event the player is in was called off before it started.
       if (ev.event) toast(`${ev.event.name} was cancelled: it will not be played.`);
       break;
+    case "gameFinish": {
+      // A game that ended away from its page (a clock that ran out, an
+      // opponent who resigned or was claimed against) is told on the
+      // page the player is on; its own page says it at the end.
+      const t = ev.table || {};
+      const how = { win: "you won", loss: "you lost", draw: "a draw", aborted: "aborted, without a result" }[t.result];
+      if (how && location.pathname !== "/t/" + t.id) toast(`Your ${title(t.game)} game ${t.id} is over: ${how}.`);
+      break;
+    }
     case "rematch":
       rematchOffer(ev.rematch || {});
       break;

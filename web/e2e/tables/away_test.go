@@ -1,0 +1,50 @@
+package tables
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"parlour/web/e2e"
+)
+
+// TestGameOverAway: a game of Annie's that ends while her page is not
+// its table's (Ben resigns it) is told on the page she is on, with how
+// it went for her.
+func TestGameOverAway(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	p.SignUp("Annie", "correct horse battery")
+	fetch := func(path, body string) string {
+		return e2e.Eval[string](p, `fetch("/api/v1`+path+`", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(`+body+`)}).then(r => r.text())`)
+	}
+	var ann struct{ Table string }
+	if b := fetch("/tables", `{game: "nymphabet", seats: ["me", "open"]}`); json.Unmarshal([]byte(b), &ann) != nil || ann.Table == "" {
+		t.Fatalf("create: %s", b)
+	}
+	st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"})
+	var ben seated
+	if json.Unmarshal(body, &ben); st != 200 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	if b := fetch("/tables/"+ann.Table+"/moves", `{move: "abdicate"}`); !strings.Contains(b, `"playing"`) {
+		t.Fatalf("abdicate: %s", b)
+	}
+	p.Open("/")
+	// A seek made outside the page shows only through the player's
+	// stream: once its banner is up, the stream is open.
+	if b := fetch("/seeks", `{game: "quizl"}`); !strings.Contains(b, `"id"`) {
+		t.Fatalf("seek: %s", b)
+	}
+	p.Wait("the stream's first news", `!!document.querySelector(".banner.seek")`)
+	for _, mv := range []string{"defog", "resign"} {
+		if st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/moves", ben.Token, map[string]any{"move": mv}); st != 200 {
+			t.Fatalf("Ben's %s: %d %s", mv, st, body)
+		}
+	}
+	want := "Your Nymphabet game " + ann.Table + " is over: you won."
+	p.Wait("the news of the end", `(document.getElementById("toast")||{}).textContent === `+strconv.Quote(want))
+}
