@@ -201,3 +201,25 @@ func TestNewAccountsRatedPerAddress(t *testing.T) {
 		t.Fatalf("a casual seek from the address: %d %s", st, body)
 	}
 }
+
+// TestNewRatedPerAddrSet: an operator's cap on the rated games new accounts
+// start from one address (limit.Limits.NewRatedPerAddr, serve's
+// --rate-new-rated) takes the default's place.
+func TestNewRatedPerAddrSet(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixtureTuned(t, func(c *Config) { c.RatedPerPair = -1 })
+	lim := generous
+	lim.NewRatedPerAddr = 3
+	srv := startServer(t, f, lim)
+	ann, bob := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Bob")
+	for i := range 4 {
+		var sa table.Seated
+		if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": true}, &sa); st != 201 {
+			t.Fatalf("create: %d %s", st, body)
+		}
+		st, body := bob.do("POST", "/api/v1/tables/"+sa.Table+"/join", map[string]any{}, nil)
+		if want := map[bool]int{true: 200, false: 429}[i < 3]; st != want {
+			t.Fatalf("rated join %d: %d %s, want %d", i+1, st, body, want)
+		}
+	}
+}

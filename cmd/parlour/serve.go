@@ -100,6 +100,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	})
 	chatAddr := fs.Float64("rate-chat-addr", limit.Defaults().ChatPerAddr, "chat messages per second one address may write, across its identities (raise it for parlour loadtest --chat)")
+	newRated := fs.Int("rate-new-rated", table.NewRatedPerAddr, "rated games accounts younger than a week may start from one address: that many at once, then as many again over a day (raise it for parlour loadtest --rated)")
+	perPair := fs.Int("rated-per-pair", table.RatedPerPair, "rated games two players may finish together in a day (raise it for parlour loadtest --rated)")
 	streams := fs.Int("streams", limit.DefaultStreams, "event streams and WebSockets held open at once, in all (each a file descriptor; lowered to fit the open-file limit); one address may hold a quarter of --conns-per-addr")
 	house := houseLexiconFlag(fs)
 	secureCookies := fs.Bool("secure-cookies", false, "the server is only reached over HTTPS: mark the session cookie Secure always, and send Strict-Transport-Security (docs/deploy.md)")
@@ -166,6 +168,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		{"rate-conn", "requests a second one connection may make", *perConn},
 		{"rate-identity", "requests a second one identity may make", *perID},
 		{"rate-chat-addr", "chat messages a second one address may write", *chatAddr},
+		{"rate-new-rated", "rated games new accounts may start from one address", float64(*newRated)},
+		{"rated-per-pair", "rated games two players may finish together in a day", float64(*perPair)},
 		{"conns-per-addr", "connections one address may hold open", float64(*perAddr)},
 	} {
 		if !(r.v > 0) {
@@ -223,7 +227,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "parlour serve: --park-after must be 0 (never) or more, not %v\n", *parkAfter)
 		return 2
 	}
-	topt := tableOptions{openExpiry: *openExpiry, parkAfter: *parkAfter}
+	topt := tableOptions{openExpiry: *openExpiry, parkAfter: *parkAfter, ratedPerPair: *perPair}
 	for _, d := range []*time.Duration{&topt.openExpiry, &topt.parkAfter} {
 		if *d == 0 {
 			*d = -1 // server.Config: negative is never
@@ -357,7 +361,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	lim := limit.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr,
 		TrustedProxies: proxies, SecureCookies: *secureCookies, Streams: fitStreams(log, *streams, flagSet(fs, "streams"), openFileLimit()),
-		ChatPerAddr: *chatAddr, ChatPerAddrBurst: 5 * *chatAddr}
+		ChatPerAddr: *chatAddr, ChatPerAddrBurst: 5 * *chatAddr, NewRatedPerAddr: *newRated}
 	if err := serve(ctx, log, stdout, *addr, *data, where, lim, topt, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl, filter, *house, mo, cal); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
@@ -628,6 +632,8 @@ type mailOptions struct {
 // them: for the durations negative is never, zero the default.
 type tableOptions struct {
 	openExpiry, parkAfter time.Duration
+	// ratedPerPair is server.Config.RatedPerPair.
+	ratedPerPair int
 	// leftMemory is told how many bytes tables let go of
 	// (server.Config.LeftMemory).
 	leftMemory func(bytes uint64)
@@ -743,7 +749,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	}
 	cfg := server.Config{
 		Store: db, Games: games.Registry(), NewBot: games.NewBot,
-		BaseURL: public, Logger: log, OpenExpiry: topt.openExpiry, ParkAfter: topt.parkAfter, LeftMemory: topt.leftMemory, ChatFilter: filter,
+		BaseURL: public, Logger: log, OpenExpiry: topt.openExpiry, ParkAfter: topt.parkAfter, LeftMemory: topt.leftMemory, ChatFilter: filter, RatedPerPair: topt.ratedPerPair,
 		HouseLexicons: house, Calendar: cal,
 	}
 	if mo.smtp != nil {

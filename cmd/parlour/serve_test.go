@@ -143,6 +143,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--rate-conn", "NaN"},
 		{"serve", "--rate-identity", "0"},
 		{"serve", "--rate-chat-addr", "-1"},
+		{"serve", "--rate-new-rated", "0"},
+		{"serve", "--rated-per-pair", "-1"},
 		{"serve", "--conns-per-addr", "0"},
 		{"serve", "--conns-per-addr", "-3"},
 		{"serve", "--ssh-idle", "0"},

@@ -191,6 +191,10 @@ func New(cfg Config) (*Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("httpapi: registering metrics: %w", err)
 	}
+	newRated := lim.NewRatedPerAddr
+	if newRated <= 0 {
+		newRated = table.NewRatedPerAddr
+	}
 	h := &Handler{
 		tables: cfg.Tables, players: cfg.Players, social: cfg.Social, daily: cfg.Daily, analyses: cfg.Analyses, seeks: cfg.Seeks, mail: cfg.Mail,
 		auth: cfg.Auth, games: cfg.Games, st: cfg.Store, reg: cfg.Metrics, metrics: m, closing: cfg.Closing,
@@ -202,7 +206,7 @@ func New(cfg Config) (*Handler, error) {
 		byAddr:           limit.NewKeyed(lim.NewGuests, lim.NewGuestsBurst),
 		codeMisses:       limit.NewKeyed(table.CodeMisses, table.CodeMissesBurst),
 		chatByAddr:       limit.NewKeyed(lim.ChatPerAddr, lim.ChatPerAddrBurst),
-		newRated:         limit.NewKeyed(table.NewRatedPerAddr/(24*60*60.0), table.NewRatedPerAddr),
+		newRated:         limit.NewKeyed(float64(newRated)/(24*60*60.0), float64(newRated)),
 		challengesByAddr: limit.NewKeyed(social.ChallengesPerAddr, social.ChallengesPerAddrBurst),
 		seeksByID:        limit.NewKeyed(seek.PerIdentity, seek.PerIdentityBurst),
 		seeksByAddr:      limit.NewKeyed(seek.PerAddr, seek.PerAddrBurst),

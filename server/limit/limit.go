@@ -58,6 +58,11 @@ type Limits struct {
 	ChatPerAddr      float64
 	ChatPerAddrBurst float64
 
+	// NewRatedPerAddr caps the rated games accounts younger than a week
+	// start from one address: that many at once, then as many again over
+	// a day (the table service's NewRatedPerAddr unless set).
+	NewRatedPerAddr int
+
 	// Streams caps the long-lived answers held open at once, event
 	// streams, player streams and WebSockets alike, each a file
 	// descriptor for as long as its game; StreamsPerAddr caps those of
@@ -124,6 +129,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.ChatPerAddr > 0 {
 		d.ChatPerAddr, d.ChatPerAddrBurst = l.ChatPerAddr, max(l.ChatPerAddrBurst, 1)
+	}
+	if l.NewRatedPerAddr > 0 {
+		d.NewRatedPerAddr = l.NewRatedPerAddr
 	}
 	if l.Streams > 0 {
 		d.Streams = l.Streams
