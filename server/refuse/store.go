@@ -24,14 +24,23 @@ func SaveFailed(log *slog.Logger, what string, err error) error {
 // PostgreSQL went away) and answers it as 503: nothing changed, and the
 // request may be made again.
 func ReadFailed(log *slog.Logger, what string, err error) error {
+	refusal := Unavailable("%s could not be read just now; nothing changed, try again", what)
 	if errors.Is(err, context.Canceled) {
-		// The request was given up (its client went away): the store
-		// did not fail, and the door says nothing to nobody (Write).
-		return fmt.Errorf("reading %s: %w", what, err)
+		// The read was given up, most often because its client went
+		// away (Write then answers nobody): the store did not fail.
+		return gaveUp{refusal: refusal, cause: fmt.Errorf("reading %s: %w", what, err)}
 	}
 	log.Error("reading "+what, "err", err)
-	return Unavailable("%s could not be read just now; nothing changed, try again", what)
+	return refusal
 }
+
+// gaveUp is a read given up: it says the refusal's words under its
+// status, and is the cancellation too (errors.Is), for the door to tell
+// a client that went away from one still there.
+type gaveUp struct{ refusal, cause error }
+
+func (g gaveUp) Error() string   { return g.refusal.Error() }
+func (g gaveUp) Unwrap() []error { return []error{g.refusal, g.cause} }
 
 // Reading turns *err, the failure of a read about what, into what a
 // player should hear: a refusal stays as it is, a request its client gave
@@ -41,7 +50,7 @@ func ReadFailed(log *slog.Logger, what string, err error) error {
 // defers it, so that none answers 500 for a lost store.
 func Reading(log *slog.Logger, what string, err *error) {
 	var e *Error
-	if *err == nil || errors.As(*err, &e) || errors.Is(*err, context.Canceled) {
+	if *err == nil || errors.As(*err, &e) {
 		return
 	}
 	*err = ReadFailed(log, what, *err)

@@ -59,8 +59,8 @@ func TestSaid(t *testing.T) {
 // for was cancelled, is no failure of the server's: nothing is logged
 // above debug, and it is answered (to nobody) and counted as 499, not 500.
 // A cancellation while the client is still there (the server's own
-// doing) stays a failure, and a store's read that failed for the
-// cancellation stays one.
+// doing) stays a failure, and a store's read given up then is a 503:
+// nothing changed, try again.
 func TestClientGone(t *testing.T) {
 	t.Parallel()
 	cancelled := func() *http.Request {
@@ -81,6 +81,7 @@ func TestClientGone(t *testing.T) {
 		{"gone, and a refusal", cancelled(), refuse.Conflict("it is not your turn"), http.StatusConflict, false},
 		{"gone, and a fault", cancelled(), errors.New("disk on fire"), http.StatusInternalServerError, true},
 		{"cancelled, the client still there", httptest.NewRequest("GET", "/api/v1/x", nil), context.Canceled, http.StatusInternalServerError, true},
+		{"a read given up, the client still there", httptest.NewRequest("GET", "/api/v1/x", nil), read, http.StatusServiceUnavailable, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -97,7 +98,14 @@ func TestClientGone(t *testing.T) {
 		})
 	}
 	var logged bytes.Buffer
-	if err := refuse.ReadFailed(slog.New(slog.NewTextHandler(&logged, nil)), "the table", context.Canceled); !errors.Is(err, context.Canceled) || logged.Len() > 0 {
-		t.Errorf("a read given up: %v, logged %q; want the cancellation, nothing logged", err, logged.String())
+	if err := refuse.ReadFailed(slog.New(slog.NewTextHandler(&logged, nil)), "the table", context.Canceled); !errors.Is(err, context.Canceled) || logged.Len() > 0 ||
+		refuse.Status(err) != http.StatusServiceUnavailable || refuse.Said(slog.New(slog.DiscardHandler), err) != "the table could not be read just now; nothing changed, try again" {
+		t.Errorf("a read given up: %v (%d), logged %q; want the cancellation, said as a 503, nothing logged", err, refuse.Status(err), logged.String())
+	}
+	// Reading treats a read given up as ReadFailed does.
+	err := error(fmt.Errorf("sqlite: %w", context.Canceled))
+	refuse.Reading(slog.New(slog.NewTextHandler(&logged, nil)), "the table", &err)
+	if !errors.Is(err, context.Canceled) || refuse.Status(err) != http.StatusServiceUnavailable || logged.Len() > 0 {
+		t.Errorf("Reading a read given up: %v (%d), logged %q", err, refuse.Status(err), logged.String())
 	}
 }
