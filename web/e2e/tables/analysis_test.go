@@ -14,6 +14,13 @@ import (
 
 type seated struct{ Table, Token string }
 
+// postFrom posts body (a JavaScript expression of the JSON to send) to
+// the API's path from p's page, as p's account signed in there, and
+// answers the answer's text.
+func postFrom(p *e2e.Player, path, body string) string {
+	return e2e.Eval[string](p, `fetch("/api/v1`+path+`", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(`+body+`)}).then(r => r.text())`)
+}
+
 // annAndBen makes a table of g with rules (nil for the defaults) through
 // the API, Ann in seat 0 and Ben joining seat 1, and answers their seats.
 func annAndBen(t *testing.T, base, g string, rules map[string]any) (ann, ben seated) {
@@ -176,11 +183,8 @@ func TestAnalysisSaysTheServerPlayed(t *testing.T) {
 	p := e2e.NewPlayer(t, b, "Ann", base)
 	p.SignUp("Annie", "correct horse battery")
 	// Annie makes the table and moves from her page, as her account.
-	fetch := func(path, body string) string {
-		return e2e.Eval[string](p, `fetch("/api/v1`+path+`", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(`+body+`)}).then(r => r.text())`)
-	}
 	var ann struct{ Table string }
-	if b := fetch("/tables", `{game: "nymphabet", seats: ["me", "open"], rules: {clock: 10}}`); json.Unmarshal([]byte(b), &ann) != nil || ann.Table == "" {
+	if b := postFrom(p, "/tables", `{game: "nymphabet", seats: ["me", "open"], rules: {clock: 10}}`); json.Unmarshal([]byte(b), &ann) != nil || ann.Table == "" {
 		t.Fatalf("create: %s", b)
 	}
 	st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"})
@@ -188,7 +192,7 @@ func TestAnalysisSaysTheServerPlayed(t *testing.T) {
 	if json.Unmarshal(body, &ben); st != 200 {
 		t.Fatalf("join: %d %s", st, body)
 	}
-	if b := fetch("/tables/"+ann.Table+"/moves", `{move: "abdicate"}`); !strings.Contains(b, `"playing"`) {
+	if b := postFrom(p, "/tables/"+ann.Table+"/moves", `{move: "abdicate"}`); !strings.Contains(b, `"playing"`) {
 		t.Fatalf("abdicate: %s", b)
 	}
 	if st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/moves", ben.Token, map[string]any{"move": "defog"}); st != 200 {

@@ -18,11 +18,8 @@ func TestGameOverAway(t *testing.T) {
 	b := e2e.NewBrowser(t)
 	p := e2e.NewPlayer(t, b, "Ann", base)
 	p.SignUp("Annie", "correct horse battery")
-	fetch := func(path, body string) string {
-		return e2e.Eval[string](p, `fetch("/api/v1`+path+`", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(`+body+`)}).then(r => r.text())`)
-	}
 	var ann struct{ Table string }
-	if b := fetch("/tables", `{game: "nymphabet", seats: ["me", "open"]}`); json.Unmarshal([]byte(b), &ann) != nil || ann.Table == "" {
+	if b := postFrom(p, "/tables", `{game: "nymphabet", seats: ["me", "open"]}`); json.Unmarshal([]byte(b), &ann) != nil || ann.Table == "" {
 		t.Fatalf("create: %s", b)
 	}
 	st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"})
@@ -30,13 +27,13 @@ func TestGameOverAway(t *testing.T) {
 	if json.Unmarshal(body, &ben); st != 200 {
 		t.Fatalf("join: %d %s", st, body)
 	}
-	if b := fetch("/tables/"+ann.Table+"/moves", `{move: "abdicate"}`); !strings.Contains(b, `"playing"`) {
+	if b := postFrom(p, "/tables/"+ann.Table+"/moves", `{move: "abdicate"}`); !strings.Contains(b, `"playing"`) {
 		t.Fatalf("abdicate: %s", b)
 	}
 	p.Open("/")
 	// A seek made outside the page shows only through the player's
 	// stream: once its banner is up, the stream is open.
-	if b := fetch("/seeks", `{game: "quizl"}`); !strings.Contains(b, `"id"`) {
+	if b := postFrom(p, "/seeks", `{game: "quizl"}`); !strings.Contains(b, `"id"`) {
 		t.Fatalf("seek: %s", b)
 	}
 	p.Wait("the stream's first news", `!!document.querySelector(".banner.seek")`)

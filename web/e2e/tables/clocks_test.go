@@ -183,11 +183,8 @@ func TestWordFightTimeoutAfterReload(t *testing.T) {
 	b := e2e.NewBrowser(t)
 	p := e2e.NewPlayer(t, b, "Ann", srv.Base)
 	p.SignUp("Annie", "correct horse battery")
-	fetch := func(path, body string) string {
-		return e2e.Eval[string](p, `fetch("/api/v1`+path+`", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(`+body+`)}).then(r => r.text())`)
-	}
 	var ann struct{ Table string }
-	if b := fetch("/tables", `{game: "wordfight", seats: ["me", "open"], rules: {clock: 300}}`); json.Unmarshal([]byte(b), &ann) != nil || ann.Table == "" {
+	if b := postFrom(p, "/tables", `{game: "wordfight", seats: ["me", "open"], rules: {clock: 300}}`); json.Unmarshal([]byte(b), &ann) != nil || ann.Table == "" {
 		t.Fatalf("create: %s", b)
 	}
 	st, body := e2e.API(t, srv.Base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"})
@@ -205,7 +202,7 @@ func TestWordFightTimeoutAfterReload(t *testing.T) {
 			if st, body := e2e.API(t, srv.Base, "POST", "/tables/"+ann.Table+"/moves", ben.Token, map[string]any{"move": mv.move}); st != http.StatusOK {
 				t.Fatalf("Ben's %s: %d %s", mv.move, st, body)
 			}
-		} else if b := fetch("/tables/"+ann.Table+"/moves", fmt.Sprintf(`{move: %q}`, mv.move)); !strings.Contains(b, `"version"`) {
+		} else if b := postFrom(p, "/tables/"+ann.Table+"/moves", fmt.Sprintf(`{move: %q}`, mv.move)); !strings.Contains(b, `"version"`) {
 			t.Fatalf("Annie's %s: %s", mv.move, b)
 		}
 	}
