@@ -21,6 +21,31 @@ func postFrom(p *e2e.Player, path, body string) string {
 	return e2e.Eval[string](p, `fetch("/api/v1`+path+`", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(`+body+`)}).then(r => r.text())`)
 }
 
+// annieGame is a Nymphabet table Annie made from her page, Ben seated at it.
+type annieGame struct {
+	Table string
+	ben   seated
+}
+
+// annieAbdicates has Annie, signed in on p's page, make a Nymphabet table
+// with rules (a JavaScript object) from it, Ben join it through the API,
+// and Annie play ABDICATE from her page.
+func annieAbdicates(t *testing.T, base string, p *e2e.Player, rules string) annieGame {
+	t.Helper()
+	var ann annieGame
+	if b := postFrom(p, "/tables", `{game: "nymphabet", seats: ["me", "open"], rules: `+rules+`}`); json.Unmarshal([]byte(b), &ann) != nil || ann.Table == "" {
+		t.Fatalf("create: %s", b)
+	}
+	st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"})
+	if json.Unmarshal(body, &ann.ben); st != 200 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	if b := postFrom(p, "/tables/"+ann.Table+"/moves", `{move: "abdicate"}`); !strings.Contains(b, `"playing"`) {
+		t.Fatalf("abdicate: %s", b)
+	}
+	return ann
+}
+
 // annAndBen makes a table of g with rules (nil for the defaults) through
 // the API, Ann in seat 0 and Ben joining seat 1, and answers their seats.
 func annAndBen(t *testing.T, base, g string, rules map[string]any) (ann, ben seated) {
@@ -183,18 +208,8 @@ func TestAnalysisSaysTheServerPlayed(t *testing.T) {
 	p := e2e.NewPlayer(t, b, "Ann", base)
 	p.SignUp("Annie", "correct horse battery")
 	// Annie makes the table and moves from her page, as her account.
-	var ann struct{ Table string }
-	if b := postFrom(p, "/tables", `{game: "nymphabet", seats: ["me", "open"], rules: {clock: 10}}`); json.Unmarshal([]byte(b), &ann) != nil || ann.Table == "" {
-		t.Fatalf("create: %s", b)
-	}
-	st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"})
-	var ben seated
-	if json.Unmarshal(body, &ben); st != 200 {
-		t.Fatalf("join: %d %s", st, body)
-	}
-	if b := postFrom(p, "/tables/"+ann.Table+"/moves", `{move: "abdicate"}`); !strings.Contains(b, `"playing"`) {
-		t.Fatalf("abdicate: %s", b)
-	}
+	ann := annieAbdicates(t, base, p, `{clock: 10}`)
+	ben := ann.ben
 	if st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/moves", ben.Token, map[string]any{"move": "defog"}); st != 200 {
 		t.Fatalf("defog: %d %s", st, body)
 	}

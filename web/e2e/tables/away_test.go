@@ -1,7 +1,6 @@
 package tables
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,18 +17,8 @@ func TestGameOverAway(t *testing.T) {
 	b := e2e.NewBrowser(t)
 	p := e2e.NewPlayer(t, b, "Ann", base)
 	p.SignUp("Annie", "correct horse battery")
-	var ann struct{ Table string }
-	if b := postFrom(p, "/tables", `{game: "nymphabet", seats: ["me", "open"]}`); json.Unmarshal([]byte(b), &ann) != nil || ann.Table == "" {
-		t.Fatalf("create: %s", b)
-	}
-	st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"})
-	var ben seated
-	if json.Unmarshal(body, &ben); st != 200 {
-		t.Fatalf("join: %d %s", st, body)
-	}
-	if b := postFrom(p, "/tables/"+ann.Table+"/moves", `{move: "abdicate"}`); !strings.Contains(b, `"playing"`) {
-		t.Fatalf("abdicate: %s", b)
-	}
+	ann := annieAbdicates(t, base, p, `{}`)
+	ben := ann.ben
 	p.Open("/")
 	// A seek made outside the page shows only through the player's
 	// stream: once its banner is up, the stream is open.
