@@ -70,6 +70,16 @@ func (p *playScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			if p.line != "" {
 				return p.submitLine()
 			}
+		case "ctrl+u":
+			// Clearing a move typed after ":" keeps the ":", so that
+			// what is typed next is still the move, not keys aiming
+			// and firing on the board; a second ctrl+u closes the line.
+			if p.line != ":" && strings.HasPrefix(p.line, ":") {
+				p.line = ":"
+			} else {
+				p.line = ""
+			}
+			return nil
 		default:
 			if s != "up" && s != "down" && s != "left" && s != "right" && s != "tab" && s != "space" || p.line != "" {
 				if editLine(&p.line, s, k, 60) {

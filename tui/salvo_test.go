@@ -320,6 +320,26 @@ func TestSalvoSixthShotRefused(t *testing.T) {
 	if s := tm.screen(); !strings.Contains(s, "Move: :fire A1 B1█") {
 		t.Errorf("a pasted move is not on the line:\n%s", s)
 	}
+	// ctrl+u clears the move but keeps the line open: what is typed
+	// next is the move, where a space would have aimed at the board and
+	// enter fired what was aimed.
+	tm.key("ctrl+u")
+	if s := tm.screen(); !strings.Contains(s, "Move: :█") {
+		t.Errorf("ctrl+u did not leave the line open and empty:\n%s", s)
+	}
+	tm.typeText("fire F1 G1")
+	if s := tm.screen(); !strings.Contains(s, "Move: :fire F1 G1█") || !strings.Contains(s, "Salvo: A1 B1 C1 D1 E1 (5 of 5 shots)") {
+		t.Errorf("the move typed after ctrl+u is not on the line, or aimed:\n%s", s)
+	}
+	tm.key("ctrl+u")
+	tm.key("ctrl+u")
+	if s := tm.screen(); strings.Contains(s, "Move:") {
+		t.Errorf("a second ctrl+u did not close the line:\n%s", s)
+	}
+	if tm.table().sent != sent {
+		t.Errorf("a move was sent")
+	}
+	tm.update(tea.PasteMsg{Content: ":fire A1 B1\n"})
 	tm.key("esc")
 	// Back on C1: space takes it back, and the refusal goes.
 	tm.key("left")
