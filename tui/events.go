@@ -663,7 +663,7 @@ func (m *Model) paired(e *eventScreen, s client.Seated, game, name string) tea.C
 		name = e.ev.Name
 	}
 	if on := m.table(); on != nil && on.id != s.Table && on.seat >= 0 && (on.upd == nil || on.upd.Table.Status != "finished") {
-		m.note = fmt.Sprintf("%s paired you at a table: esc, and it opens", name)
+		m.tell(fmt.Sprintf("%s paired you at a table: esc, and it opens", name))
 		return nil
 	}
 	if on := m.table(); on != nil && on.id == s.Table {

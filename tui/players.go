@@ -379,7 +379,7 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 		}
 		if strings.ToLower(ch.To) == me {
 			if !hasChallenge(so.in, ch.ID) {
-				m.note = fmt.Sprintf("%s challenges you to %s: %s", ch.From, m.challengeTerms(*ch), m.answerHint())
+				m.tell(fmt.Sprintf("%s challenges you to %s: %s", ch.From, m.challengeTerms(*ch), m.answerHint()))
 			}
 			so.in = upsert(so.in, *ch)
 		} else {
@@ -400,14 +400,15 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 				so.online = m.note
 			}
 		} else if f.Table != nil {
-			m.note = fmt.Sprintf("%s, whom you follow, started a game of %s", f.Name, m.gameTitle(f.Table.Game))
+			news := fmt.Sprintf("%s, whom you follow, started a game of %s", f.Name, m.gameTitle(f.Table.Game))
 			if f.Table.ID != "" { // a game open to spectators
 				if _, ok := m.cur.(*playersScreen); ok {
-					m.note += ": w on them watches it"
+					news += ": w on them watches it"
 				} else {
-					m.note += ": w on the players screen watches it"
+					news += ": w on the players screen watches it"
 				}
 			}
+			m.tell(news)
 		}
 	case "challengeDeclined", "challengeCanceled":
 		ch := ev.Challenge
@@ -419,13 +420,13 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 		so.in, so.out = without(so.in, ch.ID), without(so.out, ch.ID)
 		switch {
 		case mine && ch.Status == "declined":
-			m.note = fmt.Sprintf("%s declined your challenge to %s", ch.To, m.gameTitle(ch.Game))
+			m.tell(fmt.Sprintf("%s declined your challenge to %s", ch.To, m.gameTitle(ch.Game)))
 		case mine && ch.Status == "expired":
-			m.note = fmt.Sprintf("your challenge to %s expired unanswered", ch.To)
+			m.tell(fmt.Sprintf("your challenge to %s expired unanswered", ch.To))
 		case was && ch.Status == "canceled":
-			m.note = fmt.Sprintf("%s withdrew their challenge", ch.From)
+			m.tell(fmt.Sprintf("%s withdrew their challenge", ch.From))
 		case was && ch.Status == "expired":
-			m.note = fmt.Sprintf("%s's challenge expired", ch.From)
+			m.tell(fmt.Sprintf("%s's challenge expired", ch.From))
 		}
 	case "gameStart":
 		t := ev.Table
@@ -441,7 +442,7 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 				s := client.Seated{Table: t.ID, Seat: t.Seat, Token: m.cfg.Session, Invite: m.public() + "/t/" + t.ID}
 				return tea.Batch(m.sit(s, t.Game), m.loadServed())
 			}
-			m.note = fmt.Sprintf("your challenge was accepted: the %s table is in your recent games", m.gameTitle(t.Game))
+			m.tell(fmt.Sprintf("your challenge was accepted: the %s table is in your recent games", m.gameTitle(t.Game)))
 		}
 		if sk, ok := m.cur.(*seekScreen); ok && t.Challenge == "" {
 			return tea.Batch(sk.paired(t.Game), m.loadServed())
@@ -454,14 +455,14 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 		if t := ev.Table; t != nil {
 			if on := m.table(); on == nil || on.id != t.ID {
 				if w := finishWords(t.Result); w != "" {
-					m.note = fmt.Sprintf("your %s game %s is over: %s", m.gameTitle(t.Game), t.ID, w)
+					m.tell(fmt.Sprintf("your %s game %s is over: %s", m.gameTitle(t.Game), t.ID, w))
 				}
 			}
 		}
 		return m.loadServed()
 	case "refund":
 		if r := ev.Refund; r != nil {
-			m.note = fmt.Sprintf("you got back %.0f rating points in %s, lost to a player a moderator closed for cheating", r.Points, m.poolTitle(r.Pool))
+			m.tell(fmt.Sprintf("you got back %.0f rating points in %s, lost to a player a moderator closed for cheating", r.Points, m.poolTitle(r.Pool)))
 		}
 	case "rematch":
 		r := ev.Rematch
@@ -471,7 +472,7 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 		// The finished game's end screen offers the rematch itself, and
 		// the next table needs no word of its own start.
 		if on := m.table(); on == nil || on.id != r.Prev && on.id != r.Table {
-			m.note = fmt.Sprintf("%s asks for a rematch of %s%s: the table is in your recent games", r.From, m.gameTitle(r.Game), ratedWord(r.Rated))
+			m.tell(fmt.Sprintf("%s asks for a rematch of %s%s: the table is in your recent games", r.From, m.gameTitle(r.Game), ratedWord(r.Rated)))
 		}
 		return m.loadServed()
 	case "tournamentGame":
