@@ -416,7 +416,7 @@ func (d *Door) run(sess ssh.Session) {
 	}
 	// The player is at another computer: the client must write nothing
 	// to this one's disk.
-	cfg := tui.Config{Client: c, Table: table, NoDisk: true, PublicURL: d.cfg.PublicURL}
+	cfg := tui.Config{Client: c, Table: table, NoDisk: true, PublicURL: d.cfg.PublicURL, Guide: true}
 	// The player is not at the server: their times of day are in the
 	// zone their client sent, or in UTC, named as such.
 	zone, chosen := sessionZone(sess.Environ())

@@ -96,6 +96,10 @@ type Config struct {
 	// pass the server's for the player's own.
 	Zone      *time.Location
 	ZoneNamed bool
+	// Guide opens each game's first-game guide by itself at the
+	// player's first table of it (parlour play and the SSH door do); a
+	// player opens it at any table in play with ? then g.
+	Guide bool
 }
 
 // A screenMsg is an answer for the screen that asked, which takes it
@@ -494,6 +498,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	if m.help != nil {
 		cmd := m.help.update(k)
 		if m.help.done {
+			if t := m.table(); m.help.guide && t != nil && t.upd != nil {
+				t.openGuide()
+			}
 			m.help = nil
 		}
 		return cmd
@@ -503,6 +510,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		if t != nil && t.upd != nil {
 			m.help.rules = t.rulesText()
 			m.help.game = t.upd.Table.Game
+			m.help.guides = t.upd.Table.Status == "playing" && !t.watching()
 		}
 		return nil
 	}

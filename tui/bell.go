@@ -23,6 +23,9 @@ type settings struct {
 	// while they are away from the terminal, as the browser's sound does
 	// while its tab is hidden. It is off until the player turns it on.
 	Bell bool `json:"bell"`
+	// Guided lists the games whose first-game guide the player has
+	// closed: it opens by itself no more (? then g opens it again).
+	Guided []string `json:"guided,omitempty"`
 }
 
 // loadSettings reads the settings kept in dir; none are the defaults.

@@ -26,6 +26,9 @@ type helpScreen struct {
 	game            string
 	howTo           bool
 	howText, howErr string
+	// guides says g opens the table's first-game guide (a seat at a game
+	// in play); guide says g was pressed.
+	guides, guide bool
 }
 
 // helpRulesMsg is the rules of game, or why they could not be read, for
@@ -53,6 +56,10 @@ func (hp *helpScreen) update(msg tea.Msg) tea.Cmd {
 		switch msg.String() {
 		case "?", "esc", "q", "enter":
 			hp.done = true
+		case "g":
+			if hp.guides && !hp.howTo {
+				hp.done, hp.guide = true, true
+			}
 		case "r":
 			if hp.game == "" {
 				return nil
@@ -112,7 +119,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Word Fight", "type a word, enter declares it (more than a word: a move as written) · arrows move · space/tab across/down · enter place · c twice cannot"},
 		{"Nymphabet", "type a word · enter play it"},
 		{"Waiting", "ctrl+x twice leaves the table (the last one out closes it)"},
-		{"Any game", ":resign enter twice resigns (the first says what it does) · ctrl+a twice aborts · :MOVE enter sends a move in the game's notation · ctrl+t chat, enter sends (signed in, /report NAME REASON reports a player, a guest by their latest line) · ctrl+o mute · ctrl+g claim · ctrl+b bell on your turn while away, on or off · ctrl+s save the record so far · ? then r how to play the game"},
+		{"Any game", ":resign enter twice resigns (the first says what it does) · ctrl+a twice aborts · :MOVE enter sends a move in the game's notation · ctrl+t chat, enter sends (signed in, /report NAME REASON reports a player, a guest by their latest line) · ctrl+o mute · ctrl+g claim · ctrl+b bell on your turn while away, on or off · ctrl+s save the record so far · ? then r how to play the game, g its first-game guide"},
 		{"Game over", "a the engines' analysis (esc or a back) · p replay move by move (←→ · tab another seat · esc back) · s save the record (SSH: its address) · r rematch (alone: a new game) · b next grid · l every report (Salvo)"},
 	}
 }
@@ -136,6 +143,9 @@ func (hp *helpScreen) view() string {
 	default:
 		if hp.game != "" {
 			lines = append(lines, "r: how to play "+hp.gameTitle(hp.game)+", as the server words its rules")
+		}
+		if hp.guides {
+			lines = append(lines, "g: the first-game guide of "+hp.gameTitle(hp.game)+", a few steps about this screen")
 		}
 		if hp.rules != "" {
 			// A player who joined by a code saw no lobby line: the

@@ -34,6 +34,11 @@ type playScreen struct {
 // seat's setup is due, and asks for a fresh Word Fight preview.
 func (t *tableScreen) onUpdate() tea.Cmd {
 	u := t.upd
+	if u.Table.Status == "playing" {
+		t.guideFirst()
+	} else {
+		t.guide = nil // over: the end screen has no part it speaks of
+	}
 	if (u.Table.Status == "open" || u.Table.Status == "setup") && u.Setup == nil && t.hasSetup() {
 		return t.setup.start()
 	}

@@ -76,6 +76,10 @@ type tableScreen struct {
 	// from is the screen esc goes back to (a profile whose game this
 	// is), when not home.
 	from screen
+	// guide is the first-game guide, while open; guideAsked says the
+	// table has asked whether to open it by itself.
+	guide      *guidePanel
+	guideAsked bool
 }
 
 // openTable makes the screen of a seat at a table, the gen-th this
@@ -719,6 +723,9 @@ func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	if t.watching() {
 		return t.watchKey(s, k)
 	}
+	if t.guide != nil && t.guideKey(s) {
+		return nil
+	}
 	if t.upd != nil {
 		switch s {
 		case "ctrl+x":
@@ -946,7 +953,7 @@ func (t *tableScreen) screenView() string {
 	case "finished":
 		body = t.end.view()
 	default:
-		body = t.play.view()
+		return t.withChat(t.withGuide(t.header() + "\n" + t.play.view()))
 	}
 	return t.withChat(t.header() + "\n" + body)
 }

@@ -77,7 +77,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "parlour play: %v\n", err)
 		return 2
 	}
-	cfg := tui.Config{Client: c, DataDir: *data, Game: fs.Arg(0), Table: *join}
+	cfg := tui.Config{Client: c, DataDir: *data, Game: fs.Arg(0), Table: *join, Guide: true}
 	if *srv == "" {
 		cfg.Server = "embedded:" + *data
 	}

@@ -1,0 +1,168 @@
+package tui
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFirstGameGuide: the first table of a game opens a short guide at
+// the foot of the play screen, under the board, that steps on and back,
+// closes, is kept as seen (it opens by itself no more), reopens from the
+// help, and gives way to a key of the game, which then plays.
+func TestFirstGameGuide(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	dir := t.TempDir()
+	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: dir, Guide: true})
+	tm.open("salvo", 0)
+	tm.key("enter")
+	tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
+	if strings.Contains(tm.screen(), "short guide") {
+		t.Errorf("the guide opened at the fleet editor, before play")
+	}
+	tm.key("enter")
+	s := tm.waitFor("the guide", has("Your first game of Salvo: a short guide · step 1 of 4", "the ocean you aim at"))
+	if !strings.Contains(s, "Aiming at") || !strings.Contains(s, " 10 ") {
+		t.Errorf("the board is not in sight above the guide:\n%s", s)
+	}
+	checkFits(t, tm)
+	for _, step := range []struct{ key, want string }{
+		{"enter", "step 2 of 4"},
+		{"left", "step 1 of 4"},
+		{"right", "step 2 of 4"},
+		{"right", "step 3 of 4"},
+		{"enter", "step 4 of 4"},
+		{"right", "step 4 of 4"},
+	} {
+		tm.key(step.key)
+		if s := tm.screen(); !strings.Contains(s, step.want) {
+			t.Fatalf("after %s the guide is not at %s:\n%s", step.key, step.want, s)
+		}
+	}
+	if s := tm.screen(); !strings.Contains(s, "enter got it") || !strings.Contains(s, "wrong outline loses") {
+		t.Errorf("the last step does not say so:\n%s", s)
+	}
+	// News that comes while the guide is open shows under it, once,
+	// where the lines the guide took held it.
+	news := "Ben, whom you follow, started a game of Nymphabet: w on the players screen watches it, and this news runs on to a second line"
+	tm.table().tell(news)
+	s = tm.screen()
+	if n := strings.Count(s, "Ben, whom you follow"); n != 1 || !strings.Contains(s, "second line") || !strings.Contains(s, "step 4 of 4") {
+		t.Errorf("the news shows %d times beside the guide:\n%s", n, s)
+	}
+	checkFits(t, tm)
+	tm.table().note = ""
+	tm.key("enter")
+	if s := tm.screen(); strings.Contains(s, "short guide") || !strings.Contains(s, "(0 of 5 shots)") {
+		t.Fatalf("enter on the last step did not close the guide, or fired:\n%s", s)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, settingsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var set settings
+	if err := json.Unmarshal(raw, &set); err != nil || len(set.Guided) != 1 || set.Guided[0] != "salvo" {
+		t.Errorf("the guide is not kept as seen: %s (%v)", raw, err)
+	}
+
+	// ? then g opens it again; a key of the game closes it and plays.
+	tm.key("?")
+	if s := tm.screen(); !strings.Contains(s, "g: the first-game guide of Salvo") {
+		t.Errorf("the help does not offer the guide:\n%s", s)
+	}
+	tm.key("g")
+	tm.waitFor("the guide again", has("step 1 of 4"))
+	tm.key("space")
+	if s := tm.screen(); strings.Contains(s, "short guide") || !strings.Contains(s, "Salvo: A1 (1 of 5 shots)") {
+		t.Errorf("space did not close the guide and aim:\n%s", s)
+	}
+
+	// A second Salvo table: no guide by itself.
+	tm.key("ctrl+a")
+	tm.key("ctrl+a")
+	tm.waitFor("the game aborted", over)
+	tm.key("esc")
+	tm2 := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: dir, Guide: true})
+	tm2.open("salvo", 0)
+	tm2.key("enter")
+	tm2.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
+	tm2.key("enter")
+	if s := tm2.waitFor("play", has("(0 of 5 shots)")); strings.Contains(s, "short guide") {
+		t.Errorf("the guide opened again after it was closed:\n%s", s)
+	}
+}
+
+// TestGuideNotAfterAGame: a player whose recent games hold a game of the
+// kind already (another device's, an account's) gets no guide by itself.
+func TestGuideNotAfterAGame(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	dir := t.TempDir()
+	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: dir})
+	tm.open("nymphabet", 0)
+	tm.key("enter")
+	tm.waitFor("play", has("A word starting with A"))
+	tm.key("esc")
+	tm.waitFor("home", has("Your recent games", "Nymphabet"))
+
+	tm2 := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: dir, Guide: true})
+	tm2.open("nymphabet", 0)
+	tm2.key("enter")
+	if s := tm2.waitFor("play", has("A word starting with A")); strings.Contains(s, "short guide") {
+		t.Errorf("the guide opened for a player who has played Nymphabet:\n%s", s)
+	}
+	// The other games' guides still open by themselves.
+	tm2.key("esc")
+	tm2.open("wordfight", 0)
+	tm2.key("enter")
+	tm2.waitFor("the Word Fight guide", has("Your first game of Sightless Word Fight: a short guide"))
+	checkFits(t, tm2)
+}
+
+// TestGuideSteps: each game's guide, and the steps that follow the
+// table's rules and the seat's screen.
+func TestGuideSteps(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, game, rules string
+		own               bool
+		steps             int
+		want, not         string
+	}{
+		{"quizl", "quizl", `{}`, true, 5, "Your grid is on the right", ""},
+		{"quizl alone", "quizl", `{}`, false, 4, "Sure of the password?", "Your grid"},
+		{"salvo", "salvo", `{}`, true, 4, "each ship you sink costs you one shot", "of yours that is sunk"},
+		{"salvo owner", "salvo", `{"shots_lost_by":"owner"}`, true, 4, "each ship of yours that is sunk costs you one shot", "each ship you sink"},
+		{"wordfight", "wordfight", `{}`, true, 4, "c twice", ""},
+		{"nymphabet", "nymphabet", `{"mode":"standard"}`, true, 3, "crosses off Z loses", "cyclic"},
+		{"nymphabet cyclic", "nymphabet", `{"mode":"cyclic"}`, true, 3, "last letter left wins", "Z loses"},
+		{"a bad rule", "nymphabet", `{"mode":7}`, true, 3, "crosses off Z loses", ""},
+		{"no such game", "chess", `{}`, true, 0, "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			steps := guideSteps(c.game, tableRules(json.RawMessage(c.rules)), c.own)
+			if len(steps) != c.steps {
+				t.Fatalf("%d steps, want %d: %q", len(steps), c.steps, steps)
+			}
+			all := strings.Join(steps, "\n")
+			if !strings.Contains(all, c.want) || c.not != "" && strings.Contains(all, c.not) {
+				t.Errorf("the steps say %q; want %q and not %q", all, c.want, c.not)
+			}
+			for i, s := range steps {
+				g := guidePanel{title: "Your first game", steps: steps, at: i}
+				for _, l := range g.lines(80) {
+					if w := len([]rune(ansiStrip(l))); w > 80 {
+						t.Errorf("step %d has a line of %d columns: %q", i+1, w, l)
+					}
+				}
+				if len(g.lines(80)) > 6 {
+					t.Errorf("step %d takes %d lines at 80 columns: %q", i+1, len(g.lines(80)), s)
+				}
+			}
+		})
+	}
+}
