@@ -56,12 +56,18 @@ func guideSteps(game string, rules map[string]json.RawMessage, own bool) []strin
 			"A word that fits nowhere: press c twice to say you cannot place it, and take a strike. Enough strikes end the game, and the best score wins.",
 		}
 	case "nymphabet":
+		first := "The alphabet runs across the top: the letter between [ ] is the current one, the first not yet crossed off."
 		last := "In this game whoever crosses off Z loses: plan so that the other player has to."
-		if rule("mode") == "cyclic" {
-			last = "In this cyclic game the alphabet goes round from Z to A, and whoever crosses off the last letter left wins."
+		switch rule("mode") {
+		case "cyclic":
+			first += " Here the alphabet goes round from Z to A, and the first word may begin with any letter."
+			last = "Here the game ends once every letter is crossed off, and whoever crosses off the last one wins."
+		case "scoring":
+			first += " Here the alphabet goes round from Z to A, and the first word may begin with any letter."
+			last = "Here each player scores the product of the letters each of their words crossed off (3, then 2, make 6); once every letter is crossed off, the higher product wins."
 		}
 		return []string{
-			"The alphabet runs across the top: the letter between [ ] is the current one, the first not yet crossed off.",
+			first,
 			"Your word must begin with the current letter. It crosses off that letter, then each next letter of the alphabet that comes later in the word, in order: ABDICATED crosses off A, B, C and D.",
 			"The words played are listed under the alphabet. " + last,
 		}

@@ -138,7 +138,8 @@ func TestGuideSteps(t *testing.T) {
 		{"salvo owner", "salvo", `{"shots_lost_by":"owner"}`, true, 4, "each ship of yours that is sunk costs you one shot", "each ship you sink"},
 		{"wordfight", "wordfight", `{}`, true, 4, "c twice", ""},
 		{"nymphabet", "nymphabet", `{"mode":"standard"}`, true, 3, "crosses off Z loses", "cyclic"},
-		{"nymphabet cyclic", "nymphabet", `{"mode":"cyclic"}`, true, 3, "last letter left wins", "Z loses"},
+		{"nymphabet cyclic", "nymphabet", `{"mode":"cyclic"}`, true, 3, "crosses off the last one wins", "Z loses"},
+		{"nymphabet scoring", "nymphabet", `{"mode":"scoring"}`, true, 3, "the higher product wins", "Z loses"},
 		{"a bad rule", "nymphabet", `{"mode":7}`, true, 3, "crosses off Z loses", ""},
 		{"no such game", "chess", `{}`, true, 0, "", ""},
 	} {
