@@ -81,3 +81,29 @@ func TestGuideEveryGame(t *testing.T) {
 		ann.Wait(tc.game+"'s guide done", `!document.querySelector("#guide")`)
 	}
 }
+
+// TestGuideFollowsTheRules: the guide says the table's own rules where
+// they change what it says: a cyclic Nymphabet table's alphabet goes
+// round and its last word wins, where a standard one's Z loses.
+func TestGuideFollowsTheRules(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.Open("/new/nymphabet")
+	ann.Wait("the new table form", `!!document.querySelector("#opt-mode")`)
+	ann.ClickText("#main form button", "The computer")
+	ann.Pick("#opt-mode", "cyclic")
+	ann.TypeIn("#my-name", ann.Name)
+	ann.Click("form button[type=submit]")
+	ann.Wait("the guide", `!!document.querySelector("#guide")`)
+	if got := ann.Text("#guide-text"); !strings.Contains(got, "goes round from Z to A") || !strings.Contains(got, "any letter") {
+		t.Errorf("a cyclic table's first step says %q", got)
+	}
+	ann.Click("#guide-next")
+	ann.Click("#guide-next")
+	ann.Wait("step 3", `document.querySelector("#guide-step").textContent === "Step 3 of 3"`)
+	if got := ann.Text("#guide-text"); !strings.Contains(got, "crosses off the last one wins") || strings.Contains(got, "Z loses") {
+		t.Errorf("a cyclic table's last step says %q", got)
+	}
+}

@@ -18,8 +18,9 @@ function markSeen(game) {
 
 // Each step says one thing and points at the part of the screen it is
 // about (a selector; a step whose part is not on the screen points at
-// nothing).
-const steps = {
+// nothing). steps(game, rules) adds the words that depend on the table's
+// rules: Salvo's lost shots, Nymphabet's mode.
+const fixed = {
   quizl: [
     { at: '.quizl .board:not([data-board="own"])', text: "This is your tracking grid: the grid the other side hid its password in, five letters on one row or column among 25 different letters. It starts blank." },
     { at: "#q-call", text: "On your turn, call a square: click it once to select it and again to call it (or type its name, row then column, like 72). You alone see the letter it holds." },
@@ -29,7 +30,7 @@ const steps = {
   ],
   salvo: [
     { at: ".salvo .boards > :first-child", text: "This is the ocean you aim at: ten by ten, columns A to J, rows 1 to 10. Your opponent's five ships are hidden in it." },
-    { at: "#s-fire, #s-controls", text: "Click squares to aim a salvo, then fire; the squares you picked show in the box. By the keyboard, Enter on a square takes it into the salvo and F fires it. You start with five shots and lose one for each enemy ship you sink (a table may choose the other rule: one lost for each of your own ships sunk). You always keep at least one." },
+    { at: "#s-fire, #s-controls", text: "Click squares to aim a salvo, then fire; the squares you picked show in the box. By the keyboard, Enter on a square takes it into the salvo and F fires it. You start with five shots and lose one for each enemy ship you sink. You always keep at least one." },
     { at: "#s-reports, #moves", text: "The report says how many shots hit each kind of ship, never which shot hit. A report of one hit in the destroyer after a three-shot salvo means one of those three squares holds it: mark it and narrow it down with later salvos." },
     { at: "#players", text: "When every ship of a fleet is sunk, its hunter outlines where each ship lay; a wrong outline loses. The first to outline a fleet right wins." },
   ],
@@ -42,15 +43,33 @@ const steps = {
   nymphabet: [
     { at: ".alphabet", text: "The alphabet in a row. The highlighted letter is the current one: the first not yet crossed off." },
     { at: "#n-word", text: "Your word must begin with the current letter. It crosses off that letter and then each next letter of the alphabet it holds further on, in order: ABDICATED crosses off A, B, C and D." },
-    { at: ".nwords, #moves", text: "The words played, with the letters each crossed off shown in capitals. In the standard game, whoever crosses off Z loses: plan so the other player has to." },
+    { at: ".nwords, #moves", text: "The words played, with the letters each crossed off shown in capitals. Whoever crosses off Z loses: plan so the other player has to." },
   ],
 };
 
-// open shows the guide of game at the top of where (the play screen),
-// replacing one that is open. onClose runs when it closes.
-export function open(where, game, onClose) {
-  const list = steps[game];
-  if (!list) return null;
+// steps is game's guide at a table with rules (its options, as the table
+// says them).
+function steps(game, rules = {}) {
+  const list = (fixed[game] || []).map(s => ({ ...s }));
+  const say = (i, text) => { if (list[i]) list[i].text = text; };
+  if (game === "salvo" && rules.shots_lost_by === "owner") {
+    say(1, list[1].text.replace("lose one for each enemy ship you sink", "lose one for each of your own ships that is sunk"));
+  }
+  if (game === "nymphabet" && (rules.mode === "cyclic" || rules.mode === "scoring")) {
+    say(0, list[0].text + " Here the alphabet goes round from Z to A, and the first word may begin with any letter.");
+    say(2, "The words played, with the letters each crossed off shown in capitals. " + (rules.mode === "cyclic"
+      ? "Here the game ends once every letter is crossed off, and whoever crosses off the last one wins."
+      : "Here each player scores the product of the letters each of their words crossed off (3, then 2, make 6); once every letter is crossed off, the higher product wins."));
+  }
+  return list;
+}
+
+// open shows the guide of game at a table with rules at the top of where
+// (the play screen), replacing one that is open. onClose runs when it
+// closes.
+export function open(where, game, rules, onClose) {
+  const list = steps(game, rules || {});
+  if (!list.length) return null;
   close(where);
   // The keyboard goes back where it was when the guide opened (the button
   // that opened it, drawn anew since, is found by its id) once the guide

@@ -358,7 +358,7 @@ async function playScreen(main, id, mine) {
           h("ul", {}, t.seats.map(s => h("li", {}, s.name, guestMark(s), `: ${s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up"}`)))));
       }
     } else {
-      if (!board) { board = mod.play(ctx); fill(stage, board.el); if (!over) guideFirst(t.game, u.seat); }
+      if (!board) { board = mod.play(ctx); fill(stage, board.el); if (!over) guideFirst(t.game, t.rules, u.seat); }
       // The setup sent last begins the game at once: the form that held
       // the keyboard went with it, and the stage holds it for the game's
       // screen, which takes it on to its move box when the turn is the
@@ -378,7 +378,7 @@ async function playScreen(main, id, mine) {
       h("p", {}, h("a", { href: "/rules/" + t.game, id: "rules-link" }, "Rules of " + t.title)),
       words && t.lexicon ? lexiconLine(t.lexicon) : null,
       !over && u.seat >= 0 ? notifyBox : null,
-      !over && u.view ? h("p", {}, h("button", { type: "button", id: "guide-open", onclick: () => showGuide(t.game) }, "How to play: the guide")) : null);
+      !over && u.view ? h("p", {}, h("button", { type: "button", id: "guide-open", onclick: () => showGuide(t.game, t.rules) }, "How to play: the guide")) : null);
     // The recent games say whom the server played for, as an account's
     // finished games do.
     if (over) touchRecent(id, t.game, { result: [resultText(t, u.seat, names), ...forfeitWords({ forfeited: forfeited.get(u.seat),
@@ -488,13 +488,13 @@ async function playScreen(main, id, mine) {
   // The first-game guide opens by itself at this browser's first table
   // of a game, and from the side panel at any time; its module loads only
   // then.
-  function guideFirst(game, seat) {
+  function guideFirst(game, rules, seat) {
     let seenIt = true;
     try { seenIt = localStorage.getItem("parlour.guide." + game) === "1"; } catch { /* no storage: no guide by itself */ }
-    if (!seenIt && seat >= 0) showGuide(game, false);
+    if (!seenIt && seat >= 0) showGuide(game, rules, false);
   }
-  function showGuide(game, focus = true) {
-    import("./guide.js").then(g => { if (g.open(guideSlot, game) && focus) document.getElementById("guide-next").focus(); }).catch(e => toast(e.message));
+  function showGuide(game, rules, focus = true) {
+    import("./guide.js").then(g => { if (g.open(guideSlot, game, rules) && focus) document.getElementById("guide-next").focus(); }).catch(e => toast(e.message));
   }
 
   async function pastMoves() {
