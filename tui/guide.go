@@ -28,7 +28,7 @@ func guideSteps(game string, rules map[string]json.RawMessage, own bool) []strin
 	switch game {
 	case "quizl":
 		steps := []string{
-			"On the left, under Tracking, is the grid you hunt in: the other side hid a five-letter password along one of its rows or columns, among 25 different letters. It starts blank.",
+			"On the left, under Tracking, is the grid you hunt in: a five-letter password hides along one of its rows or columns, among 25 different letters. It starts blank.",
 			"On your turn, call a square: the arrows pick it and enter calls it, or type its name, row then column (72), and enter. The letter it shows is yours alone to see.",
 			"The moves on the right keep every call, and the letter each of yours showed: from them, work out which row or column holds the password, and what it spells.",
 			"Sure of the password? Type it and press enter to announce it. Right, it scores 25 less one for each square you called; wrong, it costs you. Uncover its five letters by calls alone and that grid scores you nothing.",
