@@ -116,14 +116,12 @@ func (t *tableScreen) guideKey(s string) bool {
 	return true
 }
 
-// openGuide opens the guide of the table's game at its first step.
-func (t *tableScreen) openGuide() bool {
-	steps := guideSteps(t.game, tableRules(t.upd.Table.Rules), t.ownGrid())
-	if len(steps) == 0 {
-		return false
+// openGuide opens the guide of the table's game at its first step; a
+// game without one (a fifth, newer than this client) opens none.
+func (t *tableScreen) openGuide() {
+	if steps := guideSteps(t.game, tableRules(t.upd.Table.Rules), t.ownGrid()); len(steps) > 0 {
+		t.guide = &guidePanel{title: "Your first game of " + t.gameTitle(t.game) + ": a short guide", steps: steps}
 	}
-	t.guide = &guidePanel{title: "Your first game of " + t.gameTitle(t.game) + ": a short guide", steps: steps}
-	return true
 }
 
 // closeGuide closes the guide, and keeps that the player has seen it: it
