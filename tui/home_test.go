@@ -376,17 +376,13 @@ func TestGameOverAway(t *testing.T) {
 	ben, benS := signedUp(t, ts, "Ben")
 	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "Ann"})
 	tm.waitFor("home", has("Your recent games"))
-	// A join refused, then esc home: the refusal stands on the home
-	// screen, and gives way to the news when it comes.
-	tm.key("i")
-	tm.typeText("qqqqqqqqqqqqqqqq")
-	tm.key("enter")
-	tm.waitFor("the join refused", has(`there is no table "qqqqqqqqqqqqqqqq"`))
-	tm.key("esc")
-	tm.waitFor("home with the refusal", has("Your recent games", `! joining qqqqqqqqqqqqqqqq`))
+	// A key refused on the home screen: the refusal stands there, and
+	// gives way to the news when it comes.
+	tm.key("n")
+	tm.waitFor("home with the refusal", has("Your recent games", "! you are signed in as Ann: your name is your account's"))
 	id := ratedGame(t, ben, benS, ann, annS, nil, "able", "cede")
 	s := tm.waitFor("the news of the end", has("your Nymphabet game "+id+" is over: you won"))
-	if strings.Contains(s, "qqqqqqqqqqqqqqqq") {
+	if strings.Contains(s, "your name is your account's") {
 		t.Errorf("the refusal stands beside the news:\n%s", s)
 	}
 	tm.waitFor("the game won among the recent games", func(s string) bool {

@@ -86,6 +86,9 @@ func (pr *promptScreen) update(msg tea.Msg) tea.Cmd {
 	}
 	switch s := k.String(); s {
 	case "esc":
+		// Given up: the refusal of the line goes with it, rather than
+		// stand on the screen esc goes back to.
+		pr.err = ""
 		pr.leave()
 		return nil
 	case "enter":

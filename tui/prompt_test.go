@@ -107,7 +107,9 @@ func TestJoinMistyped(t *testing.T) {
 			t.Errorf("keys after the refusal left the form:\n%s", s)
 		}
 		tm.key("esc")
-		tm.waitFor("home", has("New table"))
+		if s := tm.waitFor("home", has("New table")); strings.Contains(s, "! ") {
+			t.Errorf("the refusal of a line given up stands on the home screen:\n%s", s)
+		}
 	}
 }
 
