@@ -260,8 +260,10 @@ func (m *Model) table() *tableScreen {
 // show makes s the screen on show.
 func (m *Model) show(s screen) { m.cur = s }
 
-// goHome shows the home screen, as it was left.
-func (m *Model) goHome() { m.cur = m.home }
+// goHome shows the home screen, as it was left. A refusal on the screen
+// left is left with it: standing on the home screen, it would answer
+// nothing there (news, a note, stays).
+func (m *Model) goHome() { m.cur, m.err = m.home, "" }
 
 // sit opens the table screen for a seat, in place of the table on
 // show, if any.

@@ -342,6 +342,11 @@ func TestLobbyYourOwnTables(t *testing.T) {
 	if !strings.Contains(s, "Lobby: open tables") || tm.table() != nil {
 		t.Errorf("a join refused leaves the lobby:\n%s", s)
 	}
+	// esc home leaves the refusal with the lobby.
+	tm.key("esc")
+	if s := tm.waitFor("home", has("New table")); strings.Contains(s, "! joining") {
+		t.Errorf("the lobby's refusal stands on the home screen:\n%s", s)
+	}
 }
 
 // TestLobbySharesTheScreen: with no open table and nobody seeking, the
