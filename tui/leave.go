@@ -34,12 +34,7 @@ func (t *tableScreen) leave() tea.Cmd {
 	}
 	if !t.leaveAsked {
 		t.leaveAsked = true
-		others := false
-		for i, s := range t.upd.Table.Seats {
-			if i != t.seat && s.Kind == "person" {
-				others = true
-			}
-		}
+		others := t.othersSeated()
 		t.err = ""
 		switch {
 		case others && t.upd.Table.Event != nil:
@@ -75,11 +70,23 @@ func (t *tableScreen) left(msg leftMsg) tea.Cmd {
 	t.forget(t.id)
 	t.err = ""
 	t.nav.goHome()
-	t.note = "you left table " + t.id
-	if msg.left.Cancelled {
-		t.note += "; nobody else was seated, so it is closed"
-	}
+	t.note = t.leftWords(msg.left.Cancelled)
 	return nil
+}
+
+// leftWords says what leaving the table did: the seat opened for somebody
+// else, or the table closed, and why, as the first ctrl+x said it would.
+func (t *tableScreen) leftWords(cancelled bool) string {
+	note := "you left table " + t.id
+	switch {
+	case !cancelled:
+		return note
+	case t.upd.Table.Event != nil && t.othersSeated():
+		return note + "; it is closed, and the event counts it as a game you did not show up for"
+	case t.upd.Table.Paired && t.othersSeated():
+		return note + "; it was made for its players, so it is closed"
+	}
+	return note + "; nobody else was seated, so it is closed"
 }
 
 // abortMsg is the answer to an abort.

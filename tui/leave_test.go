@@ -290,7 +290,8 @@ func TestAbortDuringTheSetups(t *testing.T) {
 // TestLeaveSaysWhatCloses: ctrl+x once says what leaving does at each
 // kind of table: a seat opened for somebody else, a table closed for good
 // with nobody else seated, or with somebody else at a table made for its
-// players, and at an event's, a game the event counts as not shown up for.
+// players, and at an event's, a game the event counts as not shown up for;
+// once left, the note says the same of what was done.
 func TestLeaveSaysWhatCloses(t *testing.T) {
 	t.Parallel()
 	event := &struct {
@@ -300,20 +301,24 @@ func TestLeaveSaysWhatCloses(t *testing.T) {
 	}{ID: "k3v9x2m4q8w1z7p5", Name: "Hourly Salvo Arena"}
 	both := []client.Seat{{Name: "Ann", Kind: "person"}, {Name: "Ben", Kind: "person"}}
 	for _, tc := range []struct {
-		name  string
-		table client.Table
-		want  string
+		name       string
+		table      client.Table
+		closes     bool
+		want, left string
 	}{
-		{"a friend's", client.Table{Status: "setup", Seats: both}, "your seat opens for somebody else"},
-		{"alone", client.Table{Status: "open", Seats: []client.Seat{{Name: "Ann", Kind: "person"}, {Name: "Seat 2", Kind: "open"}}}, "nobody else is seated, so it closes for good"},
-		{"a seek's", client.Table{Status: "setup", Seats: both, Paired: true}, "it was made for its players, so it closes for good"},
-		{"an event's", client.Table{Status: "setup", Seats: both, Paired: true, Event: event}, "the event counts it as a game you did not show up for"},
+		{"a friend's", client.Table{Status: "setup", Seats: both}, false, "your seat opens for somebody else", "you left table t1"},
+		{"alone", client.Table{Status: "open", Seats: []client.Seat{{Name: "Ann", Kind: "person"}, {Name: "Seat 2", Kind: "open"}}}, true, "nobody else is seated, so it closes for good", "you left table t1; nobody else was seated, so it is closed"},
+		{"a seek's", client.Table{Status: "setup", Seats: both, Paired: true}, true, "it was made for its players, so it closes for good", "you left table t1; it was made for its players, so it is closed"},
+		{"an event's", client.Table{Status: "setup", Seats: both, Paired: true, Event: event}, true, "the event counts it as a game you did not show up for", "you left table t1; it is closed, and the event counts it as a game you did not show up for"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ts := &tableScreen{shared: &shared{w: 80, h: 24}, seat: 0, game: "salvo", upd: &client.Update{Table: tc.table}}
+			ts := &tableScreen{shared: &shared{w: 80, h: 24}, id: "t1", seat: 0, game: "salvo", upd: &client.Update{Table: tc.table}}
 			if cmd := ts.leave(); cmd != nil || !strings.Contains(ts.note, tc.want) {
 				t.Errorf("the first ctrl+x says %q (a command sent: %v), want %q", ts.note, cmd != nil, tc.want)
+			}
+			if got := ts.leftWords(tc.closes); got != tc.left {
+				t.Errorf("once left, the note says %q, want %q", got, tc.left)
 			}
 		})
 	}
