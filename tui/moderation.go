@@ -486,6 +486,7 @@ func logWords(l client.ModLine, zone *time.Location) string {
 		"rename":       "renamed %s",
 		"close":        "closed %s's account",
 		"reopen":       "reopened %s's account",
+		"password":     "gave %s's account a new password",
 		"read-chat":    "read the chat of a table where %s was reported",
 		"refund":       "gave back the points %s's opponents lost",
 	}

@@ -340,3 +340,25 @@ func TestModerationChatLine(t *testing.T) {
 	tm.key("esc")
 	tm.waitFor("the queue again", has("Moderation  ·  ", "> cy_l", "about line 1 of event "+ev.ID))
 }
+
+// TestLogWords: each line of the moderators' log reads as who did what to
+// whom, when and why, the operator's acts on the server's machine among
+// them; an action this client does not know is said by its name.
+func TestLogWords(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 12, 6, 20, 15, 0, 0, time.UTC)
+	for _, c := range []struct {
+		line client.ModLine
+		want string
+	}{
+		{client.ModLine{Moderator: "the operator", Action: "password", Name: "robin", Reason: "forgot it", At: at}, "Dec 6 20:15 the operator gave robin's account a new password: forgot it"},
+		{client.ModLine{Moderator: "cat", Action: "reopen", Name: "robin", At: at}, "Dec 6 20:15 cat reopened robin's account"},
+		{client.ModLine{Moderator: "cat", Action: "rename", Name: "robin", Detail: "was r0bin", At: at}, "Dec 6 20:15 cat renamed robin (was r0bin)"},
+		{client.ModLine{Moderator: "the operator", Action: "cancel-event", At: at}, "Dec 6 20:15 the operator cancelled one of the server's own events"},
+		{client.ModLine{Moderator: "cat", Action: "unheard-of", Name: "robin", At: at}, "Dec 6 20:15 cat unheard-of robin"},
+	} {
+		if got := logWords(c.line, time.UTC); got != c.want {
+			t.Errorf("%s: %q, want %q", c.line.Action, got, c.want)
+		}
+	}
+}

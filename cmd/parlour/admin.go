@@ -22,19 +22,22 @@ import (
 // runAdmin is parlour admin: what only the operator does, on the
 // server's machine, straight in the data folder or the database: give
 // and take back the moderator role (no page or request of the API can),
-// and read the moderation queue.
+// reopen an account, give one a new password, and read the moderation
+// queue.
 func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	data := fs.String("data", defaultDataDir(), "the server's data directory (its parlour.db), as given to parlour serve")
 	storeAt := fs.String("store", "", "the server's store, as given to parlour serve: a postgres:// URL, or the path of an SQLite database file; empty: parlour.db in --data")
-	reason := fs.String("reason", "", "why, for the moderators' log (grant, revoke and reopen)")
+	reason := fs.String("reason", "", "why, for the moderators' log (grant, revoke, reopen and password)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: parlour admin [--data DIR | --store URL] grant NAME | revoke NAME | reopen NAME | reports | backup DIR | restore DIR | to-postgres URL")
+		fmt.Fprintln(stderr, "usage: parlour admin [--data DIR | --store URL] grant NAME | revoke NAME | reopen NAME | password NAME | reports | backup DIR | restore DIR | to-postgres URL")
 		fmt.Fprintln(stderr, "\nRun on the server's machine, against its data:")
 		fmt.Fprintln(stderr, "  grant NAME    make the account NAME a moderator")
 		fmt.Fprintln(stderr, "  revoke NAME   take the moderator role back from NAME")
 		fmt.Fprintln(stderr, "  reopen NAME   reopen the account NAME, which a moderator closed")
+		fmt.Fprintln(stderr, "  password NAME give the account NAME a new random password, printed once, and sign it out")
+		fmt.Fprintln(stderr, "                everywhere: for a player who forgot theirs where no reset link can be mailed")
 		fmt.Fprintln(stderr, "  reports       print the moderation queue, open reports first")
 		fmt.Fprintln(stderr, "  backup DIR    copy the SQLite database, while the server runs, and the SSH door's files")
 		fmt.Fprintln(stderr, "                into DIR, new or empty: a data directory parlour serve --data DIR serves")
@@ -63,14 +66,14 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if len(pos) > 0 {
 		verb, rest = pos[0], pos[1:]
 	}
-	want := map[string]int{"grant": 1, "revoke": 1, "reopen": 1, "reports": 0, "backup": 1, "restore": 1, "to-postgres": 1}
+	want := map[string]int{"grant": 1, "revoke": 1, "reopen": 1, "password": 1, "reports": 0, "backup": 1, "restore": 1, "to-postgres": 1}
 	n, ok := want[verb]
 	switch {
 	case verb == "":
 		fs.Usage()
 		return 2
 	case !ok:
-		fmt.Fprintf(stderr, "parlour admin: unknown action %q: grant NAME, revoke NAME, reopen NAME, reports, backup DIR, restore DIR or to-postgres URL\n", verb)
+		fmt.Fprintf(stderr, "parlour admin: unknown action %q: grant NAME, revoke NAME, reopen NAME, password NAME, reports, backup DIR, restore DIR or to-postgres URL\n", verb)
 		return 2
 	case len(rest) != n && verb == "backup":
 		fmt.Fprintf(stderr, "parlour admin backup: name one directory to back up into\n")
@@ -175,6 +178,15 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			fmt.Fprintf(stdout, "%s's account is open again: it signs in with its password.\n", r.Name)
 		} else {
 			fmt.Fprintf(stdout, "%s's account is open again, without a password (it was closed before closings kept one): its player sets one with a reset link to the account's e-mail address, or signs in with an SSH key.\n", r.Name)
+		}
+	case "password":
+		name, password, err := moderation.NewPassword(ctx, db, rest[0], *reason, time.Now())
+		if password != "" {
+			fmt.Fprintf(stdout, "%s's password is now:\n\n    %s\n\nGive it to %s by a way you trust: they sign in with it, and choose their own on their account page. Every session of the account is signed out (a server running now refuses them within a minute).\n", name, password, name)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "parlour admin password: %v\n", err)
+			return 1
 		}
 	case "reports":
 		rs, err := moderation.Queue(ctx, db, 1000)

@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"parlour/account"
 	"parlour/sshdoor"
 	"parlour/store"
 	"parlour/store/postgres"
@@ -102,6 +105,27 @@ func checkAdmin(t *testing.T, st store.Store, where ...string) {
 	if log, err := ms.ModLog(ctx, 1); err != nil || len(log) != 1 || log[0].Action != "reopen" || log[0].Reason != "appeal heard" {
 		t.Fatalf("the log after the reopening: %+v, %v", log, err)
 	}
+	// Ann forgot her password: the operator gives her a new one, which
+	// signs her out everywhere.
+	code, out, errs = adminRun(append([]string{"password", "ANN", "--reason", "forgot it, no e-mail"}, where...)...)
+	m := regexp.MustCompile(`(?m)^    ([a-z2-9]{5}(?:-[a-z2-9]{5}){3})$`).FindStringSubmatch(out)
+	if code != 0 || !strings.HasPrefix(out, "Ann's password is now:") || m == nil || !strings.Contains(out, "Every session of the account is signed out") {
+		t.Fatalf("password: %d %q %q", code, out, errs)
+	}
+	if a, err := st.(store.Players).AccountByKey(ctx, "ann"); err != nil {
+		t.Fatal(err)
+	} else if ok, err := account.Verify(a.Hash, m[1]); !ok || err != nil {
+		t.Errorf("Ann's new password %q does not sign her in: %v, %v", m[1], ok, err)
+	}
+	if _, err := st.Credential(ctx, []byte("idAnn")); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Ann's session outlived the new password: %v", err)
+	}
+	if log, err := ms.ModLog(ctx, 1); err != nil || len(log) != 1 || log[0].Action != "password" || log[0].SubjectName != "Ann" || log[0].Reason != "forgot it, no e-mail" {
+		t.Fatalf("the log after the new password: %+v, %v", log, err)
+	}
+	if _, out2, _ := adminRun(append([]string{"password", "ann"}, where...)...); out2 == out {
+		t.Errorf("two new passwords are the same: %q", out)
+	}
 	if _, err := st.(store.Moderation).CloseAccount(ctx, "idCal", store.ClosedHash, store.ModAction{Action: "close", Subject: "idCal", At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
@@ -116,6 +140,9 @@ func checkAdmin(t *testing.T, st store.Store, where ...string) {
 		{[]string{"grant", "Zed"}, 1, `no account called "Zed"`},
 		{[]string{"grant", "cal"}, 1, "Cal's account was closed by a moderator"},
 		{[]string{"grant"}, 2, "name one account"},
+		{[]string{"password", "cal"}, 1, "Cal's account was closed by a moderator: reopen it first"},
+		{[]string{"password", "Zed"}, 1, `no account called "Zed"`},
+		{[]string{"password"}, 2, "name one account"},
 		{[]string{"grant", "Ann", "Bob"}, 2, "name one account"},
 		{[]string{"reports", "now"}, 2, "takes no arguments"},
 		{[]string{"promote", "Ann"}, 2, `unknown action "promote"`},

@@ -41,6 +41,14 @@ type Auth struct {
 	uses      uses
 }
 
+// SessionAge is how long an identity's own token (a session) is trusted
+// from the cache before the store is asked again: a session ended in the
+// store by another process, which cannot tell this one (parlour admin
+// password, on the server's machine), is refused within it. Sessions are
+// asked for about once a minute each; seats' tokens, at every move,
+// are not.
+const SessionAge = time.Minute
+
 // New returns an Auth that reads credentials from st and logs the store's
 // failures to log. A non-zero maxAge is how long a credential is trusted
 // from the cache before the store is asked again: a cluster sets it, so
@@ -48,7 +56,7 @@ type Auth struct {
 // maxAge, should that node's word not arrive.
 func New(st store.Store, log *slog.Logger, maxAge time.Duration) *Auth {
 	c := newCredCache(credCacheSize)
-	c.maxAge = maxAge
+	c.maxAge, c.sessionAge = maxAge, SessionAge
 	return &Auth{
 		st: st, log: log, cache: c, uses: uses{wake: make(chan struct{}, 1)},
 		badTokens: prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_bad_tokens_total", Help: "Requests with a token this server never issued."}),

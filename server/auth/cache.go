@@ -32,6 +32,13 @@ type credCache struct {
 	// sign-out on another node is forgotten here when that node tells
 	// this one, and at the latest after maxAge should the telling fail.
 	maxAge time.Duration
+	// sessionAge, when not 0, is how long an identity's own token (an
+	// account's session, a guest's token) is trusted from the cache,
+	// whatever maxAge: one ended in the store by another process
+	// (parlour admin password) is refused here within it. A seat's
+	// token, asked for at every move and ended only with its table,
+	// stays under maxAge.
+	sessionAge time.Duration
 }
 
 // cachedCred is what a request needs of a credential, and when the
@@ -81,11 +88,19 @@ func (c *credCache) get(h []byte) (cachedCred, bool) {
 			c.putLocked(k, cr)
 		}
 	}
-	if ok && c.maxAge > 0 && time.Duration(time.Now().UnixNano()-cr.at) > c.maxAge {
+	if age := c.ageOf(cr); ok && age > 0 && time.Duration(time.Now().UnixNano()-cr.at) > age {
 		delete(c.cur, k)
 		return cachedCred{}, false
 	}
 	return cr, ok
+}
+
+// ageOf is how long cr is trusted from the cache: 0, for ever.
+func (c *credCache) ageOf(cr cachedCred) time.Duration {
+	if cr.table == "" && c.sessionAge > 0 && (c.maxAge == 0 || c.sessionAge < c.maxAge) {
+		return c.sessionAge
+	}
+	return c.maxAge
 }
 
 // put remembers the credential whose token hashes to h.
@@ -94,7 +109,7 @@ func (c *credCache) put(h []byte, cr cachedCred) {
 	if !ok {
 		return
 	}
-	if c.maxAge > 0 {
+	if c.ageOf(cr) > 0 {
 		cr.at = time.Now().UnixNano()
 	}
 	c.mu.Lock()

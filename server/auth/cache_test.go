@@ -109,6 +109,40 @@ func TestCredCacheMaxAge(t *testing.T) {
 	}
 }
 
+// TestCredCacheSessionAge: an identity's own token (a session) is
+// trusted from the cache only sessionAge, so that one ended in the store
+// by another process is refused; a seat's token, for ever without a
+// maximum age, or as long as maxAge; the shorter of the two holds.
+func TestCredCacheSessionAge(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name               string
+		maxAge, sessionAge time.Duration
+		table              string
+		want               bool
+	}{
+		{"a session past it", 0, 30 * time.Millisecond, "", false},
+		{"a session within it", 0, time.Hour, "", true},
+		{"a seat's token", 0, 30 * time.Millisecond, "table1", true},
+		{"a seat's token past maxAge", 30 * time.Millisecond, time.Hour, "table1", false},
+		{"a session, maxAge shorter", 30 * time.Millisecond, time.Hour, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := newCredCache(4)
+			c.maxAge, c.sessionAge = tc.maxAge, tc.sessionAge
+			c.put(hashOf("h"), cachedCred{identity: "id", table: tc.table})
+			if _, ok := c.get(hashOf("h")); !ok {
+				t.Fatal("a credential just put is not found")
+			}
+			time.Sleep(60 * time.Millisecond)
+			if _, ok := c.get(hashOf("h")); ok != tc.want {
+				t.Errorf("after 60 ms: found %v, want %v", ok, tc.want)
+			}
+		})
+	}
+}
+
 // TestCredCacheWorkingSet uses a set of credentials over and over, each
 // once a round as the seats of live tables are: a set no larger than a
 // generation is always found once put, and one larger is not.

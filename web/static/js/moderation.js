@@ -22,6 +22,7 @@ const did = {
   rename: n => `renamed ${n}`,
   close: n => `closed ${n}'s account`,
   reopen: n => `reopened ${n}'s account`,
+  password: n => `gave ${n}'s account a new password`,
   "read-chat": n => `read the chat of a table where ${n} was reported`,
   refund: n => `gave back the points ${n}'s opponents lost`,
   "cancel-event": n => n ? `cancelled ${n}'s event` : "cancelled one of the server's own events",
