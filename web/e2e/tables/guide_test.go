@@ -107,3 +107,27 @@ func TestGuideFollowsTheRules(t *testing.T) {
 		t.Errorf("a cyclic table's last step says %q", got)
 	}
 }
+
+// TestGuideNotAfterAGame: a browser that kept nothing (a new one, or
+// storage cleared) opens no guide for a player who has finished a game of
+// the kind already, and remembers so; the player's first game of another
+// kind still has one.
+func TestGuideNotAfterAGame(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("nymphabet", "The computer")
+	ann.Wait("the guide", `!!document.querySelector("#guide")`)
+	e2e.Eval[bool](ann, `(window.confirm = () => true, true)`)
+	ann.Click("#resign")
+	ann.Wait("the end", `!!document.querySelector("#game-over")`)
+	e2e.Eval[bool](ann, `(localStorage.removeItem("parlour.guide.nymphabet"), true)`)
+	ann.CreateTable("nymphabet", "The computer")
+	ann.Wait("the guide kept as seen", `localStorage.getItem("parlour.guide.nymphabet") === "1"`)
+	if e2e.Eval[bool](ann, `!!document.querySelector("#guide")`) {
+		t.Error("the guide opened for a player who has played Nymphabet")
+	}
+	ann.CreateTable("wordfight", "The computer")
+	ann.Wait("Word Fight's guide", `!!document.querySelector("#guide")`)
+}

@@ -488,10 +488,17 @@ async function playScreen(main, id, mine) {
   // The first-game guide opens by itself at this browser's first table
   // of a game, and from the side panel at any time; its module loads only
   // then.
+  // A player who finished a game of the kind already (in another
+  // browser, before this one kept anything) has no need of it, and this
+  // browser remembers so.
   function guideFirst(game, rules, seat) {
     let seenIt = true;
     try { seenIt = localStorage.getItem("parlour.guide." + game) === "1"; } catch { /* no storage: no guide by itself */ }
-    if (!seenIt && seat >= 0) showGuide(game, rules, false);
+    if (seenIt || seat < 0) return;
+    identityToken().then(tok => call("GET", `/identity/games?game=${encodeURIComponent(game)}&limit=1`, undefined, tok || undefined)).then(a => {
+      if (!a.games.length) { showGuide(game, rules, false); return; }
+      try { localStorage.setItem("parlour.guide." + game, "1"); } catch { /* asked again next time */ }
+    }, () => showGuide(game, rules, false));
   }
   function showGuide(game, rules, focus = true) {
     import("./guide.js").then(g => { if (g.open(guideSlot, game, rules) && focus) document.getElementById("guide-next").focus(); }).catch(e => toast(e.message));
