@@ -19,13 +19,18 @@ func TestFirstGameGuide(t *testing.T) {
 	ann := e2e.NewPlayer(t, b, "Ann", base)
 	ann.CreateTable("quizl", "Solitaire")
 	ann.Wait("the guide", `!!document.querySelector("#guide")`)
-	if got := ann.Text("#guide-step"); got != "Step 1 of 5" {
+	// A solitaire's guide hunts the computer's grid, and has no step
+	// about a grid of the player's own.
+	if got := ann.Text("#guide-step"); got != "Step 1 of 4" {
 		t.Errorf("the guide starts at %q", got)
+	}
+	if got := ann.Text("#guide-text"); !strings.Contains(got, "the grid the computer hid a password in") {
+		t.Errorf("a solitaire's first step says %q", got)
 	}
 	ann.Wait("the first step's target marked", `!!document.querySelector('.board.guide-target')`)
 	ann.Shot("guide-quizl")
 	ann.Click("#guide-next")
-	ann.Wait("step 2", `document.querySelector("#guide-step").textContent === "Step 2 of 5" && document.querySelector("#q-call").classList.contains("guide-target")`)
+	ann.Wait("step 2", `document.querySelector("#guide-step").textContent === "Step 2 of 4" && document.querySelector("#q-call").classList.contains("guide-target")`)
 	if !strings.Contains(ann.Text("#guide-text"), "click it once to select it") {
 		t.Errorf("step 2 says %q", ann.Text("#guide-text"))
 	}
@@ -39,7 +44,7 @@ func TestFirstGameGuide(t *testing.T) {
 	}
 	ann.Click("#guide-open")
 	ann.Wait("the guide reopened, focused", `!!document.querySelector("#guide") && document.activeElement.id === "guide-next"`)
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 4; i++ {
 		ann.Click("#guide-next")
 	}
 	ann.Wait("the guide done", `!document.querySelector("#guide")`)

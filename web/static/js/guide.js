@@ -18,8 +18,9 @@ function markSeen(game) {
 
 // Each step says one thing and points at the part of the screen it is
 // about (a selector; a step whose part is not on the screen points at
-// nothing). steps(game, rules) adds the words that depend on the table's
-// rules: Salvo's lost shots, Nymphabet's mode.
+// nothing). steps(game, table) adds the words that depend on the table:
+// its rules (Salvo's lost shots, Nymphabet's mode), and a Quizl solitaire,
+// where the player hunts the computer's grid and has none of their own.
 const fixed = {
   quizl: [
     { at: '.quizl .board:not([data-board="own"])', text: "This is your tracking grid: the grid the other side hid its password in, five letters on one row or column among 25 different letters. It starts blank." },
@@ -47,11 +48,15 @@ const fixed = {
   ],
 };
 
-// steps is game's guide at a table with rules (its options, as the table
-// says them).
-function steps(game, rules = {}) {
-  const list = (fixed[game] || []).map(s => ({ ...s }));
+// steps is game's guide at table: its rules (the options, as the table
+// says them) and alone, a table of one seat.
+function steps(game, { rules = {}, alone = false } = {}) {
+  let list = (fixed[game] || []).map(s => ({ ...s }));
   const say = (i, text) => { if (list[i]) list[i].text = text; };
+  if (game === "quizl" && alone) {
+    list = list.filter(s => s.at !== '[data-board="own"]');
+    say(0, "This is your tracking grid: the grid the computer hid a password in, five letters on one row or column among 25 different letters. It starts blank.");
+  }
   if (game === "salvo" && rules.shots_lost_by === "owner") {
     say(1, list[1].text.replace("lose one for each enemy ship you sink", "lose one for each of your own ships that is sunk"));
   }
@@ -64,11 +69,11 @@ function steps(game, rules = {}) {
   return list;
 }
 
-// open shows the guide of game at a table with rules at the top of where
-// (the play screen), replacing one that is open. onClose runs when it
-// closes.
-export function open(where, game, rules, onClose) {
-  const list = steps(game, rules || {});
+// open shows the guide of game at table ({rules, alone}) at the top of
+// where (the play screen), replacing one that is open. onClose runs when
+// it closes.
+export function open(where, game, table, onClose) {
+  const list = steps(game, table || {});
   if (!list.length) return null;
   close(where);
   // The keyboard goes back where it was when the guide opened (the button

@@ -358,7 +358,7 @@ async function playScreen(main, id, mine) {
           h("ul", {}, t.seats.map(s => h("li", {}, s.name, guestMark(s), `: ${s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up"}`)))));
       }
     } else {
-      if (!board) { board = mod.play(ctx); fill(stage, board.el); if (!over) guideFirst(t.game, t.rules, u.seat); }
+      if (!board) { board = mod.play(ctx); fill(stage, board.el); if (!over) guideFirst(t.game, guideTable(t), u.seat); }
       // The setup sent last begins the game at once: the form that held
       // the keyboard went with it, and the stage holds it for the game's
       // screen, which takes it on to its move box when the turn is the
@@ -378,7 +378,7 @@ async function playScreen(main, id, mine) {
       h("p", {}, h("a", { href: "/rules/" + t.game, id: "rules-link" }, "Rules of " + t.title)),
       words && t.lexicon ? lexiconLine(t.lexicon) : null,
       !over && u.seat >= 0 ? notifyBox : null,
-      !over && u.view ? h("p", {}, h("button", { type: "button", id: "guide-open", onclick: () => showGuide(t.game, t.rules) }, "How to play: the guide")) : null);
+      !over && u.view ? h("p", {}, h("button", { type: "button", id: "guide-open", onclick: () => showGuide(t.game, guideTable(t)) }, "How to play: the guide")) : null);
     // The recent games say whom the server played for, as an account's
     // finished games do.
     if (over) touchRecent(id, t.game, { result: [resultText(t, u.seat, names), ...forfeitWords({ forfeited: forfeited.get(u.seat),
@@ -491,17 +491,19 @@ async function playScreen(main, id, mine) {
   // A player who finished a game of the kind already (in another
   // browser, before this one kept anything) has no need of it, and this
   // browser remembers so.
-  function guideFirst(game, rules, seat) {
+  function guideFirst(game, table, seat) {
     let seenIt = true;
     try { seenIt = localStorage.getItem("parlour.guide." + game) === "1"; } catch { /* no storage: no guide by itself */ }
     if (seenIt || seat < 0) return;
     identityToken().then(tok => call("GET", `/identity/games?game=${encodeURIComponent(game)}&limit=1`, undefined, tok || undefined)).then(a => {
-      if (!a.games.length) { showGuide(game, rules, false); return; }
+      if (!a.games.length) { showGuide(game, table, false); return; }
       try { localStorage.setItem("parlour.guide." + game, "1"); } catch { /* asked again next time */ }
-    }, () => showGuide(game, rules, false));
+    }, () => showGuide(game, table, false));
   }
-  function showGuide(game, rules, focus = true) {
-    import("./guide.js").then(g => { if (g.open(guideSlot, game, rules) && focus) document.getElementById("guide-next").focus(); }).catch(e => toast(e.message));
+  // guideTable is what the guide says differently by table t.
+  function guideTable(t) { return { rules: t.rules || {}, alone: t.seats.length === 1 }; }
+  function showGuide(game, table, focus = true) {
+    import("./guide.js").then(g => { if (g.open(guideSlot, game, table) && focus) document.getElementById("guide-next").focus(); }).catch(e => toast(e.message));
   }
 
   async function pastMoves() {
