@@ -93,6 +93,10 @@ func (a *Auth) Authenticate(ctx context.Context, token string) (*Principal, erro
 		// sign-up that took the guest's place): the store keeps no
 		// trace to tell it from a forgery, so both are told so.
 		a.badTokens.Inc()
+		// Ended where this server could not hear it (parlour admin
+		// password, on the server's machine): the streams and sockets
+		// signed in with it end too, as its requests do now.
+		a.watch.ended(sum[:])
 		return nil, refuse.Unauthorized("that token is not known here: its session ended (signed out, the password changed, or left unused too long) or it was never issued: sign in again")
 	}
 	if err != nil {

@@ -58,3 +58,35 @@ func TestWatch(t *testing.T) {
 		t.Errorf("a watch of a token forgotten already: told %v, watching %d", told, a.Watching())
 	}
 }
+
+// TestWatchEndedElsewhere: a session ended in the store by another
+// process (parlour admin password), which this server cannot hear, ends
+// its connections at the first request that presents it once the cache
+// no longer vouches for it, as that request is refused.
+func TestWatchEndedElsewhere(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := servertest.SQLite(t)
+	a := New(st, slog.New(slog.DiscardHandler), 0)
+	a.cache.sessionAge = 20 * time.Millisecond
+	tok, h := NewToken()
+	cred := store.Credential{Hash: h, Identity: NewID()}
+	if err := st.CreateIdentity(ctx, store.Identity{ID: cred.Identity, Name: "Ann", Created: time.Now()}, cred); err != nil {
+		t.Fatal(err)
+	}
+	told := 0
+	defer a.Watch(ctx, tok, func() { told++ })()
+	if err := st.DeleteCredential(ctx, h); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Authenticate(ctx, tok); err != nil || told != 0 {
+		t.Fatalf("within the cache's trust: %v, told %d", err, told)
+	}
+	time.Sleep(40 * time.Millisecond)
+	if _, err := a.Authenticate(ctx, tok); err == nil {
+		t.Fatal("a session ended in the store is still taken")
+	}
+	if told != 1 || a.Watching() != 0 {
+		t.Errorf("its connection was told %d times, %d still watched", told, a.Watching())
+	}
+}
