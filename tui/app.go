@@ -693,8 +693,9 @@ func cool(s string) string { return lipgloss.NewStyle().Foreground(lipgloss.Cyan
 
 // tell puts news from the server on the message line. News comes once,
 // unasked, where an error answers the player's last action and has been
-// seen: left standing, a stale error (a join refused, then esc home) would
-// hide every piece of news after it, a challenge or a rematch among them.
+// seen: left standing, a stale error (a key the screen refused a while
+// ago) would hide every piece of news after it, a challenge or a rematch
+// among them.
 func (sh *shared) tell(news string) { sh.err, sh.note = "", news }
 
 // maxMessageLines is the most lines the error or news takes; the
