@@ -8,7 +8,8 @@ import (
 
 // TestSignOutEverywhereElse: Ann, signed in in two browsers, signs out
 // everywhere else from her account page: the other browser is signed
-// out, and this one stays signed in.
+// out, told so at once on the page it shows (its header, a message),
+// and this one stays signed in.
 func TestSignOutEverywhereElse(t *testing.T) {
 	t.Parallel()
 	base := e2e.StartServer(t)
@@ -28,6 +29,7 @@ func TestSignOutEverywhereElse(t *testing.T) {
 	here.Click("#signout-others")
 	here.Wait("the sessions ended", `(document.querySelector("#toast")||{}).textContent === "Signed out of 1 other session"`)
 
+	there.Wait("told there without a new page", `document.querySelector("#account-link").textContent === "Sign in" && (document.querySelector("#toast")||{}).textContent === "You were signed out as Ann: the session ended elsewhere. Sign in again to play as Ann."`)
 	there.Open("/account")
 	there.Wait("signed out there", `!!document.querySelector("#signin-name") && document.querySelector("#account-link").textContent === "Sign in"`)
 	here.Open("/account")

@@ -59,14 +59,15 @@ export function clear(el) {
   return el;
 }
 
-// toast shows a short message and speaks it to screen readers.
-export function toast(msg) {
+// toast shows a short message for 3 s, or for ms, and speaks it to
+// screen readers.
+export function toast(msg, ms = 3000) {
   const t = document.getElementById("toast");
   if (!t) return;
   t.textContent = msg;
   t.classList.add("show");
   clearTimeout(t._timer);
-  t._timer = setTimeout(() => t.classList.remove("show"), 3000);
+  t._timer = setTimeout(() => t.classList.remove("show"), ms);
 }
 
 // field wraps a control with its label and an optional help line.

@@ -124,7 +124,10 @@ async function run(signal, pass) {
     const heard = () => { clearTimeout(quiet); quiet = setTimeout(end, silence); };
     try {
       const res = await fetch("/api/v1/stream", { credentials: "same-origin", signal: conn.signal, headers: { Accept: "application/x-ndjson" } });
-      if (res.status === 401 || res.status === 403) return; // signed out elsewhere: account.js says so
+      if (res.status === 401 || res.status === 403) { // signed out elsewhere
+        import("./account.js").then(m => m.ended()).catch(() => { /* the next page says so */ });
+        return;
+      }
       if (!res.ok || !res.body) throw new Error(res.statusText);
       wait = 1000; // the server answered: a break from here on is not it refusing
       if (again) recheck(signal, pass);
