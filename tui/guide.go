@@ -38,15 +38,25 @@ func guideSteps(game string, rules map[string]json.RawMessage, own bool) []strin
 		}
 		return steps
 	case "salvo":
-		lost := "each ship you sink costs you one shot in the salvos after"
-		if rule("shots_lost_by") == "owner" {
-			lost = "each ship of yours that is sunk costs you one shot in the salvos after"
+		ocean := "On the left is the ocean you aim at: ten by ten, columns A to J, rows 1 to 10, with the other side's five ships hidden in it. Your own fleet is on the right."
+		shots := "You start with five shots, and each ship you sink costs you one shot in the salvos after; you always keep one."
+		outline := "Once every ship of a fleet is sunk, its hunter outlines where each one lay: o, then the fleet editor's keys, and enter. A wrong outline loses; the first right one wins."
+		owner := rule("shots_lost_by") == "owner"
+		switch {
+		case !own && owner:
+			shots = "You have five shots a salvo, and keep them all: nobody fires at you."
+		case owner:
+			shots = "You start with five shots, and each ship of yours that is sunk costs you one shot in the salvos after; you always keep one."
+		}
+		if !own {
+			ocean = "On the left is the ocean you aim at: ten by ten, columns A to J, rows 1 to 10, with the computer's five ships hidden in it. Nobody fires back."
+			outline = "Once every ship is sunk, outline where each one lay: o, then the fleet editor's keys, and enter. A wrong outline loses; the right one wins."
 		}
 		return []string{
-			"On the left is the ocean you aim at: ten by ten, columns A to J, rows 1 to 10, with the other side's five ships hidden in it. Your own fleet is on the right.",
-			"Aim a salvo: the arrows move, space takes a square in (and out again), enter fires. You start with five shots, and " + lost + "; you always keep one.",
+			ocean,
+			"Aim a salvo: the arrows move, space takes a square in (and out again), enter fires. " + shots,
 			"A report says how many shots hit each kind of ship, never which shot: one in the destroyer from a salvo of three means one of those three squares holds it. m pencils a mark on a square; l lists every report.",
-			"Once every ship of a fleet is sunk, its hunter outlines where each one lay: o, then the fleet editor's keys, and enter. A wrong outline loses; the first right one wins.",
+			outline,
 		}
 	case "wordfight":
 		return []string{
@@ -152,17 +162,26 @@ func (t *tableScreen) guideFirst() {
 	t.openGuide()
 }
 
-// ownGrid says whether the player has a grid of their own on the play
-// screen: every game's seat does, but a solitaire of Quizl's.
+// ownGrid says whether the player has a grid or fleet of their own on
+// the play screen: every game's seat does, but a solitaire of Quizl's or
+// a Salvo practice (a daily puzzle's too), where only the computer's is
+// hunted.
 func (t *tableScreen) ownGrid() bool {
-	if t.game != "quizl" || t.upd == nil {
+	if t.upd == nil {
 		return true
 	}
 	var v struct {
-		Grid []string `json:"grid"`
+		Grid  []string          `json:"grid"`
+		Fleet []json.RawMessage `json:"fleet"`
 	}
 	json.Unmarshal(t.upd.View, &v)
-	return len(v.Grid) > 0
+	switch t.game {
+	case "quizl":
+		return len(v.Grid) > 0
+	case "salvo":
+		return len(v.Fleet) > 0
+	}
+	return true
 }
 
 // withGuide draws the open guide at the foot of a table's screen, in

@@ -136,6 +136,8 @@ func TestGuideSteps(t *testing.T) {
 		{"quizl alone", "quizl", `{}`, false, 4, "Sure of the password?", "Your grid"},
 		{"salvo", "salvo", `{}`, true, 4, "each ship you sink costs you one shot", "of yours that is sunk"},
 		{"salvo owner", "salvo", `{"shots_lost_by":"owner"}`, true, 4, "each ship of yours that is sunk costs you one shot", "each ship you sink"},
+		{"salvo practice", "salvo", `{}`, false, 4, "the computer's five ships hidden in it. Nobody fires back.", "Your own fleet"},
+		{"salvo practice owner", "salvo", `{"shots_lost_by":"owner"}`, false, 4, "keep them all", "costs you one shot"},
 		{"wordfight", "wordfight", `{}`, true, 4, "c twice", ""},
 		{"nymphabet", "nymphabet", `{"mode":"standard"}`, true, 3, "crosses off Z loses", "cyclic"},
 		{"nymphabet cyclic", "nymphabet", `{"mode":"cyclic"}`, true, 3, "crosses off the last one wins", "Z loses"},
@@ -165,5 +167,27 @@ func TestGuideSteps(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGuideSalvoPractice: a Salvo practice's guide says the computer's
+// fleet is hunted and nobody fires back, where a two-seat table's points
+// at the player's own fleet, which practice has none of.
+func TestGuideSalvoPractice(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: t.TempDir(), Guide: true})
+	tm.open("salvo", 4)
+	tm.key("enter")
+	s := tm.waitFor("the guide", has("Your first game of Salvo: a short guide · step 1 of 4", "the computer's five ships"))
+	if !strings.Contains(s, "Nobody fires back.") || strings.Contains(s, "Your own fleet") {
+		t.Errorf("the practice's guide points at a fleet of the player's own:\n%s", s)
+	}
+	checkFits(t, tm)
+	tm.key("right")
+	tm.key("right")
+	tm.key("right")
+	if s := tm.screen(); !strings.Contains(s, "the right one wins") || strings.Contains(s, "its hunter") {
+		t.Errorf("the practice's last step speaks of another hunter:\n%s", s)
 	}
 }

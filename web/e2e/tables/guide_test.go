@@ -89,7 +89,8 @@ func TestGuideEveryGame(t *testing.T) {
 
 // TestGuideFollowsTheRules: the guide says the table's own rules where
 // they change what it says: a cyclic Nymphabet table's alphabet goes
-// round and its last word wins, where a standard one's Z loses.
+// round and its last word wins, where a standard one's Z loses; a Salvo
+// practice's hunts the computer's fleet, with none of the player's own.
 func TestGuideFollowsTheRules(t *testing.T) {
 	t.Parallel()
 	base := e2e.StartServer(t)
@@ -110,6 +111,25 @@ func TestGuideFollowsTheRules(t *testing.T) {
 	ann.Wait("step 3", `document.querySelector("#guide-step").textContent === "Step 3 of 3"`)
 	if got := ann.Text("#guide-text"); !strings.Contains(got, "crosses off the last one wins") || strings.Contains(got, "Z loses") {
 		t.Errorf("a cyclic table's last step says %q", got)
+	}
+
+	// A Salvo practice hunts the computer's fleet, and nobody fires back.
+	ann.Open("/")
+	ann.Wait("the games", `!!document.querySelector("#salvo-practice")`)
+	ann.Click("#salvo-practice")
+	ann.Wait("the new table form", `!!document.querySelector("#seats")`)
+	ann.TypeIn("#my-name", ann.Name)
+	ann.Click("form button[type=submit]")
+	ann.Wait("the practice's guide", `!!document.querySelector("#guide") && document.querySelectorAll('[data-board="1"] [data-sq]').length === 100`)
+	if got := ann.Text("#guide-text"); !strings.Contains(got, "The computer's five ships are hidden in it, and nobody fires back.") {
+		t.Errorf("a practice's first step says %q", got)
+	}
+	for range 3 {
+		ann.Click("#guide-next")
+	}
+	ann.Wait("step 4", `document.querySelector("#guide-step").textContent === "Step 4 of 4"`)
+	if got := ann.Text("#guide-text"); !strings.Contains(got, "the right one wins") || strings.Contains(got, "hunter") {
+		t.Errorf("a practice's last step says %q", got)
 	}
 }
 

@@ -19,8 +19,9 @@ function markSeen(game) {
 // Each step says one thing and points at the part of the screen it is
 // about (a selector; a step whose part is not on the screen points at
 // nothing). steps(game, table) adds the words that depend on the table:
-// its rules (Salvo's lost shots, Nymphabet's mode), and a Quizl solitaire,
-// where the player hunts the computer's grid and has none of their own.
+// its rules (Salvo's lost shots, Nymphabet's mode), and a Quizl solitaire
+// or a Salvo practice, where the player hunts the computer's grid or fleet
+// and has none of their own.
 const fixed = {
   quizl: [
     { at: '.quizl .board:not([data-board="own"])', text: "This is your tracking grid: the grid the other side hid its password in, five letters on one row or column among 25 different letters. It starts blank." },
@@ -57,8 +58,14 @@ function steps(game, { rules = {}, alone = false } = {}) {
     list = list.filter(s => s.at !== '[data-board="own"]');
     say(0, "This is your tracking grid: the grid the computer hid a password in, five letters on one row or column among 25 different letters. It starts blank.");
   }
+  if (game === "salvo" && alone) {
+    say(0, "This is the ocean you aim at: ten by ten, columns A to J, rows 1 to 10. The computer's five ships are hidden in it, and nobody fires back.");
+    say(3, "When every ship is sunk, outline where each one lay. A wrong outline loses; the right one wins.");
+  }
   if (game === "salvo" && rules.shots_lost_by === "owner") {
-    say(1, list[1].text.replace("lose one for each enemy ship you sink", "lose one for each of your own ships that is sunk"));
+    say(1, list[1].text.replace("You start with five shots and lose one for each enemy ship you sink. You always keep at least one.", alone
+      ? "You have five shots a salvo and keep them all: nobody fires at you."
+      : "You start with five shots and lose one for each of your own ships that is sunk. You always keep at least one."));
   }
   if (game === "nymphabet" && (rules.mode === "cyclic" || rules.mode === "scoring")) {
     say(0, list[0].text + " Here the alphabet goes round from Z to A, and the first word may begin with any letter.");
