@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -59,5 +60,19 @@ func lockServe(ctx context.Context, cc *pgx.ConnConfig, shared bool) (release fu
 		conn.Close(context.Background())
 		return nil, ErrServed
 	}
-	return func() { conn.Close(context.Background()) }, nil
+	unlock := "SELECT pg_advisory_unlock($1)"
+	if shared {
+		unlock = "SELECT pg_advisory_unlock_shared($1)"
+	}
+	return func() {
+		// Unlocked before the connection closes: PostgreSQL frees a
+		// closed connection's locks only once its backend has noticed and
+		// exited, after Close returns, so a server started again at once
+		// (a restart, the next test) would find the database served yet.
+		// Should the unlock fail, closing frees it all the same, later.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		conn.Exec(ctx, unlock, serveKey)
+		conn.Close(ctx)
+	}, nil
 }

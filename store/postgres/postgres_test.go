@@ -516,7 +516,7 @@ func TestCanceledWriteCompletes(t *testing.T) {
 // TestLockServe: a server alone keeps every other server off the
 // database, alone or as a cluster's node; the nodes of a cluster share
 // it with one another and keep a server alone off; each lock goes with
-// its release, and locks on one database leave another free.
+// its release, at once, and locks on one database leave another free.
 func TestLockServe(t *testing.T) {
 	t.Parallel()
 	if server == nil {
@@ -545,6 +545,29 @@ func TestLockServe(t *testing.T) {
 	lock(s, false, ErrServed)
 	node2()
 	lock(s, false, nil)()
+	// A lock released is free at once, not once PostgreSQL has seen its
+	// connection go: a server stopped and started again finds it free.
+	// Asked on a connection open already, as a server started again
+	// would find it.
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	for i := range 100 {
+		shared := i%2 == 1
+		lock(s, shared, nil)()
+		var free bool
+		if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", serveKey).Scan(&free); err != nil {
+			t.Fatal(err)
+		}
+		if !free {
+			t.Fatalf("a lock released (shared %v) is held yet, %d times in", shared, i+1)
+		}
+		if _, err := conn.Exec(ctx, "SELECT pg_advisory_unlock($1)", serveKey); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // TestOpenServeLock: Open with Options.Serve takes LockServe's lock
