@@ -428,6 +428,14 @@ func TestSalvoOutlinesTwoFleets(t *testing.T) {
 		fleets[p.Name] = p.SalvoFleet()
 		toks[p.Name] = p.SeatToken()
 	}
+	// Her first Salvo's guide says the table's rule: her own ships sunk
+	// cost her shots, not those she sinks.
+	ann.Wait("the guide", `!!document.querySelector("#guide")`)
+	ann.Click("#guide-next")
+	if got := ann.Text("#guide-text"); !strings.Contains(got, "lose one for each of your own ships that is sunk") || strings.Contains(got, "enemy ship") {
+		t.Errorf("the guide's second step says %q", got)
+	}
+	ann.Click("#guide-skip")
 	squares := func(fleet []string) []string {
 		var out []string
 		for _, s := range fleet {
