@@ -8,8 +8,8 @@ import (
 
 // TestSignOutEverywhereElse: Ann, signed in in two browsers, signs out
 // everywhere else from her account page: the other browser is signed
-// out, told so at once on the page it shows (its header, a message),
-// and this one stays signed in.
+// out, told so at once on the account page it shows (its header, a
+// message, the sign-in form), and this one stays signed in.
 func TestSignOutEverywhereElse(t *testing.T) {
 	t.Parallel()
 	base := e2e.StartServer(t)
@@ -23,13 +23,15 @@ func TestSignOutEverywhereElse(t *testing.T) {
 	there.TypeIn("#signin-password", "correct horse battery")
 	there.Click("#signin button[type=submit]")
 	there.Wait("signed in", `document.querySelector("#account-link").textContent === "Ann"`)
+	there.Open("/account")
+	there.Wait("the account page there", `!!document.querySelector("#signout-others")`)
 
 	here.Open("/account")
 	here.Wait("the account page", `!!document.querySelector("#signout-others")`)
 	here.Click("#signout-others")
 	here.Wait("the sessions ended", `(document.querySelector("#toast")||{}).textContent === "Signed out of 1 other session"`)
 
-	there.Wait("told there without a new page", `document.querySelector("#account-link").textContent === "Sign in" && (document.querySelector("#toast")||{}).textContent === "You were signed out as Ann: the session ended elsewhere. Sign in again to play as Ann."`)
+	there.Wait("told there without a new page", `document.querySelector("#account-link").textContent === "Sign in" && (document.querySelector("#toast")||{}).textContent === "You were signed out as Ann: the session ended elsewhere. Sign in again to play as Ann." && !!document.querySelector("#signin-name")`)
 	there.Open("/account")
 	there.Wait("signed out there", `!!document.querySelector("#signin-name") && document.querySelector("#account-link").textContent === "Sign in"`)
 	here.Open("/account")
