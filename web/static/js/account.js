@@ -5,7 +5,7 @@
 // it makes or joins belongs to the account (see api.js identityToken).
 
 import { h, field, append, fill, toast, plural } from "./dom.js";
-import { call, signedIn, setSignedIn, mayBeSignedIn, forgetGuest, guestToken } from "./api.js";
+import { call, signedIn, setSignedIn, mayBeSignedIn, forgetGuest, guestToken, sessionRefused } from "./api.js";
 import { go } from "./nav.js";
 
 // header shows "Sign in" or the account's name in the header's menu.
@@ -54,19 +54,21 @@ export async function refresh() {
   header();
 }
 
-// ended is told by the player stream that the server refused this
-// browser's session (signed out on another device, the password changed,
-// or a new one given by the operator): it asks who the cookie signs in
-// as, and if nobody, says so at once rather than at the next page. The
-// account page shows the sign-in form then; any other screen (a table in
-// play) stays as it is.
-export async function ended() {
+// ended is told by the player stream (sessionRefused) that the server
+// refused this browser's session (signed out on another device, the
+// password changed, or a new one given by the operator): it asks who the
+// cookie signs in as, and if nobody, says so at once rather than at the
+// next page. The account page shows the sign-in form then; any other
+// screen (a table in play) stays as it is.
+async function ended() {
   const was = signedIn();
   await refresh();
   if (!was || signedIn()) return;
   toast(`You were signed out as ${was}: the session ended elsewhere. Sign in again to play as ${was}.`, 10000);
   if (location.pathname === "/account") go("/account", true);
 }
+
+window.addEventListener(sessionRefused, () => { ended(); });
 
 function form(title, id, fields, submit, onsubmit) {
   const err = h("p", { class: "error", role: "alert", id: id + "-error" });

@@ -128,6 +128,11 @@ export const setSignedIn = n => save("parlour.account", n || "");
 // signed in would only earn an error status that the console logs.
 export const mayBeSignedIn = () => !!signedIn() || /(?:^|;\s*)parlour_signed_in=1/.test(document.cookie);
 
+// sessionRefused is the event the player stream dispatches on window when
+// the server refuses this browser's session (it ended elsewhere); the
+// account's module, which the stream's own loads, answers it.
+export const sessionRefused = "parlour:session-refused";
+
 // guestToken is the guest identity's token, or undefined: sent with a
 // sign-up, it makes that guest the account.
 export const guestToken = () => (load("parlour.identity", null) || {}).token;

@@ -8,7 +8,7 @@
 // the end screen that offers it. The form that makes a challenge is challenge.js's.
 
 import { h, append, fill, toast } from "./dom.js";
-import { call, rememberSeat, seatFor } from "./api.js";
+import { call, rememberSeat, seatFor, sessionRefused } from "./api.js";
 import { games, gameInfo, known, poolTitle, title } from "./catalog.js";
 import { rulesInWords, clockWords } from "./rulestext.js";
 import { go } from "./nav.js";
@@ -125,7 +125,7 @@ async function run(signal, pass) {
     try {
       const res = await fetch("/api/v1/stream", { credentials: "same-origin", signal: conn.signal, headers: { Accept: "application/x-ndjson" } });
       if (res.status === 401 || res.status === 403) { // signed out elsewhere
-        import("./account.js").then(m => m.ended()).catch(() => { /* the next page says so */ });
+        window.dispatchEvent(new Event(sessionRefused));
         return;
       }
       if (!res.ok || !res.body) throw new Error(res.statusText);
