@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // guidePanel is a game's first-game guide, open at a table in play: a
@@ -185,7 +187,8 @@ func (t *tableScreen) ownGrid() bool {
 }
 
 // withGuide draws the open guide at the foot of a table's screen, in
-// place of its last lines where the screen is full: the board stays in
+// place of its blank lines and then of its last ones where the screen is
+// full (squeeze): the board, and the line the player types on, stay in
 // sight above it, and the message (a refusal, news) under it when the
 // lines cut held any of it.
 func (t *tableScreen) withGuide(screen string) string {
@@ -196,7 +199,7 @@ func (t *tableScreen) withGuide(screen string) string {
 	foot := t.guide.lines(t.w)
 	cut := func(foot []string) []string {
 		if over := len(lines) + 1 + len(foot) - t.h; over > 0 {
-			return lines[:max(1, len(lines)-over)]
+			return squeeze(lines, over)
 		}
 		return lines
 	}
@@ -212,4 +215,31 @@ func (t *tableScreen) withGuide(screen string) string {
 		}
 	}
 	return strings.Join(append(append(kept, ""), foot...), "\n")
+}
+
+// squeeze takes n lines out of ls to make room: blank ones first, one at
+// a time from the longest run of them, each run keeping one (the padding
+// that holds a play screen's typed line and keys at its foot), and then
+// the last ones, keeping the first.
+func squeeze(ls []string, n int) []string {
+	ls = slices.Clone(ls)
+	blank := func(l string) bool { return strings.TrimSpace(ansi.Strip(l)) == "" }
+	for ; n > 0; n-- {
+		at, longest := -1, 1
+		for i := 0; i < len(ls); {
+			j := i
+			for j < len(ls) && blank(ls[j]) {
+				j++
+			}
+			if j-i > longest {
+				at, longest = i, j-i
+			}
+			i = max(j, i+1)
+		}
+		if at < 0 {
+			break
+		}
+		ls = slices.Delete(ls, at, at+1)
+	}
+	return ls[:max(1, len(ls)-n)]
 }

@@ -191,3 +191,68 @@ func TestGuideSalvoPractice(t *testing.T) {
 		t.Errorf("the practice's last step speaks of another hunter:\n%s", s)
 	}
 }
+
+// TestGuideKeepsTheTypedLine: the guide takes the play screen's blank
+// lines before its last ones, so that the line the player types on and
+// its keys stay in sight under the board while it is open.
+func TestGuideKeepsTheTypedLine(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		game, prompt, keys string
+	}{
+		{"nymphabet", "A word starting with A:", "type a word · enter play it"},
+		{"quizl", "Call (digits) or announce (letters):", "enter call it"},
+		{"salvo", "Salvo:  (0 of 5 shots)", "enter fire"},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			t.Parallel()
+			ts := newTestServer(t)
+			tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: t.TempDir(), Guide: true})
+			tm.open(c.game, 0)
+			tm.key("enter")
+			switch c.game {
+			case "salvo":
+				tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
+				tm.key("enter")
+			case "quizl":
+				tm.waitFor("the grid editor", has("Make your grid"))
+				tm.key("ctrl+r")
+				tm.waitFor("a grid", has("✓"))
+				tm.key("enter")
+			}
+			s := tm.waitFor("the guide", has("a short guide · step 1 of"))
+			if !strings.Contains(s, c.prompt) || !strings.Contains(s, c.keys) {
+				t.Errorf("the typed line or its keys are hidden by the guide:\n%s", s)
+			}
+			checkFits(t, tm)
+		})
+	}
+}
+
+// TestSqueeze: room is made from the longest runs of blank lines first,
+// each keeping one, and then from the end.
+func TestSqueeze(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, in string
+		n        int
+		want     string
+	}{
+		{"none", "a|b", 0, "a|b"},
+		{"a run of blanks", "a||||b|c", 2, "a||b|c"},
+		{"each run keeps one", "a|||b||c", 1, "a||b||c"},
+		{"each run keeps one, then the end", "a|||b||c", 3, "a||b"},
+		{"the longest run first", "a||b||||c", 1, "a||b|||c"},
+		{"spaces and styles are blank", "a| |\x1b[2m \x1b[0m|b", 1, "a|\x1b[2m \x1b[0m|b"},
+		{"then the last lines", "a||b|c", 2, "a|"},
+		{"the first line stays", "a|b", 5, "a"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			got := strings.Join(squeeze(strings.Split(c.in, "|"), c.n), "|")
+			if got != c.want {
+				t.Errorf("squeeze(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+			}
+		})
+	}
+}
