@@ -31,7 +31,7 @@ func TestSignOutEverywhereElse(t *testing.T) {
 	here.Click("#signout-others")
 	here.Wait("the sessions ended", `(document.querySelector("#toast")||{}).textContent === "Signed out of 1 other session"`)
 
-	there.Wait("told there without a new page", `document.querySelector("#account-link").textContent === "Sign in" && (document.querySelector("#toast")||{}).textContent === "You were signed out as Ann: the session ended elsewhere. Sign in again to play as Ann." && !!document.querySelector("#signin-name")`)
+	there.Wait("told there without a new page", `document.querySelector("#account-link").textContent === "Sign in" && (document.querySelector("#toast")||{}).textContent === "You are signed out as Ann: your session has ended. Sign in again to play as Ann." && !!document.querySelector("#signin-name")`)
 	there.Open("/account")
 	there.Wait("signed out there", `!!document.querySelector("#signin-name") && document.querySelector("#account-link").textContent === "Sign in"`)
 	here.Open("/account")

@@ -56,15 +56,15 @@ export async function refresh() {
 
 // ended is told by the player stream (sessionRefused) that the server
 // refused this browser's session (signed out on another device, the
-// password changed, or a new one given by the operator): it asks who the
-// cookie signs in as, and if nobody, says so at once rather than at the
-// next page. The account page shows the sign-in form then; any other
-// screen (a table in play) stays as it is.
+// password changed or given anew by the operator, left unused too long):
+// it asks who the cookie signs in as, and if nobody, says so at once
+// rather than at the next page. The account page shows the sign-in form
+// then; any other screen (a table in play) stays as it is.
 async function ended() {
   const was = signedIn();
   await refresh();
   if (!was || signedIn()) return;
-  toast(`You were signed out as ${was}: the session ended elsewhere. Sign in again to play as ${was}.`, 10000);
+  toast(`You are signed out as ${was}: your session has ended. Sign in again to play as ${was}.`, 10000);
   if (location.pathname === "/account") go("/account", true);
 }
 
