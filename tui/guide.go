@@ -186,6 +186,17 @@ func (t *tableScreen) ownGrid() bool {
 	return true
 }
 
+// height is the lines the play screen has for itself: the terminal's,
+// less those of the open guide at its foot (withGuide), so that a board
+// that scrolls (a tall Word Fight grid, many Quizl grids, a long list of
+// words) shows fewer rows rather than lose its typed line under the guide.
+func (p *playScreen) height() int {
+	if p.t.guide == nil {
+		return p.t.h
+	}
+	return p.t.h - len(p.t.guide.lines(p.t.w)) - 1
+}
+
 // withGuide draws the open guide at the foot of a table's screen, in
 // place of its blank lines and then of its last ones where the screen is
 // full (squeeze): the board, and the line the player types on, stay in

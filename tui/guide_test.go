@@ -201,6 +201,7 @@ func TestGuideKeepsTheTypedLine(t *testing.T) {
 		game, prompt, keys string
 	}{
 		{"nymphabet", "A word starting with A:", "type a word · enter play it"},
+		{"wordfight", "Declare a word:", "enter declare it"},
 		{"quizl", "Call (digits) or announce (letters):", "enter call it"},
 		{"salvo", "Salvo:  (0 of 5 shots)", "enter fire"},
 	} {

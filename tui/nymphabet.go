@@ -134,7 +134,7 @@ func (p *playScreen) nymphabetView() string {
 		}
 	}
 	b.WriteString("  " + strings.Join(ps, " · ") + "\n\n")
-	b.WriteString(nymphWords(v, p.t.h-12-p.t.msgExtra(), p.t.w))
+	b.WriteString(nymphWords(v, p.height()-12-p.t.msgExtra(), p.t.w))
 	// The current letter is the next word's only while it is this
 	// player's turn: the other's word moves it on first.
 	prompt := "Your word:"

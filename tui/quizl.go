@@ -215,7 +215,7 @@ func (p *playScreen) quizlView() string {
 	// Every grid in seat order when they fit; else the chosen one first
 	// and the next ones under it while they fit, tab bringing each to
 	// the top.
-	first, room := 0, p.t.h-quizlChrome
+	first, room := 0, p.height()-quizlChrome
 	if len(slices.Concat(blocks...)) > room {
 		first = max(0, p.board) % max(1, len(blocks))
 	}
@@ -253,7 +253,7 @@ func (p *playScreen) quizlView() string {
 	right = append(right, "")
 	right = append(right, hanging("Scores: "+strings.Join(sc, " · "), max(1, p.t.w-36))...)
 	right = append(right, "")
-	right = append(right, p.t.logBlock(p.t.h-len(right)-8-p.t.msgExtra(), max(1, p.t.w-36)))
+	right = append(right, p.t.logBlock(p.height()-len(right)-8-p.t.msgExtra(), max(1, p.t.w-36)))
 	body := side(strings.Join(left, "\n"), 36, strings.Join(right, "\n"), p.t.w-36)
 	if out != "" {
 		// No move is this seat's any more: no line to type one on.

@@ -277,7 +277,7 @@ func (p *playScreen) salvoView() string {
 	}
 	// Under the oceans: the table's first line, 13 lines of oceans, the
 	// message and the keys.
-	room := p.t.h - len(info) - 16 - p.t.msgExtra() - strings.Count(wrapKeys(keys, p.t.w), "\n") - strings.Count(prompt, ":")
+	room := p.height() - len(info) - 16 - p.t.msgExtra() - strings.Count(wrapKeys(keys, p.t.w), "\n") - strings.Count(prompt, ":")
 	info = append(info, p.t.wrappedLog(max(1, room), p.t.w))
 	return body + strings.Join(info, "\n") + "\n" + p.footer(prompt, keys)
 }
@@ -407,7 +407,7 @@ func (p *playScreen) salvoWatched(v salvoView) string {
 	if len(targets) > 2 {
 		keys = "tab the next oceans · " + keys
 	}
-	room := p.t.h - len(info) - 16 - p.t.msgExtra() - strings.Count(wrapKeys(keys, p.t.w), "\n")
+	room := p.height() - len(info) - 16 - p.t.msgExtra() - strings.Count(wrapKeys(keys, p.t.w), "\n")
 	info = append(info, p.t.wrappedLog(max(1, room), p.t.w))
 	return body + "\n\n" + strings.Join(info, "\n") + "\n" + p.t.message() + "\n" + faint(wrapKeys(keys, p.t.w))
 }

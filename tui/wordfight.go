@@ -212,7 +212,7 @@ func (p *playScreen) wordfightView() string {
 		g.WriteString(n[len(n)-1:] + " ")
 	}
 	g.WriteString("\n")
-	room := p.t.h - 6 - p.t.msgExtra() - strings.Count(g.String(), "\n") + 1
+	room := p.height() - 6 - p.t.msgExtra() - strings.Count(g.String(), "\n") + 1
 	top := 0
 	if h > room {
 		top = max(0, min(p.r-room/2, h-room))
@@ -316,8 +316,8 @@ func (p *playScreen) wordfightView() string {
 	// columns beside the board there are.
 	used := strings.Count(strings.Join(info, "\n"), "\n") + 1
 	gw := 4 + 2*(right-left) + 2
-	info = append(info, "", p.t.logBlock(max(1, p.t.h-used-6-p.t.msgExtra()), max(1, p.t.w-gw)))
-	body := side(fit(g.String(), gw, p.t.h), gw, strings.Join(info, "\n"), p.t.w-gw)
+	info = append(info, "", p.t.logBlock(max(1, p.height()-used-6-p.t.msgExtra()), max(1, p.t.w-gw)))
+	body := side(fit(g.String(), gw, p.height()), gw, strings.Join(info, "\n"), p.t.w-gw)
 	prompt, keys := "", "arrows move · space/tab across or down · enter place · c twice cannot · : type a move · esc home · ? help"
 	if cur == "" || !p.t.myTurn() {
 		// Nothing to place: the keys of placing would only be refused.
