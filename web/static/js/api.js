@@ -129,8 +129,8 @@ export const setSignedIn = n => save("parlour.account", n || "");
 export const mayBeSignedIn = () => !!signedIn() || /(?:^|;\s*)parlour_signed_in=1/.test(document.cookie);
 
 // sessionRefused is the event the player stream dispatches on window when
-// the server refuses this browser's session (it ended elsewhere); the
-// account's module, which the stream's own loads, answers it.
+// the server refuses this browser's session, which has ended; the
+// account's module, which loads the stream's, answers it.
 export const sessionRefused = "parlour:session-refused";
 
 // guestToken is the guest identity's token, or undefined: sent with a
