@@ -477,6 +477,37 @@ func (e *eventScreen) maker() bool {
 	return e.ev != nil && e.cfg.Session != "" && e.ev.Creator != "" && strings.EqualFold(e.ev.Creator, e.cfg.Account)
 }
 
+// noShows is how many games a Swiss player may miss before the event
+// withdraws them for good: they may not join it again.
+const noShows = 2
+
+// joinKeys are the join and leave keys that apply to the player now, as
+// the browser offers its buttons: none once the event is over, x while
+// they are in it, j when it would take them (not a Swiss under way that
+// they were never in, nor one that withdrew them for their no-shows).
+func (e *eventScreen) joinKeys() string {
+	ev := e.ev
+	if ev.Status != "created" && ev.Status != "started" {
+		return ""
+	}
+	swissOn := ev.Kind == "swiss" && ev.Status == "started"
+	if e.mine() != nil {
+		if swissOn {
+			return "x withdraw"
+		}
+		return "x leave"
+	}
+	if !swissOn {
+		return "j join"
+	}
+	for _, s := range ev.Standings {
+		if s.You && s.Left && s.Forfeits < noShows && (e.cfg.Session != "" || e.idToken != "") {
+			return "j join again"
+		}
+	}
+	return ""
+}
+
 // mine is the player's line of the standings, when they are in the
 // event (and have not left it).
 func (e *eventScreen) mine() *client.Standing { return e.standing(e.ev) }
@@ -729,8 +760,11 @@ func (e *eventScreen) joined(msg eventJoinedMsg) tea.Cmd {
 	e.ev, e.err = &msg.ev, ""
 	if msg.left {
 		e.note = "you left " + msg.ev.Name
-		if msg.ev.Kind == "arena" {
+		switch {
+		case msg.ev.Kind == "arena":
 			e.note += ": you keep your points, and are paired no more"
+		case msg.ev.Status == "started":
+			e.note = "you withdrew from " + msg.ev.Name + ": you keep your points, and are paired no more until you join again"
 		}
 		return nil
 	}
@@ -917,7 +951,9 @@ func (e *eventScreen) view() string {
 		}
 	}
 	state += " · " + plural(ev.Players, "player", "players")
-	if me := e.mine(); me != nil {
+	if me := e.mine(); me != nil && ev.Status == "finished" {
+		state += " · " + good("you played in it")
+	} else if me != nil && ev.Status != "cancelled" {
 		state += " · " + good("you are in it")
 		switch {
 		case me.Playing != "":
@@ -947,7 +983,10 @@ func (e *eventScreen) view() string {
 	b.WriteString(title("Standings") + "\n")
 	playRoom := min(len(ev.Playing), 4)
 	chat := e.chatView()
-	keys := "j join · x leave · ctrl+t chat · r refresh · esc back"
+	keys := "ctrl+t chat · r refresh · esc back"
+	if k := e.joinKeys(); k != "" {
+		keys = k + " · " + keys
+	}
 	if e.maker() && ev.Status == "created" {
 		keys = "s start it now · c cancel it · " + keys
 	}

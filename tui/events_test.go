@@ -395,7 +395,7 @@ func TestEventChat(t *testing.T) {
 	gm.waitFor("the refusal", has("join the event (j) or sign in", "say: hello█"))
 	checkFits(t, gm)
 	gm.key("esc")
-	gm.waitFor("the chat closed", has("j join · x leave · ctrl+t chat"))
+	gm.waitFor("the chat closed", has("j join · ctrl+t chat"))
 }
 
 // TestEventRecordsSaved: d on a finished event saves every game's record,
@@ -850,6 +850,64 @@ func TestEventRoundState(t *testing.T) {
 		e := &eventScreen{shared: sh, ev: ev, opened: map[string]bool{}}
 		if got := ansi.Strip(e.view()); !strings.Contains(got, c.want) {
 			t.Errorf("%s: the screen does not say %q:\n%s", c.name, c.want, got)
+		}
+	}
+}
+
+// TestEventKeys: the event's screen offers the join and leave keys that
+// apply to the player, as the browser offers its buttons: none once it is
+// over, x while they are in it (a Swiss under way withdraws them), j when
+// it would take them, and j again for a Swiss player who withdrew and may
+// come back, but not for one it withdrew for not showing up.
+func TestEventKeys(t *testing.T) {
+	t.Parallel()
+	c, err := client.New("http://parlour.example", "Ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := &shared{w: 100, h: 24, c: c, idToken: "ann", games: []client.Game{{Name: "nymphabet", Title: "Nymphabet"}}}
+	me := func(s client.Standing) *client.Standing {
+		s.Rank, s.Name, s.You = 1, "Ann", true
+		return &s
+	}
+	for _, c := range []struct {
+		name, kind, status string
+		me                 *client.Standing
+		keys               string // "" for neither j nor x
+		state              string
+	}{
+		{"to come", "swiss", "created", nil, "j join · ctrl+t", ""},
+		{"to come, in it", "swiss", "created", me(client.Standing{}), "x leave · ctrl+t", "you are in it"},
+		{"an arena under way", "arena", "started", nil, "j join · ctrl+t", ""},
+		{"an arena left", "arena", "started", me(client.Standing{Games: 2, Left: true}), "j join · ctrl+t", ""},
+		{"in an arena", "arena", "started", me(client.Standing{Games: 1}), "x leave · ctrl+t", "you are in it"},
+		{"in a Swiss", "swiss", "started", me(client.Standing{Games: 1}), "x withdraw · ctrl+t", "you are in it"},
+		{"not in a Swiss under way", "swiss", "started", nil, "", ""},
+		{"withdrawn from a Swiss", "swiss", "started", me(client.Standing{Games: 1, Left: true, Forfeits: 1}), "j join again · ctrl+t", ""},
+		{"withdrawn for no-shows", "swiss", "started", me(client.Standing{Games: 2, Left: true, Forfeits: 2}), "", ""},
+		{"finished", "swiss", "finished", me(client.Standing{Games: 3}), "", "you played in it"},
+		{"cancelled", "arena", "cancelled", me(client.Standing{}), "", ""},
+	} {
+		ev := &client.Tournament{Kind: c.kind, Name: "Club night", Game: "nymphabet", Rounds: 3, Minutes: 30, ClockText: "1+0", Status: c.status,
+			Starts: time.Now().Add(time.Hour), Standings: []client.Standing{{Rank: 2, Name: "Ben", Games: 1}}}
+		if c.me != nil {
+			ev.Standings = append([]client.Standing{*c.me}, ev.Standings...)
+		}
+		e := &eventScreen{shared: sh, ev: ev, opened: map[string]bool{}}
+		got := ansi.Strip(e.view())
+		if c.keys != "" && !strings.Contains(got, c.keys) {
+			t.Errorf("%s: the keys do not say %q:\n%s", c.name, c.keys, got)
+		}
+		for _, k := range []string{"j join", "x leave", "x withdraw"} {
+			if strings.Contains(got, k) && !strings.HasPrefix(c.keys, k) {
+				t.Errorf("%s: the keys offer %q:\n%s", c.name, k, got)
+			}
+		}
+		if c.state != "" && !strings.Contains(got, c.state) {
+			t.Errorf("%s: the screen does not say %q:\n%s", c.name, c.state, got)
+		}
+		if c.state == "" && strings.Contains(got, "you are in it") {
+			t.Errorf("%s: the screen says the player is in it:\n%s", c.name, got)
 		}
 	}
 }

@@ -66,6 +66,8 @@ type Standing struct {
 	// out the round under way.
 	Byes int  `json:"byes,omitempty"`
 	Bye  bool `json:"bye,omitempty"`
+	// Forfeits are the games they did not show up for.
+	Forfeits int `json:"forfeits,omitempty"`
 	// You marks the asker's own line (a guest's name is not unique).
 	You bool `json:"you,omitempty"`
 }
