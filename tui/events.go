@@ -477,6 +477,28 @@ func (e *eventScreen) maker() bool {
 	return e.ev != nil && e.cfg.Session != "" && e.ev.Creator != "" && strings.EqualFold(e.ev.Creator, e.cfg.Account)
 }
 
+// unplayed begins the name the server gives a game of an event that no
+// player showed up for: there is no table to see.
+const unplayed = "unplayed-"
+
+// playedShown is how many of an event's games played its screen lists,
+// as many as the browser's page.
+const playedShown = 50
+
+// games are the games the event's screen lists, to choose with ↑↓: those
+// under way, then those played, the newest first.
+func (e *eventScreen) games() []client.TournamentGame {
+	gs := slices.Clone(e.ev.Playing)
+	played := 0
+	for _, g := range e.ev.Games {
+		if !g.Ended.IsZero() && played < playedShown {
+			gs = append(gs, g)
+			played++
+		}
+	}
+	return gs
+}
+
 // noShows is how many games a Swiss player may miss before the event
 // withdraws them for good: they may not join it again.
 const noShows = 2
@@ -619,7 +641,7 @@ func (e *eventScreen) got(msg eventMsg) tea.Cmd {
 	} else {
 		e.chat.take(msg.chat, msg.last)
 	}
-	if n := len(e.ev.Playing); e.at >= n {
+	if n := len(e.games()); e.at >= n {
 		e.at = max(0, n-1)
 	}
 	if me := e.mine(); me != nil && me.Playing != "" && !e.opened[me.Playing] {
@@ -786,10 +808,11 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 	if e.chat.open {
 		return e.chatKey(k.String(), k)
 	}
-	n := 0
+	var games []client.TournamentGame
 	if e.ev != nil {
-		n = len(e.ev.Playing)
+		games = e.games()
 	}
+	n := len(games)
 	if e.cancelling && k.String() != "c" {
 		e.cancelling, e.note = false, "" // kept
 	}
@@ -857,8 +880,17 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 			e.at = (e.at + 1) % n
 		}
 	case "enter":
+		if e.at < n && e.at >= len(e.ev.Playing) {
+			g := games[e.at]
+			if strings.HasPrefix(g.Table, unplayed) {
+				e.err = "that game was not played: no player showed up for it"
+				return nil
+			}
+			// Over: its end, from which its replay and analysis open.
+			return e.nav.sitFor(client.Seated{Table: g.Table, Seat: -1, Invite: e.public() + "/t/" + g.Table}, e.ev.Game, e)
+		}
 		if e.at < n {
-			g := e.ev.Playing[e.at]
+			g := games[e.at]
 			if e.opened[g.Table] || e.mine() != nil && e.mine().Playing == g.Table {
 				// The player's own game: to their seat.
 				e.opened[g.Table] = false
@@ -887,6 +919,34 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 		return e.leave()
 	}
 	return nil
+}
+
+// gameLine names an event's game by its players, and a Swiss's by its
+// round too.
+func gameLine(g client.TournamentGame) string {
+	s := strings.Join(g.Players, " v ")
+	if g.Round > 0 {
+		s = fmt.Sprintf("round %d: %s", g.Round, s)
+	}
+	return s
+}
+
+// gameEnd is how an event's game stands: its table while under way, each
+// player's points once over.
+func gameEnd(g client.TournamentGame) string {
+	switch {
+	case g.Ended.IsZero():
+		return g.Table
+	case strings.HasPrefix(g.Table, unplayed):
+		return "not played"
+	}
+	var pts []string
+	for i, p := range g.Points {
+		if i < len(g.Players) {
+			pts = append(pts, fmt.Sprintf("%s %d", g.Players[i], p))
+		}
+	}
+	return strings.Join(pts, ", ")
 }
 
 // saveRecords saves every finished game's record of a finished event,
@@ -981,7 +1041,8 @@ func (e *eventScreen) view() string {
 	b.WriteString("\n")
 
 	b.WriteString(title("Standings") + "\n")
-	playRoom := min(len(ev.Playing), 4)
+	games := e.games()
+	playRoom := min(len(games), 4)
 	chat := e.chatView()
 	keys := "ctrl+t chat · r refresh · esc back"
 	if k := e.joinKeys(); k != "" {
@@ -993,8 +1054,11 @@ func (e *eventScreen) view() string {
 	if ev.Status == "finished" {
 		keys = "d save every game's record · " + keys
 	}
-	if len(ev.Playing) > 0 {
+	switch {
+	case len(ev.Playing) > 0:
 		keys = "↑↓ game · enter watch (yours: play) · " + keys
+	case len(games) > 0:
+		keys = "↑↓ game · enter see how it ended · " + keys
 	}
 	if e.chat.open {
 		keys = "type a message · enter send it · esc close the chat"
@@ -1004,7 +1068,7 @@ func (e *eventScreen) view() string {
 	}
 	keys = wrapKeys(keys, e.w)
 	playLines := playRoom
-	if len(ev.Playing) > playRoom {
+	if len(games) > playRoom {
 		playLines++ // how many more, or before
 	}
 	room := max(1, e.h-10-playLines-e.msgExtra()-len(chat)-strings.Count(keys, "\n")-e.descLines())
@@ -1056,8 +1120,15 @@ func (e *eventScreen) view() string {
 			fmt.Fprintf(&b, "  … and %d more\n", after)
 		}
 	}
-	if len(ev.Playing) > 0 {
-		b.WriteString("\n" + title("Games under way") + "\n")
+	if len(games) > 0 {
+		head := "Games"
+		switch len(ev.Playing) {
+		case len(games):
+			head = "Games under way"
+		case 0:
+			head = "Games played"
+		}
+		b.WriteString("\n" + title(head) + "\n")
 		// The chosen game stays in view, a line saying how many come
 		// before it where they are out of sight.
 		first, shown := 0, playRoom
@@ -1066,19 +1137,19 @@ func (e *eventScreen) view() string {
 			first = e.at - shown + 1
 			fmt.Fprintf(&b, "  … %d before\n", first)
 		}
-		for i, g := range ev.Playing {
+		for i, g := range games {
 			if i < first {
 				continue
 			}
 			if i >= first+shown {
-				fmt.Fprintf(&b, "  … and %d more\n", len(ev.Playing)-i)
+				fmt.Fprintf(&b, "  … and %d more\n", len(games)-i)
 				break
 			}
 			cur := "  "
 			if i == e.at {
 				cur = hi("> ")
 			}
-			b.WriteString(fitLine(fmt.Sprintf("%s%-40s %s", cur, strings.Join(g.Players, " v "), faint(g.Table)), e.w) + "\n")
+			b.WriteString(fitLine(fmt.Sprintf("%s%-40s %s", cur, gameLine(g), faint(gameEnd(g))), e.w) + "\n")
 		}
 	}
 	for _, l := range chat {

@@ -912,6 +912,78 @@ func TestEventKeys(t *testing.T) {
 	}
 }
 
+// TestEventGamesPlayed: a finished event lists its games played, each
+// with its round and its players' points, and enter opens one's end (its
+// replay and analysis a key away) as a spectator; esc there comes back to
+// the event.
+func TestEventGamesPlayed(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ben, benS := signedUp(t, ts, "Ben")
+	cat, catS := signedUp(t, ts, "Cat")
+	finishedSwiss(t, ts, ben, benS, cat, catS)
+
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("e")
+	tm.waitFor("the list", has("Finished", "Sunday Swiss"))
+	tm.keyUntil("down", "> Sunday Swiss")
+	tm.key("enter")
+	s := tm.waitFor("the event", has("Sunday Swiss", "finished: won by Ben", "Games played"))
+	checkFits(t, tm)
+	if !regexp.MustCompile(`> round 1: (Ben v Cat\s+Ben 2, Cat 0|Cat v Ben\s+Cat 0, Ben 2)`).MatchString(s) {
+		t.Errorf("the game played is not listed with its round and points:\n%s", s)
+	}
+	if !strings.Contains(s, "enter see how it ended") || strings.Contains(s, "enter watch") {
+		t.Errorf("the keys do not say what enter does:\n%s", s)
+	}
+	tm.key("enter")
+	s = tm.waitFor("the game's end", has("watching · game over", "Cat resigned", "p replay"))
+	tm.key("esc")
+	tm.waitFor("the event again", has("Sunday Swiss", "Games played"))
+}
+
+// TestEventGameLines: the games of an event's screen are those under way,
+// then those played; a game nobody showed up for is not played, and enter
+// on it says so rather than open a table there is not.
+func TestEventGameLines(t *testing.T) {
+	t.Parallel()
+	c, err := client.New("http://parlour.example", "Ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := &shared{w: 100, h: 30, c: c, idToken: "ann", games: []client.Game{{Name: "nymphabet", Title: "Nymphabet"}}}
+	ended := time.Now().Add(-time.Minute)
+	live := client.TournamentGame{Table: "t3", Round: 2, Players: []string{"Ann", "Ben"}}
+	ev := &client.Tournament{Kind: "swiss", Name: "Club Swiss", Game: "nymphabet", Rounds: 3, Round: 2, ClockText: "1+0", Status: "started",
+		Starts: time.Now().Add(-time.Hour), Standings: []client.Standing{{Rank: 1, Name: "Ann"}, {Rank: 2, Name: "Ben"}, {Rank: 3, Name: "Cat"}, {Rank: 4, Name: "Dan"}},
+		Playing: []client.TournamentGame{live},
+		Games: []client.TournamentGame{live,
+			{Table: "t2", Round: 1, Players: []string{"Cat", "Ann"}, Points: []int{0, 2}, Ended: ended},
+			{Table: "unplayed-1-2", Round: 1, Players: []string{"Ben", "Dan"}, Points: []int{0, 0}, Ended: ended}}}
+	e := &eventScreen{shared: sh, ev: ev, opened: map[string]bool{}}
+	got := ansi.Strip(e.view())
+	for _, want := range []string{"\nGames\n", "> round 2: Ann v Ben", "t3", "round 1: Cat v Ann", "Cat 0, Ann 2", "round 1: Ben v Dan", "not played",
+		"↑↓ game · enter watch (yours: play)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the screen does not say %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "unplayed-") {
+		t.Errorf("the screen shows the name of a table there is not:\n%s", got)
+	}
+	e.update(keyMsg("down"))
+	e.update(keyMsg("down"))
+	if cmd := e.update(keyMsg("enter")); cmd != nil || !strings.Contains(e.err, "that game was not played") {
+		t.Errorf("enter on a game not played: %q, a command %v", e.err, cmd != nil)
+	}
+
+	ev.Playing, ev.Games, ev.Status = nil, ev.Games[1:], "finished"
+	got = ansi.Strip(e.view())
+	if !strings.Contains(got, "\nGames played\n") || !strings.Contains(got, "enter see how it ended") {
+		t.Errorf("a finished event's games are not those played:\n%s", got)
+	}
+}
+
 // TestEventsShareTheScreen: the hourly events to come fill the lines the
 // empty lists leave rather than stop at a third of the screen; a list
 // longer than the screen says how many more it has, and the screen fits.

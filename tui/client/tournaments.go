@@ -48,6 +48,8 @@ type Tournament struct {
 	Winners   []string         `json:"winners,omitempty"`
 	Standings []Standing       `json:"standings,omitempty"`
 	Playing   []TournamentGame `json:"playing,omitempty"`
+	// Games are every game, the newest first, those under way too.
+	Games []TournamentGame `json:"games,omitempty"`
 }
 
 // Standing is one player's line of an event's standings, best first.
@@ -72,11 +74,15 @@ type Standing struct {
 	You bool `json:"you,omitempty"`
 }
 
-// TournamentGame is a game of an event under way: its table and its
-// players in seat order.
+// TournamentGame is a game of an event: its table, its players in seat
+// order, and once over, each one's points and when it ended.
 type TournamentGame struct {
 	Table   string   `json:"table"`
 	Players []string `json:"players"`
+	// Round is a Swiss's round (0 in an arena).
+	Round  int       `json:"round,omitempty"`
+	Points []int     `json:"points,omitempty"`
+	Ended  time.Time `json:"ended,omitzero"`
 }
 
 // TournamentPairing is the pairing a "tournamentGame" line of the player
