@@ -307,7 +307,6 @@ func (tm *term) key(k string) {
 	tm.update(keyMsg(k))
 }
 
-// typeText types each character of s.
 // keyUntil presses k until the screen shows want, 50 times at most: a
 // field or a choice reached by stepping.
 func (tm *term) keyUntil(k, want string) {
@@ -321,6 +320,7 @@ func (tm *term) keyUntil(k, want string) {
 	tm.t.Fatalf("pressed %s 50 times and the screen never showed %q:\n%s", k, want, tm.screen())
 }
 
+// typeText types each character of s.
 func (tm *term) typeText(s string) {
 	for _, r := range s {
 		tm.key(string(r))
