@@ -384,6 +384,9 @@ func (hm *homeScreen) view() string {
 	b.WriteString("  d Daily puzzles: one a day for each, the same for everyone\n")
 	fmt.Fprintf(&b, "%si Join a table by invite code, link or id\n", cur(i))
 	fmt.Fprintf(&b, "%sl Lobby · p players online and challenges · e events · t leaderboards\n", cur(i+1))
+	if hm.news != nil && len(hm.news.events) > 0 {
+		b.WriteString(faint(fitLine("    "+hm.eventsNews(*hm.news, time.Now()), hm.w)) + "\n")
+	}
 	switch {
 	case hm.cfg.Session != "":
 		// An account plays under its own name, which n does not change.
@@ -422,9 +425,13 @@ func (hm *homeScreen) view() string {
 	if len(rs) == 0 {
 		b.WriteString(faint("  none yet") + "\n")
 	}
-	room := hm.h - strings.Count(b.String(), "\n") - 3
+	keys := wrapKeys("↑↓ choose · enter open · 1-4 new table · r rules · g quick game · d daily · i join · l lobby · p players · e events · t leaderboards · ? help", hm.w)
+	// Under the games: a blank line, the message's line and the keys'.
+	room := hm.h - strings.Count(b.String(), "\n") - 3 - strings.Count(keys, "\n")
 	for j, r := range rs {
-		if room <= 0 {
+		// The last line left says how many more there are, when more
+		// than one does not fit.
+		if room <= 0 || room == 1 && j < len(rs)-1 {
 			fmt.Fprintf(&b, "  … and %d more\n", len(rs)-j)
 			break
 		}
@@ -455,7 +462,7 @@ func (hm *homeScreen) view() string {
 		b.WriteString(fit(line, hm.w, 2) + "\n")
 	}
 	b.WriteString("\n" + hm.message() + "\n")
-	b.WriteString(faint(wrapKeys("↑↓ choose · enter open · 1-4 new table · r rules · g quick game · d daily · i join · l lobby · p players · e events · t leaderboards · ? help", hm.w)))
+	b.WriteString(faint(keys))
 	return b.String()
 }
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -129,13 +130,72 @@ func TestHomeNews(t *testing.T) {
 		n    homeNews
 		want string
 	}{
-		{homeNews{0, 0}, "nobody else online"},
-		{homeNews{1, 0}, "1 online"},
-		{homeNews{3, 1}, "3 online · 1 looking for a game"},
-		{homeNews{12, 4}, "12 online · 4 looking for a game"},
+		{homeNews{online: 0, seeking: 0}, "nobody else online"},
+		{homeNews{online: 1, seeking: 0}, "1 online"},
+		{homeNews{online: 3, seeking: 1}, "3 online · 1 looking for a game"},
+		{homeNews{online: 12, seeking: 4}, "12 online · 4 looking for a game"},
 	} {
 		if got := tc.n.String(); got != tc.want {
 			t.Errorf("%+v says %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestHomeEvents: under the lobby's line, the home screen names the first
+// event under way and the next to come, so that a player sees there is
+// one to join; a server with none shows no line.
+func TestHomeEvents(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	s := tm.waitFor("the news", has("online"))
+	if strings.Contains(s, "under way") || strings.Contains(s, ": in ") {
+		t.Errorf("with no events, the home screen names some:\n%s", s)
+	}
+
+	ben, benS := signedUp(t, ts, "Ben")
+	club := newArenaAPI(t, ts, benS, "Club night", "")
+	if _, err := ben.JoinTournament(context.Background(), benS.Token, club.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	late := map[string]any{"kind": "arena", "name": "Late night", "game": "nymphabet", "minutes": 30,
+		"clock": map[string]any{"kind": "fischer", "initial": 60, "increment": 0}, "starts": time.Now().Add(2*time.Hour + 30*time.Second)}
+	if err := postAs(ts.URL, benS.Token, "/api/v1/tournaments", late, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := startEvent(ben, benS, club.ID); err != nil {
+		t.Fatal(err)
+	}
+	tm.update(homeTickMsg{})
+	s = tm.waitFor("the events", has("Club night: under way, 29m left · Late night: in 2h 00m"))
+	checkFits(t, tm)
+	if !strings.Contains(s, "e events · t leaderboards\n    Club night") {
+		t.Errorf("the events are not named under the lobby's line:\n%s", s)
+	}
+}
+
+// TestEventsNews: the home screen's line of events, in minutes.
+func TestEventsNews(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC)
+	sh := &shared{}
+	arena := client.Tournament{Name: "Club night", Kind: "arena", Status: "started", Minutes: 60, Starts: now.Add(-12*time.Minute - 30*time.Second)}
+	swiss := client.Tournament{Name: "Sunday Swiss", Kind: "swiss", Status: "started", Round: 2, Rounds: 5}
+	soon := client.Tournament{Name: "Hourly Quizl Arena", Kind: "arena", Status: "created", Starts: now.Add(7*time.Minute + 59*time.Second)}
+	for _, c := range []struct {
+		events []client.Tournament
+		want   string
+	}{
+		{nil, ""},
+		{[]client.Tournament{arena, soon}, "Club night: under way, 47m left · Hourly Quizl Arena: in 7m"},
+		{[]client.Tournament{swiss}, "Sunday Swiss: under way, round 2 of 5"},
+		{[]client.Tournament{{Name: "Soon", Status: "created", Starts: now.Add(30 * time.Second)}}, "Soon: in under a minute"},
+		{[]client.Tournament{{Name: "Now", Status: "created", Starts: now}}, "Now: starting"},
+		{[]client.Tournament{{Name: "Late", Status: "created", Starts: now.Add(2*time.Hour + 5*time.Minute)}}, "Late: in 2h 05m"},
+		{[]client.Tournament{{Name: "Weekly", Status: "created", Starts: now.Add(50 * time.Hour)}}, "Weekly: May 3 20:00"},
+	} {
+		if got := sh.eventsNews(homeNews{events: c.events}, now); got != c.want {
+			t.Errorf("%+v reads %q, want %q", c.events, got, c.want)
 		}
 	}
 }
@@ -363,6 +423,34 @@ func TestHomeKeyFile(t *testing.T) {
 	}
 	if s := ansi.Strip(hm.view()); !strings.Contains(s, "K SSH keys: add this computer's") {
 		t.Errorf("with %s the home screen says:\n%s", key, s)
+	}
+}
+
+// TestHomeFits: however many recent games, the home screen keeps to the
+// terminal, its keys' lines whole at the foot, with the events' line and
+// without, for a guest and an account.
+func TestHomeFits(t *testing.T) {
+	t.Parallel()
+	c, _ := client.New("http://127.0.0.1:1", "ann")
+	var recent []Recent
+	for i := range 30 {
+		recent = append(recent, Recent{Server: c.Base(), Table: fmt.Sprintf("table%011d", i), Title: "Nymphabet", Status: "won", When: time.Now()})
+	}
+	events := []client.Tournament{{Name: "Hourly Salvo Arena", Kind: "arena", Status: "started", Minutes: 60, Starts: time.Now()}}
+	games := []client.Game{{Name: "nymphabet", Title: "Nymphabet"}, {Name: "quizl", Title: "Quizl"}, {Name: "salvo", Title: "Salvo"}, {Name: "wordfight", Title: "Sightless Word Fight"}}
+	for _, size := range [][2]int{{80, 24}, {100, 32}} {
+		for _, cfg := range []Config{{}, {Session: "a session", Account: "ann"}} {
+			for _, news := range []*homeNews{nil, {online: 3, events: events}} {
+				hm := &homeScreen{shared: &shared{w: size[0], h: size[1], c: c, cfg: cfg, recent: recent, games: games}, news: news}
+				s := strings.TrimRight(ansi.Strip(hm.view()), " ")
+				for _, p := range fitProblems(s, size[0], size[1]) {
+					t.Errorf("%dx%d, %+v, news %v: %s", size[0], size[1], cfg, news != nil, p)
+				}
+				if !strings.HasSuffix(s, "? help") || !strings.Contains(s, "… and ") {
+					t.Errorf("%dx%d, %+v, news %v: the keys or the count of games left out are cut:\n%s", size[0], size[1], cfg, news != nil, s)
+				}
+			}
+		}
 	}
 }
 

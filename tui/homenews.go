@@ -3,18 +3,24 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"parlour/tui/client"
 )
 
 // homePoll is how often the home screen reads who is about, while shown.
 const homePoll = 15 * time.Second
 
 // homeNews is who is about, as the home screen's first line says it:
-// how many are online and how many look for a quick game.
+// how many are online and how many look for a quick game; and events,
+// the first event under way and the next to come (either may be
+// missing), which a line under the lobby's names.
 type homeNews struct {
 	online, seeking int
+	events          []client.Tournament
 }
 
 // homeNewsMsg answers a read of who is about; homeTickMsg says it is time
@@ -39,7 +45,52 @@ func (m *Model) readHomeNews() tea.Msg {
 	if err != nil {
 		return homeNewsMsg{err: err}
 	}
-	return homeNewsMsg{news: homeNews{online: o.Count, seeking: len(sk)}}
+	news := homeNews{online: o.Count, seeking: len(sk)}
+	for _, st := range []string{"started", "created"} {
+		// The events are a pointer to the events screen, which says why
+		// they cannot be read; a server that runs none (501) has none.
+		if l, err := m.c.Tournaments(ctx, st); err == nil && len(l) > 0 {
+			news.events = append(news.events, l[0])
+		}
+	}
+	return homeNewsMsg{news: news}
+}
+
+// eventsNews names the events of n for the home screen, in minutes (the
+// screen is drawn again every homePoll, not every second): "Hourly Salvo
+// Arena: under way, 47m left · Club night: in 7m".
+func (sh *shared) eventsNews(n homeNews, now time.Time) string {
+	var parts []string
+	for _, ev := range n.events {
+		var when string
+		switch {
+		case ev.Status == "started" && ev.Kind == "swiss":
+			when = fmt.Sprintf("under way, round %d of %d", ev.Round, ev.Rounds)
+		case ev.Status == "started":
+			when = "under way, " + minutes(ev.Starts.Add(time.Duration(ev.Minutes)*time.Minute).Sub(now)) + " left"
+		case ev.Starts.Sub(now) > 24*time.Hour:
+			when = sh.eventWhen(ev, now, false)
+		case !ev.Starts.After(now):
+			when = "starting" // the next look at the schedule starts it
+		default:
+			when = "in " + minutes(ev.Starts.Sub(now))
+		}
+		parts = append(parts, ev.Name+": "+when)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// minutes is a length of time to the minute, rounded down, and under a
+// minute "under a minute".
+func minutes(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "under a minute"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	default:
+		return fmt.Sprintf("%dh %02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
 }
 
 // homeTick asks for the next read after homePoll.
