@@ -260,14 +260,17 @@ func span(d time.Duration) string {
 // it is read again every eventPoll from whatever screen is on show.
 type eventScreen struct {
 	*shared
-	id     string
-	ev     *client.Tournament // nil until the server answered
-	list   *eventsScreen      // the list it was opened from, for esc
-	gen    int                // tells this event's messages from an earlier one's
-	at     int                // the game under way chosen
-	busy   bool               // a join or leave is on its way
-	asked  time.Time          // when it was last read (monotonic)
-	asking bool               // a read is on its way
+	id   string
+	ev   *client.Tournament // nil until the server answered
+	list *eventsScreen      // the list it was opened from, for esc
+	gen  int                // tells this event's messages from an earlier one's
+	at   int                // the game chosen, under way or played
+	// chosen is the table of the game chosen by ↑↓, which the choice
+	// follows as games end and start and the list moves under it.
+	chosen string
+	busy   bool      // a join or leave is on its way
+	asked  time.Time // when it was last read (monotonic)
+	asking bool      // a read is on its way
 	// ticking says a tick is on its way (one at a time).
 	ticking bool
 	// trouble is the last read's failure, until one succeeds.
@@ -641,8 +644,11 @@ func (e *eventScreen) got(msg eventMsg) tea.Cmd {
 	} else {
 		e.chat.take(msg.chat, msg.last)
 	}
-	if n := len(e.games()); e.at >= n {
-		e.at = max(0, n-1)
+	games := e.games()
+	if i := slices.IndexFunc(games, func(g client.TournamentGame) bool { return g.Table == e.chosen }); i >= 0 && e.chosen != "" {
+		e.at = i
+	} else if e.at >= len(games) {
+		e.at = max(0, len(games)-1)
 	}
 	if me := e.mine(); me != nil && me.Playing != "" && !e.opened[me.Playing] {
 		return e.seatAt(me.Playing)
@@ -874,10 +880,12 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 	case "up":
 		if n > 0 {
 			e.at = (e.at + n - 1) % n
+			e.chosen, e.err = games[e.at].Table, "" // a refusal about the game left
 		}
 	case "down":
 		if n > 0 {
 			e.at = (e.at + 1) % n
+			e.chosen, e.err = games[e.at].Table, "" // a refusal about the game left
 		}
 	case "enter":
 		if e.at < n && e.at >= len(e.ev.Playing) {

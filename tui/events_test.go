@@ -977,7 +977,25 @@ func TestEventGameLines(t *testing.T) {
 		t.Errorf("enter on a game not played: %q, a command %v", e.err, cmd != nil)
 	}
 
+	// The choice follows its game as the list moves: t3 ends, two start.
+	e.update(keyMsg("up"))
+	if e.chosen != "t2" || e.err != "" {
+		t.Fatalf("up chose %q, not t2, the refusal about the game left standing: %q", e.chosen, e.err)
+	}
+	next := *ev
+	t4 := client.TournamentGame{Table: "t4", Round: 3, Players: []string{"Ann", "Cat"}}
+	t5 := client.TournamentGame{Table: "t5", Round: 3, Players: []string{"Ben", "Dan"}}
+	t3 := live
+	t3.Points, t3.Ended = []int{2, 0}, ended
+	next.Playing = []client.TournamentGame{t4, t5}
+	next.Games = append([]client.TournamentGame{t5, t4, t3}, ev.Games[1:]...)
+	e.got(eventMsg{ev: next})
+	if got := ansi.Strip(e.view()); !strings.Contains(got, "> round 1: Cat v Ann") {
+		t.Errorf("the choice did not follow its game:\n%s", got)
+	}
+
 	ev.Playing, ev.Games, ev.Status = nil, ev.Games[1:], "finished"
+	e.ev = ev
 	got = ansi.Strip(e.view())
 	if !strings.Contains(got, "\nGames played\n") || !strings.Contains(got, "enter see how it ended") {
 		t.Errorf("a finished event's games are not those played:\n%s", got)
