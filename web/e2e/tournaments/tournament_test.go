@@ -196,6 +196,9 @@ func TestTournamentArena(t *testing.T) {
 	if e2e.Eval[bool](cy, `!!document.querySelector("#t-join") || !!document.querySelector("#t-leave")`) {
 		t.Errorf("a finished event offers to join or leave")
 	}
+	if !e2e.Eval[bool](cy, `document.querySelector("#t-playing-section").hidden`) {
+		t.Errorf("a finished event lists games under way: %q", cy.Text("#t-playing-section"))
+	}
 	cy.Shot("tournament-finished")
 	cy.AccessibleThemes("a finished event's page")
 	cy.Open("/tournaments")

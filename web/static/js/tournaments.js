@@ -370,7 +370,7 @@ export async function event(main, id) {
     h("div", { class: "layout" },
       h("div", { class: "stack" },
         h("section", { "aria-labelledby": "t-standings-h" }, h("h2", { id: "t-standings-h" }, "Standings"), standings, theirs),
-        h("section", { "aria-labelledby": "t-playing-h" }, h("h2", { id: "t-playing-h" }, "Games under way"), playing),
+        h("section", { "aria-labelledby": "t-playing-h", id: "t-playing-section" }, h("h2", { id: "t-playing-h" }, "Games under way"), playing),
         h("section", { "aria-labelledby": "t-games-h" }, h("h2", { id: "t-games-h" }, "Games played"), played,
           h("p", {}, h("a", { href: `/api/v1/tournaments/${encodeURIComponent(id)}/export`, download: `${id}.ndjson`, id: "t-export" }, "Download every game's record (NDJSON)")))),
       h("aside", { class: "stack", "aria-label": "Chat" }, chat.el)));
@@ -522,9 +522,11 @@ export async function event(main, id) {
 
   const drawGames = () => {
     const now = e.playing || [];
+    // Over, an event has nothing under way to list.
+    playing.parentElement.hidden = over(e);
     fill(playing, now.length ? h("ul", { class: "t-live" }, now.map(g => gameLine(g, ""))) : h("p", { class: "muted" }, e.status === "started" ? "None just now." : "None."));
     const done = (e.games || []).filter(g => g.ended).slice(0, 50);
-    fill(played, done.length ? h("ul", {}, done.map(g => gameLine(g, ""))) : h("p", { class: "muted" }, "None yet."));
+    fill(played, done.length ? h("ul", {}, done.map(g => gameLine(g, ""))) : h("p", { class: "muted" }, over(e) ? "None." : "None yet."));
   };
 
   // mine looks for this player's table among the event's games under way,
