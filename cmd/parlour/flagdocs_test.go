@@ -35,7 +35,7 @@ func TestEveryFlagDocumented(t *testing.T) {
 		var out, errOut bytes.Buffer
 		run(context.Background(), []string{name, "-h"}, strings.NewReader(""), &out, &errOut)
 		for _, m := range flagLine.FindAllStringSubmatch(out.String()+errOut.String(), -1) {
-			named := regexp.MustCompile(`-` + regexp.QuoteMeta(m[1]) + `\b`)
+			named := regexp.MustCompile(`(?:^|[^\w-])--?` + regexp.QuoteMeta(m[1]) + `\b`)
 			if !named.MatchString(text) {
 				t.Errorf("parlour %s's flag -%s is named in no document (docs/*.md, README.md)", name, m[1])
 			}
