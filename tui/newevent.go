@@ -405,7 +405,19 @@ func (ne *newEventScreen) view() string {
 	for i, o := range ne.options() {
 		val := ne.rules.text(o)
 		rows[evOption+i] = row{optionLabel(o), "‹ " + val + " ›", optionRange(o, val, rowRoom(ne.w, lw, val))}
+		if o.Kind == "text" {
+			// Typed in, as the name is.
+			t, _ := ne.rules[o.Name].(string)
+			switch {
+			case f == evOption+i:
+				t = tailOf(t, max(1, ne.w-lw-4)) + "█"
+			case t == "":
+				t = faint("(none)")
+			}
+			rows[evOption+i] = row{optionLabel(o), t, ""}
+		}
 	}
+	var lines []string
 	for i, fi := range ne.fields() {
 		r := rows[fi]
 		mark := " "
@@ -416,7 +428,7 @@ func (ne *newEventScreen) view() string {
 		if r.rng != "" {
 			line += "  " + faint(r.rng)
 		}
-		b.WriteString(fitLine(line, ne.w) + "\n")
+		lines = append(lines, fitLine(line, ne.w))
 	}
 	help := ""
 	if f >= evOption {
@@ -426,22 +438,29 @@ func (ne *newEventScreen) view() string {
 		evKind:     "an arena pairs whoever is free until its time is up, a win on a streak scoring double; a Swiss plays rounds, each pairing players of like scores",
 		evName:     "up to 60 characters; empty, the game and the kind name it",
 		evAbout:    "a few words players read on the event's screen (up to 1,000 characters)",
-		evGame:     "the game every table of the event plays, on its standard rules",
+		evGame:     "the game every table of the event plays, on the rules below (a rated event's are the standard ones)",
 		evClock:    "every game's clock: minutes for the game, plus seconds for each move; choose one, or type your own (10+5, or 60: seconds a turn)",
-		evLength:   "how long the arena pairs players, or how many rounds the Swiss plays",
+		evLength:   "how long the arena pairs players: none of its games starts that could not end in time",
 		evSeats:    "three or four a table suit a Swiss of Quizl or Word Fight, casual: places score 6, 4, 2, 0 at four (4, 2, 0 at three), as a win scores 2",
 		evRated:    "rated games change ratings; only players with accounts may enter a rated event",
 		evMinRated: "the rated games in the event's rating pool a player needs to join; 0: anybody may",
 		evStarts:   "as its maker you may also start it early, from its screen (s)",
 		evPassword: "players must type it to join; kept as a hash, never as typed",
 	}[f] + help
-	b.WriteString("\n" + wrap(help, ne.w) + "\n\n")
-	b.WriteString(ne.message() + "\n")
+	if f == evLength && ne.swiss {
+		help = "how many rounds the Swiss plays: fewer, should its field be too small to play them all without two players meeting twice"
+	}
+	tail := "\n" + wrap(help, ne.w) + "\n\n" + ne.message() + "\n"
 	keys := "↑↓ field · ←→ change (digits type a number or a clock: 10+5) · enter make the event · esc back"
 	if ne.takesText() {
 		keys = "type · ↑↓ field · enter make the event · esc back"
 	}
-	b.WriteString(faint(wrapKeys(keys, ne.w)))
+	tail += faint(wrapKeys(keys, ne.w))
+	// As many of the fields as the screen holds, the chosen among them.
+	for _, l := range formWindow(lines, ne.at, ne.h-2-strings.Count(tail, "\n")-1) {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString(tail)
 	return b.String()
 }
 

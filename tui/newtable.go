@@ -479,6 +479,56 @@ func formRow(b *strings.Builder, chosen bool, label string, lw int, val, rng str
 	b.WriteString("\n")
 }
 
+// formWindow is the rows of a form that fit in room lines, the row at
+// among them: when they do not all fit, a line above and one below say
+// how many more there are that way.
+func formWindow(rows []string, at, room int) []string {
+	if len(rows) <= room {
+		return rows
+	}
+	n := max(1, room)
+	first := 0
+	for {
+		first = max(0, min(at-n/2, len(rows)-n))
+		marks := 0
+		if first > 0 {
+			marks++
+		}
+		if first+n < len(rows) {
+			marks++
+		}
+		if n+marks <= room || n == 1 {
+			break
+		}
+		n--
+	}
+	var out []string
+	if first > 0 {
+		out = append(out, faint(fmt.Sprintf("  ↑ %d more", first)))
+	}
+	out = append(out, rows[first:first+n]...)
+	if more := len(rows) - first - n; more > 0 {
+		out = append(out, faint(fmt.Sprintf("  ↓ %d more", more)))
+	}
+	return out
+}
+
+// formText writes a form's row of a text typed in, w columns wide: the
+// text (its end, when long), a cursor after it while chosen, and
+// "(none)" while empty and not.
+func formText(b *strings.Builder, chosen bool, label string, lw int, val string, w int) {
+	mark := " "
+	switch {
+	case chosen:
+		mark = hi(">")
+		val = tailOf(val, max(1, w-lw-4)) + "█"
+	case val == "":
+		val = faint("(none)")
+	}
+	pad := strings.Repeat(" ", max(0, lw-ansi.StringWidth(label)))
+	b.WriteString(fitLine(fmt.Sprintf("%s %s%s %s", mark, label, pad, val), w) + "\n")
+}
+
 // rowRoom is the room a row leaves for the range after a value val, in
 // a form w columns wide whose labels take lw: the mark and a space,
 // " ‹ ", " ›" and two spaces take 9.
@@ -504,14 +554,23 @@ func (nt *newTableScreen) view() string {
 	for _, o := range opts {
 		lw = max(lw, ansi.StringWidth(optionLabel(o)))
 	}
-	row := func(at int, label, val, rng string) { formRow(&b, at == nt.at, label, lw, val, rng) }
+	// The rows go to rb, to show as many as the screen holds.
+	var rb strings.Builder
+	row := func(at int, label, val, rng string) { formRow(&rb, at == nt.at, label, lw, val, rng) }
 	opps := opponents(g)
 	row(0, "Play against", opps[nt.opp].label, "")
 	sf := nt.seatFields(g, opps[nt.opp])
 	for i, c := range nt.more[:sf] {
 		row(1+i, fmt.Sprintf("Seat %d", 3+i), moreSeats[c].label, "")
 	}
+	typing := false // the field chosen takes a text typed in
 	for i, o := range opts {
+		if o.Kind == "text" {
+			t, _ := nt.values[o.Name].(string)
+			typing = typing || 1+sf+i == nt.at
+			formText(&rb, 1+sf+i == nt.at, optionLabel(o), lw, t, nt.w)
+			continue
+		}
 		val := nt.values.text(o)
 		row(1+sf+i, optionLabel(o), val, optionRange(o, val, rowRoom(nt.w, lw, val)))
 	}
@@ -531,12 +590,22 @@ func (nt *newTableScreen) view() string {
 	case nt.at > 0:
 		help = fmt.Sprintf("another player: the computer at a level, or a friend who joins with the invite link; nobody takes the seat out (%s plays %d to %d)", g.Title, g.MinPlayers, g.MaxPlayers)
 	}
-	b.WriteString("\n" + wrap(help, nt.w-2) + "\n\n")
+	var tail strings.Builder
+	tail.WriteString("\n" + wrap(help, nt.w-2) + "\n\n")
 	if nt.creating {
-		b.WriteString("opening the table…\n")
+		tail.WriteString("opening the table…\n")
 	}
-	b.WriteString(nt.message() + "\n")
-	b.WriteString(faint(wrapKeys("↑↓ field · ←→ change (digits type a number or a clock: 10+5) · enter open the table · esc back · ? help", nt.w)))
+	tail.WriteString(nt.message() + "\n")
+	keys := "↑↓ field · ←→ change (digits type a number or a clock: 10+5) · enter open the table · esc back · ? help"
+	if typing {
+		keys = "type · backspace erase · ↑↓ field · enter open the table · esc back · ? help"
+	}
+	tail.WriteString(faint(wrapKeys(keys, nt.w)))
+	rows := strings.Split(strings.TrimSuffix(rb.String(), "\n"), "\n")
+	for _, l := range formWindow(rows, nt.at, nt.h-2-strings.Count(tail.String(), "\n")-1) {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString(tail.String())
 	return b.String()
 }
 

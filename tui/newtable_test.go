@@ -3,9 +3,12 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
 )
@@ -129,6 +132,33 @@ func TestNewTableChoiceOfNone(t *testing.T) {
 	}
 }
 
+// TestNewTableText: a text option (a Word Fight board's shape) shows what
+// is typed, with a cursor while chosen and the keys that type it, not the
+// arrows of a choice; empty and not chosen, it says none.
+func TestNewTableText(t *testing.T) {
+	t.Parallel()
+	sh := &shared{w: 80, h: 24, games: []client.Game{{Name: "fight", Title: "Fight", MinPlayers: 2, MaxPlayers: 2,
+		Options: []client.Option{{Name: "shape", Label: "Board shape", Kind: "text", Default: ""}, {Name: "multiply", Label: "Multiply", Kind: "bool", Default: true}}}}}
+	nt := &newTableScreen{shared: sh, game: "fight", values: map[string]any{"shape": "", "multiply": true}, at: 1}
+	for _, k := range []string{".", "#", "/", "x", "backspace"} {
+		nt.update(keyMsg(k))
+	}
+	s := ansi.Strip(nt.view())
+	for _, want := range []string{"> Board shape  .#/█\n", "Multiply     ‹ yes ›", "type · backspace erase · ↑↓ field"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("typing the shape, the form does not say %q:\n%s", want, s)
+		}
+	}
+	nt.update(keyMsg("down"))
+	if s := ansi.Strip(nt.view()); !strings.Contains(s, "  Board shape  .#/\n") || strings.Contains(s, "type · backspace") {
+		t.Errorf("on the next field, the shape reads:\n%s", s)
+	}
+	nt.values["shape"] = ""
+	if s := ansi.Strip(nt.view()); !strings.Contains(s, "  Board shape  (none)\n") {
+		t.Errorf("an empty shape reads:\n%s", s)
+	}
+}
+
 // TestNewTableMoreSeats: the form of a game for more than two offers a
 // seat after another, each the computer at a level or a friend, until
 // nobody ends the list or the game is full; the table opens with those
@@ -183,6 +213,53 @@ func TestNewTableMoreSeats(t *testing.T) {
 	if got, want := strings.Join(kinds, " "), "person: computer:easy open: computer:strong"; got != want {
 		t.Errorf("the table's seats are %s, want %s", got, want)
 	}
+}
+
+// TestLongFormsFit: a form with more fields than the screen has lines (a
+// Word Fight table of eight, a Word Fight Swiss at 80x24) shows those
+// around the field chosen, says how many more are above and below, and
+// keeps its keys in sight, whichever field is chosen.
+func TestLongFormsFit(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	_, as := signedUp(t, ts, "ann_f")
+	tm := newTermWith(t, ts.URL, "ann_f", 80, 24, Config{DataDir: t.TempDir(), Session: as.Token, Account: "ann_f"})
+	tm.open("wordfight", 0)
+	for n := 3; n <= 8; n++ {
+		tm.keyUntil("down", fmt.Sprintf("> Seat %d", n))
+		tm.key("right") // the computer, easy
+	}
+	walk := func(form, last string) {
+		t.Helper()
+		tm.waitFor(form, has(" more"))
+		for range 30 {
+			s := tm.screen()
+			checkFits(t, tm)
+			if !strings.Contains(s, "> ") || !strings.Contains(s, "esc back") {
+				t.Fatalf("%s: the field chosen or the keys are out of sight:\n%s", form, s)
+			}
+			if strings.Contains(s, "> "+last) {
+				if regexp.MustCompile(`↓ \d+ more`).MatchString(s) {
+					t.Errorf("%s: at the last field, the form says there are more below:\n%s", form, s)
+				}
+				return
+			}
+			tm.key("down")
+		}
+		t.Fatalf("%s: never reached %s:\n%s", form, last, tm.screen())
+	}
+	walk("the table of eight", "Rated")
+
+	tm.key("esc")
+	tm.waitFor("home", has("New table"))
+	tm.key("e")
+	tm.waitFor("the list", has("n make one"))
+	tm.key("n")
+	tm.waitFor("the form", has("New event"))
+	tm.key("right") // a Swiss
+	tm.keyUntil("down", "> Game")
+	tm.keyUntil("right", "‹ Sightless Word Fight ›")
+	walk("the Swiss of Word Fight", "Password")
 }
 
 // seatsAre is a wait's test that the new-table form shows each seat
