@@ -200,7 +200,14 @@ func (cs *challengeScreen) view() string {
 		game = g.Title
 	}
 	row(1, "Game", game, choiceRange(titles, game, rowRoom(cs.w, lw, game)))
+	typing := false // the field chosen takes a text typed in
 	for i, o := range opts {
+		if o.Kind == "text" {
+			t, _ := cs.rules[o.Name].(string)
+			typing = typing || 2+i == cs.at
+			formText(&b, 2+i == cs.at, optionLabel(o), lw, t, cs.w)
+			continue
+		}
 		val := cs.rules.text(o)
 		row(2+i, optionLabel(o), val, optionRange(o, val, rowRoom(cs.w, lw, val)))
 	}
@@ -227,6 +234,9 @@ func (cs *challengeScreen) view() string {
 	}
 	b.WriteString(cs.message() + "\n")
 	keys := "↑↓ field · type the name · ←→ change (digits type a number or a clock: 10+5) · enter send · esc back"
+	if typing {
+		keys = "type · backspace erase · ↑↓ field · enter send · esc back"
+	}
 	b.WriteString(faint(wrapKeys(keys, cs.w)))
 	return b.String()
 }

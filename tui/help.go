@@ -111,7 +111,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"SSH keys", "paste a public key, enter adds it · ↑↓ choose a key · ctrl+d twice removes it · esc back"},
 		{"Watching", "ctrl+t chat with the spectators · ctrl+o mute · tab the next oceans (Salvo of three or more) · esc home (a spectator plays nothing)"},
 		{"Players", "↑↓ choose · a or enter accept a challenge · d decline it · x withdraw one of yours · enter on a player or c challenge · v a player's profile · f follow or unfollow · b block or unblock · R report (←→ reason · enter send) · w watch the game of a player you follow · r refresh · esc back"},
-		{"Challenge", "type the player's name · → on the name takes the first name offered · ↑↓ field · ←→ change the game, an option, the clock, the word list or rated · digits type a number, or a clock of your own (10+5) · enter send · esc back"},
+		{"Challenge", "type the player's name · → on the name takes the first name offered · ↑↓ field · ←→ change the game, an option, the clock, the word list or rated · digits type a number, or a clock of your own (10+5) · a text (a board's shape) is typed · enter send · esc back"},
 		{"Quizl grid", "letters type · arrows move · tab across/down · backspace erase · ctrl+p password here · ctrl+f fill at random · ctrl+d fill deceptively · ctrl+r random grid · enter hand in"},
 		{"Salvo fleet", "tab/shift+tab choose a ship · arrows move it · space rotate · r random fleet · enter hand in"},
 		{"Quizl", "arrows pick a square · enter/space call it · type 72 enter: call 72 · type a word enter: announce (more than a word: a move as written, say NAME WORD) · tab next grid"},

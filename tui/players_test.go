@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -494,6 +495,29 @@ func TestChallengeTerms(t *testing.T) {
 		if got := sh.challengeTerms(c.ch); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.ch, got, c.want)
 		}
+	}
+}
+
+// TestChallengeText: the challenge form types a text option (a Word
+// Fight board's shape) as the new-table form does, with a cursor and the
+// keys that type it.
+func TestChallengeText(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	_, as := signedUp(t, ts, "ann_c")
+	tm := newTermWith(t, ts.URL, "ann_c", 80, 24, Config{DataDir: t.TempDir(), Session: as.Token, Account: "ann_c"})
+	tm.key("p")
+	tm.waitFor("the players screen", has("c challenge by name"))
+	tm.key("c")
+	tm.waitFor("the form", has("Challenge a player"))
+	tm.key("down")
+	tm.keyUntil("right", "‹ Sightless Word Fight ›")
+	tm.keyUntil("down", "> Board shape")
+	tm.typeText(".#")
+	s := tm.waitFor("the shape typed", has("type · backspace erase · ↑↓ field"))
+	checkFits(t, tm)
+	if !regexp.MustCompile(`> Board shape +\.#█\n`).MatchString(s) {
+		t.Errorf("the shape does not show as typed:\n%s", s)
 	}
 }
 
