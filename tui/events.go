@@ -624,8 +624,10 @@ func (m *Model) eventUpdate(msg tea.Msg) (tea.Cmd, bool) {
 			e.err, e.note = what+" the event: "+msg.err.Error(), ""
 			return nil, true
 		}
-		e.err, e.note = "", done+msg.ev.Name
-		return e.got(eventMsg{gen: msg.gen, ev: msg.ev, last: e.chat.last}), true
+		e.err = ""
+		cmd := e.got(eventMsg{gen: msg.gen, ev: msg.ev, last: e.chat.last})
+		e.note = done + msg.ev.Name // after got, which clears a note of the event before
+		return cmd, true
 	}
 	return nil, false
 }
@@ -637,6 +639,9 @@ func (e *eventScreen) got(msg eventMsg) tea.Cmd {
 	if msg.err != nil {
 		e.trouble = msg.err.Error()
 		return nil
+	}
+	if e.ev != nil && e.ev.Status != msg.ev.Status {
+		e.note = "" // said of the event as it was ("it starts in 45s")
 	}
 	e.ev, e.trouble = &msg.ev, ""
 	if msg.chatErr != nil {
@@ -1091,11 +1096,27 @@ func (e *eventScreen) view() string {
 		if s.Streak {
 			mark = warm(" ★ streak")
 		}
-		if s.Left {
-			mark += faint(" (left)")
+		// A Swiss's byes score as wins; its no-shows are games lost by
+		// not showing up.
+		var counts []string
+		if s.Byes > 0 {
+			counts = append(counts, plural(s.Byes, "bye", "byes"))
 		}
-		if s.Playing != "" {
+		if s.Forfeits > 0 {
+			counts = append(counts, plural(s.Forfeits, "no-show", "no-shows"))
+		}
+		if len(counts) > 0 {
+			mark += faint(" (" + strings.Join(counts, ", ") + ")")
+		}
+		switch {
+		case s.Left && ev.Kind == "swiss":
+			mark += faint(" withdrawn")
+		case s.Left:
+			mark += faint(" left")
+		case s.Playing != "":
 			mark += faint(" playing")
+		case ev.Status == "started":
+			mark += faint(" waiting")
 		}
 		name := fit(s.Name, 24, 1)
 		if s.You {

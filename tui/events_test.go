@@ -1002,6 +1002,58 @@ func TestEventGameLines(t *testing.T) {
 	}
 }
 
+// TestEventStandingMarks: each line of an event's standings says what the
+// player is doing, as the browser's does: playing, waiting for a game
+// while the event is under way, left (an arena's) or withdrawn (a
+// Swiss's), with a Swiss's byes and no-shows counted.
+func TestEventStandingMarks(t *testing.T) {
+	t.Parallel()
+	sh := &shared{w: 100, h: 30, games: []client.Game{{Name: "nymphabet", Title: "Nymphabet"}}}
+	for _, c := range []struct {
+		kind, status string
+		s            client.Standing
+		want, not    string
+	}{
+		{"swiss", "started", client.Standing{Playing: "t1"}, "playing", "waiting"},
+		{"swiss", "started", client.Standing{}, "waiting", "playing"},
+		{"swiss", "started", client.Standing{Left: true, Forfeits: 2}, "(2 no-shows) withdrawn", "waiting"},
+		{"swiss", "started", client.Standing{Byes: 1, Forfeits: 1}, "(1 bye, 1 no-show) waiting", ""},
+		{"arena", "started", client.Standing{Left: true}, "left", "waiting"},
+		{"arena", "created", client.Standing{}, "", "waiting"},
+		{"swiss", "finished", client.Standing{Byes: 1}, "(1 bye)", "waiting"},
+	} {
+		st := c.s
+		st.Rank, st.Name, st.Games = 1, "Dan", 2
+		ev := &client.Tournament{Kind: c.kind, Name: "Club", Game: "nymphabet", Rounds: 3, Round: 2, Minutes: 30, ClockText: "1+0", Status: c.status,
+			Starts: time.Now(), Standings: []client.Standing{st}}
+		e := &eventScreen{shared: sh, ev: ev, opened: map[string]bool{}}
+		line := lineWith(ansi.Strip(e.view()), " Dan ")
+		if !strings.Contains(line, c.want) || c.not != "" && strings.Contains(line, c.not) {
+			t.Errorf("%s %s, %+v: the line reads %q, want %q and not %q", c.status, c.kind, c.s, line, c.want, c.not)
+		}
+	}
+}
+
+// TestEventNoteOnStart: the note a join left ("it starts in 45s") goes
+// when the event starts, rather than stand under the event under way.
+func TestEventNoteOnStart(t *testing.T) {
+	t.Parallel()
+	sh := &shared{w: 100, h: 30, games: []client.Game{{Name: "nymphabet", Title: "Nymphabet"}}}
+	ev := client.Tournament{Kind: "arena", Name: "Club", Game: "nymphabet", Minutes: 30, ClockText: "1+0", Status: "created", Starts: time.Now()}
+	e := &eventScreen{shared: sh, ev: &ev, opened: map[string]bool{}}
+	e.note = "you joined Club: it starts in 45s; stay about, and your games open here"
+	again := ev
+	e.got(eventMsg{ev: again})
+	if e.note == "" {
+		t.Errorf("a read of the event as it was took the note away")
+	}
+	again.Status = "started"
+	e.got(eventMsg{ev: again})
+	if e.note != "" {
+		t.Errorf("under way, the event's note still reads %q", e.note)
+	}
+}
+
 // TestEventsShareTheScreen: the hourly events to come fill the lines the
 // empty lists leave rather than stop at a third of the screen; a list
 // longer than the screen says how many more it has, and the screen fits.
