@@ -222,6 +222,9 @@ func (sh *shared) eventWhen(ev client.Tournament, now time.Time, named bool) str
 	switch ev.Status {
 	case "created":
 		d := ev.Starts.Sub(now)
+		if d <= 0 {
+			return "starting now"
+		}
 		if d > 24*time.Hour && named {
 			return sh.when(ev.Starts, "Jan 2 15:04")
 		}
@@ -233,12 +236,24 @@ func (sh *shared) eventWhen(ev client.Tournament, now time.Time, named bool) str
 		if ev.Kind == "swiss" {
 			return fmt.Sprintf("round %d of %d", ev.Round, ev.Rounds)
 		}
-		return span(ev.Starts.Add(time.Duration(ev.Minutes)*time.Minute).Sub(now)) + " left"
+		if d := arenaEnd(ev).Sub(now); d > 0 {
+			return span(d) + " left"
+		}
+		return "ending" // its last games are played out
 	}
 	if len(ev.Winners) > 0 && ev.Winners[0] != "" {
 		return "won by " + ev.Winners[0]
 	}
 	return "over"
+}
+
+// arenaEnd is when arena ev stops pairing: as the server says, which
+// moves it on by the time it was down, else its start and length.
+func arenaEnd(ev client.Tournament) time.Time {
+	if !ev.Ends.IsZero() {
+		return ev.Ends
+	}
+	return ev.Starts.Add(time.Duration(ev.Minutes) * time.Minute)
 }
 
 // span is a length of time to the second under an hour, to the minute

@@ -1054,6 +1054,31 @@ func TestEventNoteOnStart(t *testing.T) {
 	}
 }
 
+// TestEventWhen: an event's moment as the lists say it, an arena's end
+// as the server moved it on after time it was down.
+func TestEventWhen(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 2, 13, 0, 0, 0, time.UTC)
+	sh := &shared{}
+	for _, c := range []struct {
+		ev   client.Tournament
+		want string
+	}{
+		{client.Tournament{Status: "created", Starts: now.Add(5 * time.Minute)}, "in 5m 00s"},
+		{client.Tournament{Status: "created", Starts: now.Add(-time.Second)}, "starting now"},
+		{client.Tournament{Kind: "arena", Status: "started", Minutes: 30, Starts: now.Add(-10 * time.Minute)}, "20m 00s left"},
+		{client.Tournament{Kind: "arena", Status: "started", Minutes: 30, Starts: now.Add(-25 * time.Minute), Ends: now.Add(15 * time.Minute)}, "15m 00s left"},
+		{client.Tournament{Kind: "arena", Status: "started", Minutes: 30, Starts: now.Add(-40 * time.Minute), Ends: now.Add(-time.Minute)}, "ending"},
+		{client.Tournament{Kind: "swiss", Status: "started", Round: 2, Rounds: 5}, "round 2 of 5"},
+		{client.Tournament{Status: "finished", Winners: []string{"Ann", "Ben"}}, "won by Ann"},
+		{client.Tournament{Status: "finished"}, "over"},
+	} {
+		if got := sh.eventWhen(c.ev, now, false); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.ev, got, c.want)
+		}
+	}
+}
+
 // TestEventsShareTheScreen: the hourly events to come fill the lines the
 // empty lists leave rather than stop at a third of the screen; a list
 // longer than the screen says how many more it has, and the screen fits.

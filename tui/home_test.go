@@ -190,7 +190,10 @@ func TestEventsNews(t *testing.T) {
 		{[]client.Tournament{arena, soon}, "Club night: under way, 47m left · Hourly Quizl Arena: in 7m"},
 		{[]client.Tournament{swiss}, "Sunday Swiss: under way, round 2 of 5"},
 		{[]client.Tournament{{Name: "Soon", Status: "created", Starts: now.Add(30 * time.Second)}}, "Soon: in under a minute"},
-		{[]client.Tournament{{Name: "Now", Status: "created", Starts: now}}, "Now: starting"},
+		{[]client.Tournament{{Name: "Now", Status: "created", Starts: now}}, "Now: starting now"},
+		// The server down for ten minutes while it ran: its end moved on.
+		{[]client.Tournament{{Name: "Moved", Kind: "arena", Status: "started", Minutes: 30, Starts: now.Add(-25 * time.Minute), Ends: now.Add(15 * time.Minute)}}, "Moved: under way, 15m left"},
+		{[]client.Tournament{{Name: "Over", Kind: "arena", Status: "started", Minutes: 30, Starts: now.Add(-31 * time.Minute)}}, "Over: ending"},
 		{[]client.Tournament{{Name: "Late", Status: "created", Starts: now.Add(2*time.Hour + 5*time.Minute)}}, "Late: in 2h 05m"},
 		{[]client.Tournament{{Name: "Weekly", Status: "created", Starts: now.Add(50 * time.Hour)}}, "Weekly: May 3 20:00"},
 	} {

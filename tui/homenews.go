@@ -66,12 +66,14 @@ func (sh *shared) eventsNews(n homeNews, now time.Time) string {
 		switch {
 		case ev.Status == "started" && ev.Kind == "swiss":
 			when = fmt.Sprintf("under way, round %d of %d", ev.Round, ev.Rounds)
+		case ev.Status == "started" && !arenaEnd(ev).After(now):
+			when = "ending" // its last games are played out
 		case ev.Status == "started":
-			when = "under way, " + minutes(ev.Starts.Add(time.Duration(ev.Minutes)*time.Minute).Sub(now)) + " left"
+			when = "under way, " + minutes(arenaEnd(ev).Sub(now)) + " left"
 		case ev.Starts.Sub(now) > 24*time.Hour:
 			when = sh.eventWhen(ev, now, false)
 		case !ev.Starts.After(now):
-			when = "starting" // the next look at the schedule starts it
+			when = "starting now"
 		default:
 			when = "in " + minutes(ev.Starts.Sub(now))
 		}

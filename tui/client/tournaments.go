@@ -29,8 +29,11 @@ type Tournament struct {
 	// current one.
 	Starts  time.Time `json:"starts"`
 	Minutes int       `json:"minutes,omitempty"`
-	Rounds  int       `json:"rounds,omitempty"`
-	Round   int       `json:"round,omitempty"`
+	// Ends is when a started arena stops pairing: its start and minutes,
+	// later by any time the server was down while it ran.
+	Ends   time.Time `json:"ends,omitzero"`
+	Rounds int       `json:"rounds,omitempty"`
+	Round  int       `json:"round,omitempty"`
 	// Seats is the players a table; MinRatedGames the rated games in the
 	// event's pool a player needs to join.
 	Seats         int `json:"seats,omitempty"`

@@ -951,6 +951,12 @@ func TestWireTypes(t *testing.T) {
 	if m, err := ann.MuteLine(ctx, annS.Token, "", arena.ID, said.Seq, 0, "a test"); err != nil || m.Name != "Ben" || m.Player != "account" {
 		t.Fatalf("Ben's mute by his line: %+v, %v", m, err)
 	}
+	// Started, the arena says when it ends.
+	started, err := ann.StartTournament(ctx, annS.Token, arena.ID)
+	must("Ann starts her arena", err)
+	if want := started.Starts.Add(30 * time.Minute); !started.Ends.Equal(want) {
+		t.Errorf("the arena started at %v ends at %v, not %v", started.Starts, started.Ends, want)
+	}
 	// A Swiss of Quizl, three a table, for players of three rated games.
 	club, err := ann.CreateTournament(ctx, annS.Token, NewEvent{Kind: "swiss", Game: "quizl", Clock: fischer1, Rounds: 2, Seats: 3, MinRatedGames: 3,
 		Starts: time.Now().Add(time.Hour)})
