@@ -154,6 +154,12 @@ func TestHomeEvents(t *testing.T) {
 	}
 
 	ben, benS := signedUp(t, ts, "Ben")
+	// An arena nobody joined, under way before the club's: the home
+	// screen names the one with players.
+	empty := newArenaAPI(t, ts, benS, "Empty hall", "")
+	if err := startEvent(ben, benS, empty.ID); err != nil {
+		t.Fatal(err)
+	}
 	club := newArenaAPI(t, ts, benS, "Club night", "")
 	if _, err := ben.JoinTournament(context.Background(), benS.Token, club.ID, ""); err != nil {
 		t.Fatal(err)

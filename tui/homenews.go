@@ -16,7 +16,7 @@ const homePoll = 15 * time.Second
 
 // homeNews is who is about, as the home screen's first line says it:
 // how many are online and how many look for a quick game; and events,
-// the first event under way and the next to come (either may be
+// the event under way that most play and the next to come (either may be
 // missing), which a line under the lobby's names.
 type homeNews struct {
 	online, seeking int
@@ -49,9 +49,19 @@ func (m *Model) readHomeNews() tea.Msg {
 	for _, st := range []string{"started", "created"} {
 		// The events are a pointer to the events screen, which says why
 		// they cannot be read; a server that runs none (501) has none.
-		if l, err := m.c.Tournaments(ctx, st); err == nil && len(l) > 0 {
-			news.events = append(news.events, l[0])
+		l, err := m.c.Tournaments(ctx, st)
+		if err != nil || len(l) == 0 {
+			continue
 		}
+		// Of those under way, the one most play (a house arena nobody
+		// joined is little news); of those to come, the next.
+		pick := l[0]
+		for _, ev := range l[1:] {
+			if st == "started" && ev.Players > pick.Players {
+				pick = ev
+			}
+		}
+		news.events = append(news.events, pick)
 	}
 	return homeNewsMsg{news: news}
 }
