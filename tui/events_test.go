@@ -1153,4 +1153,22 @@ func TestEventLongLists(t *testing.T) {
 			t.Errorf("game %d chosen: the games before it said: %v, want %v:\n%s", at, !before, before, s)
 		}
 	}
+
+	// Finished, the games played take the place of those under way.
+	over := *ev
+	over.Status, over.Playing, over.Winners = "finished", nil, []string{"Player01"}
+	for i := range 60 {
+		over.Games = append(over.Games, client.TournamentGame{Table: fmt.Sprintf("done%02d", i), Players: []string{fmt.Sprintf("P%da", i), fmt.Sprintf("P%db", i)},
+			Points: []int{2, 0}, Ended: time.Now()})
+	}
+	for _, at := range []int{0, 5, 49} {
+		e := &eventScreen{shared: &shared{w: 80, h: 24}, id: over.ID, ev: &over, at: at}
+		s := ansi.Strip(e.view())
+		for _, p := range fitProblems(s, 80, 24) {
+			t.Errorf("finished, game %d chosen: %s", at, p)
+		}
+		if want := fmt.Sprintf("> P%da v P%db", at, at); !strings.Contains(s, want) || !strings.Contains(s, "Games played") {
+			t.Errorf("finished, game %d chosen: %q is not in view:\n%s", at, want, s)
+		}
+	}
 }
