@@ -17,7 +17,7 @@ const homePoll = 15 * time.Second
 // homeNews is who is about, as the home screen's first line says it:
 // how many are online and how many look for a quick game; and events,
 // the event under way that most play and the next to come (either may be
-// missing), which a line under the lobby's names.
+// missing), named on a line under the lobby's.
 type homeNews struct {
 	online, seeking int
 	events          []client.Tournament
