@@ -676,6 +676,35 @@ func TestTournamentCancel(t *testing.T) {
 	ben.Wait("the event cancelled for Ben", `!!document.querySelector("#t-cancelled") && !document.querySelector("#t-join")`)
 }
 
+// TestTournamentsOnTheHome: the home page's tournaments put the events
+// under way that most play first, not the house's arenas nobody joined
+// that started before them.
+func TestTournamentsOnTheHome(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.SignUp("Ann", "correct horse battery")
+	for _, name := range []string{"Empty one", "Empty two", "Empty three", "Club night"} {
+		got := e2e.Eval[string](ann, `(async () => {
+			const post = (path, body) => fetch("/api/v1/tournaments" + path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }).then(r => r.json());
+			const e = await post("", { kind: "arena", name: `+strconv.Quote(name)+`, game: "nymphabet", clock: 60, minutes: 60 });
+			if (!e.id) return JSON.stringify(e);
+			if (e.name === "Club night") await post("/" + e.id + "/join", {});
+			const s = await post("/" + e.id + "/start", {});
+			return s.status || JSON.stringify(s);
+		})()`)
+		if got != "started" {
+			t.Fatalf("making %s: %s", name, got)
+		}
+	}
+	ann.Open("/")
+	ann.Wait("the home page's events", `!!document.querySelector("#home-events-list a")`)
+	if got := ann.Text("#home-events-list li:first-child"); !strings.HasPrefix(got, "Club night · Nymphabet, arena, 1 player") {
+		t.Errorf("the home page's first event reads %q", got)
+	}
+}
+
 // TestTournamentSwissWithdrawAndBack: a player who withdraws from a
 // Swiss under way may come back, as the server allows: the page offers
 // them to join again (and not to a stranger, whose line says the field

@@ -275,7 +275,9 @@ function eventsCard(shown) {
   // below do not jump when it comes.
   const list = h("ul", { class: "recent", id: "home-events-list" }, h("li", { class: "muted" }, "Looking for tournaments…"));
   call("GET", "/tournaments?status=started").then(async a => {
-    const now = (a.tournaments || []).slice(0, 3);
+    // Of those under way, the ones most play first: a house arena nobody
+    // joined is little news beside a club's night.
+    const now = (a.tournaments || []).slice().sort((x, y) => (y.players || 0) - (x.players || 0)).slice(0, 3);
     const next = ((await call("GET", "/tournaments?status=created")).tournaments || []).slice(0, 3);
     const line = e => h("li", {}, h("a", { href: "/tournaments/" + encodeURIComponent(e.id) }, e.name),
       ` · ${title(e.game)}, ${e.kind === "arena" ? "arena" : "Swiss"}, ${plural(e.players, "player")} · `, h("span", { class: "muted", "data-when": e.id }, whenWords(e, Date.now(), true)));
