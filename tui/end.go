@@ -477,6 +477,29 @@ func scoresLabel(game string, rules json.RawMessage) string {
 	return "scores"
 }
 
+// eventAbortText says how event name scores a game of its that seat
+// aborted before every player had moved (why: abort, resign, timeout or
+// claim): the table has no result, but the event counts it as that
+// player's loss, and a game they did not show up for when their clock ran
+// out or they walked away, and as a win for the others.
+func (t *tableScreen) eventAbortText(name string, seat int, why string) string {
+	var others []string
+	for i := range t.upd.Table.Seats {
+		if i != seat {
+			others = append(others, t.name(i))
+		}
+	}
+	loss := "a loss for " + t.name(seat)
+	if why == "timeout" || why == "claim" {
+		loss = "a game " + t.name(seat) + " did not show up for"
+	}
+	s := "no result at the table, and no rating changes; " + name + " counts it as " + loss
+	if len(others) > 0 {
+		s += " and a win for " + strings.Join(others, " and ")
+	}
+	return s
+}
+
 // abortText says why a game was aborted, for the end screen.
 func abortText(who, why string) string {
 	switch why {
@@ -510,7 +533,11 @@ func (e *endScreen) view() string {
 		b.WriteString(bad(wrap("⏱ "+f, t.w)) + "\n")
 	}
 	if res != nil && res.Status == "aborted" {
-		b.WriteString("no result: nobody wins or loses, and no rating changes\n")
+		if ev, a := u.Table.Event, u.Table.Aborted; ev != nil && a != nil {
+			b.WriteString(wrap(t.eventAbortText(ev.Name, a.Seat, a.Why), t.w) + "\n")
+		} else {
+			b.WriteString("no result: nobody wins or loses, and no rating changes\n")
+		}
 	} else if res != nil {
 		var ws []string
 		for _, w := range res.Winners {

@@ -937,7 +937,12 @@ func TestEventGamesPlayed(t *testing.T) {
 		t.Errorf("the keys do not say what enter does:\n%s", s)
 	}
 	tm.key("enter")
+	// Cat resigned before every player had moved: no result at the
+	// table, but the event counts it, and the end says so.
 	s = tm.waitFor("the game's end", has("watching · game over", "Cat resigned", "p replay"))
+	if !strings.Contains(strings.Join(strings.Fields(s), " "), "no result at the table, and no rating changes; Sunday Swiss counts it as a loss for Cat and a win for Ben") {
+		t.Errorf("the end does not say how the event counts the game:\n%s", s)
+	}
 	tm.key("esc")
 	tm.waitFor("the event again", has("Sunday Swiss", "Games played"))
 }

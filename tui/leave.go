@@ -122,6 +122,9 @@ func (t *tableScreen) abort() tea.Cmd {
 	if !t.abortAsked {
 		t.abortAsked = true
 		t.err, t.note = "", "ctrl+a again aborts the game: it ends without a result, and no rating changes"
+		if ev := u.Event; ev != nil {
+			t.note = "ctrl+a again aborts the game: no result at the table, and no rating changes, but " + ev.Name + " counts it as your loss"
+		}
 		return nil
 	}
 	t.abortAsked = false
@@ -157,6 +160,10 @@ func (t *tableScreen) resignWords() string {
 		s := "Resign now? Not every player has moved yet, so the game is aborted instead: it ends without a result"
 		if u.Rated {
 			s += ", and no rating changes"
+		}
+		if u.Event != nil {
+			// The event scores it all the same: the others win.
+			s += ", but " + u.Event.Name + " counts it as your loss"
 		}
 		return s + "."
 	}

@@ -253,6 +253,42 @@ func TestAbortAsTheTableSays(t *testing.T) {
 	}
 }
 
+// TestEventAbortWords: at an event's table, an abort before every player
+// has moved leaves no result at the table but counts in the event, as a
+// loss for the player who ended it (a game they did not show up for when
+// their clock ran out), and the questions before it and the end say so.
+func TestEventAbortWords(t *testing.T) {
+	t.Parallel()
+	ts := &tableScreen{shared: &shared{w: 80, h: 24}, seat: 0, game: "nymphabet",
+		upd: &client.Update{Table: client.Table{Status: "playing", Abortable: true, Seats: []client.Seat{{Name: "Ann", Kind: "person"}, {Name: "Ben", Kind: "person"}}}}}
+	ts.chat, ts.play, ts.setup = &chatPanel{t: ts}, &playScreen{t: ts}, &setupScreen{t: ts}
+	ts.upd.Table.Event = &struct {
+		ID    string `json:"id"`
+		Name  string `json:"name"`
+		Round int    `json:"round,omitempty"`
+	}{ID: "ev1", Name: "Club night"}
+	ts.abort()
+	if want := "but Club night counts it as your loss"; !strings.Contains(ts.note, want) {
+		t.Errorf("ctrl+a says %q, want %q", ts.note, want)
+	}
+	if got, want := ts.resignWords(), "Resign now? Not every player has moved yet, so the game is aborted instead: it ends without a result, but Club night counts it as your loss."; got != want {
+		t.Errorf("the resignation asks %q, want %q", got, want)
+	}
+	for _, c := range []struct {
+		seat int
+		why  string
+		want string
+	}{
+		{0, "resign", "no result at the table, and no rating changes; Club night counts it as a loss for Ann and a win for Ben"},
+		{1, "abort", "no result at the table, and no rating changes; Club night counts it as a loss for Ben and a win for Ann"},
+		{1, "timeout", "no result at the table, and no rating changes; Club night counts it as a game Ben did not show up for and a win for Ann"},
+	} {
+		if got := ts.eventAbortText("Club night", c.seat, c.why); got != c.want {
+			t.Errorf("seat %d, %s: the end says %q, want %q", c.seat, c.why, got, c.want)
+		}
+	}
+}
+
 // TestAbortDuringTheSetups: at a Quizl table whose grids are not all in,
 // the server has no game to abort and says to leave instead; the
 // terminal's ctrl+a says as much, and once both grids are in and nobody

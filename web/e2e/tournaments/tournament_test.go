@@ -456,6 +456,44 @@ func TestTournamentSwissPlayed(t *testing.T) {
 	}
 }
 
+// TestTournamentAbortCounts: at an event's table, aborting before every
+// player has moved leaves no result at the table but counts in the
+// event as the aborter's loss: the question before it says so, and so
+// does the end, to both players.
+func TestTournamentAbortCounts(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "swiss", name: "Quick Swiss", game: "nymphabet", clock: { kind: "fischer", initial: 60, increment: 0 }, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	page := "/tournaments/" + id
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Open(page)
+		p.Wait("the join button", `!!document.querySelector("#t-join")`)
+		p.Click("#t-join")
+		p.Wait("in", `!!document.querySelector("#t-in")`)
+	}
+	ann.Wait("both in", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
+	ann.Click("#t-start")
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the table of round 1", `location.pathname.startsWith("/t/") && !!document.querySelector("#abort")`)
+	}
+	asked := e2e.Eval[string](ben, `new Promise(done => { window.confirm = q => { done(q); return true; }; document.querySelector("#abort").click(); })`)
+	if want := "Abort this game? It ends without a result, but Quick Swiss counts it as your loss."; asked != want {
+		t.Errorf("the abort asks %q, want %q", asked, want)
+	}
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the end", `!!document.querySelector("#end-reason")`)
+		if got := p.Text("#end-reason"); !strings.HasSuffix(got, "Quick Swiss counts it as a loss for Ben and a win for Ann.") {
+			t.Errorf("%s's end reads %q", p.Name, got)
+		}
+	}
+}
+
 // TestTournamentSwissBye: a Swiss of three at two a table gives one
 // player a bye in its round. The two paired play (the loser resigns);
 // the one left out stays on the event's page, is told so, and ends with

@@ -438,6 +438,13 @@ async function playScreen(main, id, mine) {
         claim: `${a.name} walked away before every player had moved, so the game was aborted.` }[a.why]
         || `${a.name || "A player"} aborted the game before every player had moved.`;
       why.reason += t.rated ? " No rating changed." : "";
+      if (t.event) {
+        // The event scores it all the same: a loss for who ended it (a
+        // no-show when their clock ran out), a win for the others.
+        const others = names.filter((_, i) => i !== a.seat).join(" and ");
+        const loss = a.why === "timeout" || a.why === "claim" ? `a game ${a.name} did not show up for` : `a loss for ${a.name}`;
+        why.reason += ` ${t.event.name} counts it as ${loss}${others ? ` and a win for ${others}` : ""}.`;
+      }
     }
     const won = (res.winners || []).includes(u.seat);
     const box = h("div", { class: "banner end" + (won ? " won" : ""), id: "game-over" },
@@ -538,7 +545,7 @@ async function playScreen(main, id, mine) {
   }
   // resignWords says what resigning does at this table, for the confirm.
   function resignWords(t, seat) {
-    if (t.abortable) return "Resign now? Not every player has moved yet, so the game is aborted instead: it ends without a result" + (t.rated ? " and no rating changes." : ".");
+    if (t.abortable) return "Resign now? Not every player has moved yet, so the game is aborted instead: it ends without a result" + (t.rated ? " and no rating changes" : "") + (t.event ? `, but ${t.event.name} counts it as your loss.` : ".");
     const others = t.seats.filter((s, i) => i !== seat).map(s => s.name);
     const other = others.join(" and ");
     const rated = t.rated ? " It counts as a loss in your rating." : "";
@@ -559,7 +566,8 @@ async function playScreen(main, id, mine) {
   // abort ends the game without a result, while some player has not
   // moved yet.
   async function abort() {
-    if (!confirm("Abort this game? It ends without a result" + (last.table.rated ? ", and no rating changes." : "."))) return;
+    const ev = last.table.event;
+    if (!confirm("Abort this game? It ends without a result" + (last.table.rated ? ", and no rating changes" : "") + (ev ? `, but ${ev.name} counts it as your loss.` : "."))) return;
     try { await call("POST", `/tables/${encodeURIComponent(id)}/abort`, {}, token); toast("Game aborted"); } catch (e) { toast(e.message); }
   }
   // leave gives the seat up before the game begins; the last person to
