@@ -408,20 +408,7 @@ func TestTournamentSwissPlayed(t *testing.T) {
 	ben := e2e.NewPlayer(t, b, "Ben", base)
 	ann.SignUp("Ann", "correct horse battery")
 	ben.SignUp("Ben", "another fine phrase")
-	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
-		body: JSON.stringify({ kind: "swiss", name: "Quick Swiss", game: "nymphabet", clock: { kind: "fischer", initial: 60, increment: 0 }, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
-	page := "/tournaments/" + id
-	for _, p := range []*e2e.Player{ann, ben} {
-		p.Open(page)
-		p.Wait("the join button", `!!document.querySelector("#t-join")`)
-		p.Click("#t-join")
-		p.Wait("in", `!!document.querySelector("#t-in")`)
-	}
-	ann.Wait("both in", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
-	ann.Click("#t-start")
-	for _, p := range []*e2e.Player{ann, ben} {
-		p.Wait("the table of round 1", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
-	}
+	page := quickSwiss(t, ann, ben)
 	ann.Wait("the link to the event", `!!document.querySelector("#event-link")`)
 	if got := strings.TrimSpace(ann.Text("#event-link")); got != "· Quick Swiss, round 1" {
 		t.Errorf("the table's link to its event reads %q", got)
@@ -456,18 +443,11 @@ func TestTournamentSwissPlayed(t *testing.T) {
 	}
 }
 
-// TestTournamentAbortCounts: at an event's table, aborting before every
-// player has moved leaves no result at the table but counts in the
-// event as the aborter's loss: the question before it says so, and so
-// does the end, to both players.
-func TestTournamentAbortCounts(t *testing.T) {
-	t.Parallel()
-	base := e2e.StartServer(t)
-	b := e2e.NewBrowser(t)
-	ann := e2e.NewPlayer(t, b, "Ann", base)
-	ben := e2e.NewPlayer(t, b, "Ben", base)
-	ann.SignUp("Ann", "correct horse battery")
-	ben.SignUp("Ben", "another fine phrase")
+// quickSwiss has Ann make "Quick Swiss", one round of Nymphabet on a
+// minute's clock, which she and Ben join from its page before she starts
+// it; it answers the event's page once both are at their table.
+func quickSwiss(t *testing.T, ann, ben *e2e.Player) string {
+	t.Helper()
 	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
 		body: JSON.stringify({ kind: "swiss", name: "Quick Swiss", game: "nymphabet", clock: { kind: "fischer", initial: 60, increment: 0 }, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
 	page := "/tournaments/" + id
@@ -480,7 +460,26 @@ func TestTournamentAbortCounts(t *testing.T) {
 	ann.Wait("both in", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
 	ann.Click("#t-start")
 	for _, p := range []*e2e.Player{ann, ben} {
-		p.Wait("the table of round 1", `location.pathname.startsWith("/t/") && !!document.querySelector("#abort")`)
+		p.Wait("the table of round 1", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	}
+	return page
+}
+
+// TestTournamentAbortCounts: at an event's table, aborting before every
+// player has moved leaves no result at the table but counts in the
+// event as the aborter's loss: the question before it says so, and so
+// does the end, to both players.
+func TestTournamentAbortCounts(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+	quickSwiss(t, ann, ben)
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the abort button", `!!document.querySelector("#abort")`)
 	}
 	asked := e2e.Eval[string](ben, `new Promise(done => { window.confirm = q => { done(q); return true; }; document.querySelector("#abort").click(); })`)
 	if want := "Abort this game? It ends without a result, but Quick Swiss counts it as your loss."; asked != want {
