@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -212,6 +213,42 @@ func TestNewTableMoreSeats(t *testing.T) {
 	}
 	if got, want := strings.Join(kinds, " "), "person: computer:easy open: computer:strong"; got != want {
 		t.Errorf("the table's seats are %s, want %s", got, want)
+	}
+}
+
+// TestFormWindow: the rows a form shows keep to the room there is, the
+// chosen row among them, and say how many are left out above and below.
+func TestFormWindow(t *testing.T) {
+	t.Parallel()
+	var rows []string
+	for i := range 12 {
+		rows = append(rows, fmt.Sprintf("row %d", i))
+	}
+	for _, c := range []struct {
+		at, room    int
+		above, more int // the counts the marks say, 0 for no mark
+	}{
+		{0, 12, 0, 0},
+		{11, 20, 0, 0},
+		{0, 5, 0, 8},
+		{6, 5, 5, 4},
+		{11, 5, 8, 0},
+		{3, 6, 1, 7},
+	} {
+		out := formWindow(rows, c.at, c.room)
+		got := ansi.Strip(strings.Join(out, "\n"))
+		if len(out) > c.room || !slices.Contains(out, rows[c.at]) {
+			t.Errorf("row %d in %d lines: %d lines, the row shown %v:\n%s", c.at, c.room, len(out), slices.Contains(out, rows[c.at]), got)
+		}
+		for _, m := range []struct {
+			n    int
+			mark string
+		}{{c.above, "↑"}, {c.more, "↓"}} {
+			want := fmt.Sprintf("%s %d more", m.mark, m.n)
+			if (m.n > 0) != strings.Contains(got, want) || m.n == 0 && strings.Contains(got, m.mark) {
+				t.Errorf("row %d in %d lines: want %q (%d):\n%s", c.at, c.room, want, m.n, got)
+			}
+		}
 	}
 }
 
