@@ -20,6 +20,10 @@ const (
 	TournamentPasswordMax    = 200
 )
 
+// MinRatedGamesMax is the most rated games an event may ask of an
+// entrant: more than any player has, it would be an event nobody may join.
+const MinRatedGamesMax = 1000
+
 // TournamentRequest is the body of POST /api/v1/tournaments: an arena
 // ("minutes" long) or a Swiss ("rounds" rounds) of a game on a clock.
 type TournamentRequest struct {
@@ -117,8 +121,8 @@ func (req *TournamentRequest) check() error {
 	if req.MaxPlayers < 0 {
 		return refuse.Bad("the most players an event takes is a number of players, not %d", req.MaxPlayers)
 	}
-	if req.MinRatedGames < 0 {
-		return refuse.Bad("the least number of rated games to enter is 0 or more, not %d", req.MinRatedGames)
+	if req.MinRatedGames < 0 || req.MinRatedGames > MinRatedGamesMax {
+		return refuse.Bad("the least number of rated games to enter is 0 to %d, not %d", MinRatedGamesMax, req.MinRatedGames)
 	}
 	req.Name, req.Description = strings.TrimSpace(req.Name), strings.TrimSpace(req.Description)
 	for _, f := range []struct {

@@ -75,6 +75,7 @@ func TestDecodeTournamentRequest(t *testing.T) {
 		{`{"kind": "arena", "game": "salvo", "clock": 60, "minutes": 3, "starts": "tomorrow"}`, `RFC 3339`},
 		{`{"kind": "swiss", "game": "salvo", "clock": 60, "rounds": 3, "seats": 5}`, `not 5`},
 		{`{"kind": "swiss", "game": "salvo", "clock": 60, "rounds": 3, "min_rated_games": -1}`, `not -1`},
+		{`{"kind": "swiss", "game": "salvo", "clock": 60, "rounds": 3, "min_rated_games": 1001}`, `0 to 1000, not 1001`},
 		{`{"kind": "swiss", "game": "salvo", "clock": 60, "rounds": 3, "name": "` + strings.Repeat("a", 61) + `"}`, `61 characters`},
 		{`{"kind": "swiss", "game": "salvo", "clock": 60, "rounds": 3, "color": "red"}`, `color`},
 	} {

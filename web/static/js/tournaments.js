@@ -263,7 +263,7 @@ function createForm() {
   const rounds = h("input", { id: "t-rounds", type: "number", min: 1, step: 1, value: 5, inputmode: "numeric" });
   const seats = h("select", { id: "t-seats" }, [2, 3, 4].map(n => h("option", { value: n }, `${n} players a table`)));
   const password = h("input", { id: "t-password", type: "password", maxlength: 200, autocomplete: "new-password" });
-  const minRated = h("input", { id: "t-min-rated", type: "number", min: 0, step: 1, value: 0, inputmode: "numeric" });
+  const minRated = h("input", { id: "t-min-rated", type: "number", min: 0, max: 1000, step: 1, value: 0, inputmode: "numeric" });
   const minutesField = field("Minutes it runs", minutes, "Games are paired until the last minutes, so that every game can end within the arena.");
   const roundsField = field("Rounds", rounds, "A round begins when every game of the one before has ended.");
   const seatsField = field("Players a table", seats, "Word Fight and Quizl play well with three or four: first to last place score 6, 4, 2 and 0 points at four (4, 2 and 0 at three), as a win scores 2.");
