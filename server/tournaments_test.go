@@ -396,6 +396,20 @@ func TestTournamentSwiss(t *testing.T) {
 			f.stronger(e.Playing[1:], order)
 		}
 		done := f.await(ev.ID, "the Swiss over", func(e tournament.Event) bool { return e.Status == store.TournamentFinished })
+		var h players.History
+		if st, body := f.players["Ann"].do("GET", "/api/v1/players/Ann/games", nil, &h); st != 200 {
+			t.Fatalf("Ann's games: %d %s", st, body)
+		}
+		var rounds []int
+		for _, g := range h.Games {
+			if g.Event == nil || g.Event.ID != ev.ID || g.Event.Name != ev.Name {
+				t.Fatalf("Ann's game %s of the Swiss names the event %+v", g.Table, g.Event)
+			}
+			rounds = append(rounds, g.Event.Round)
+		}
+		if slices.Sort(rounds); len(rounds) < 2 || rounds[0] < 1 || rounds[len(rounds)-1] > 3 || len(slices.Compact(slices.Clone(rounds))) != len(rounds) {
+			t.Fatalf("Ann's games of the Swiss are of rounds %v", rounds)
+		}
 		// Ann won every game she played (a bye is a win too): 6 points,
 		// which only a player who had the bye and never met her also
 		// reaches, and then the tie-breaks order them.
@@ -671,6 +685,16 @@ func TestTournamentArenaEarlyResign(t *testing.T) {
 	q, o := standingOf(e, quitter), standingOf(e, other)
 	if q.Score != 0 || o.Score != 2 || q.Left || q.Forfeits != 0 || q.Losses != 1 || o.Wins != 1 {
 		t.Fatalf("after %s resigned at once: %+v and %+v; want a loss that keeps them in, and a win", quitter, q, o)
+	}
+	// Each player's history names the event the aborted game counted in.
+	for _, name := range []string{quitter, other} {
+		var h players.History
+		if st, body := f.players[name].do("GET", "/api/v1/players/"+name+"/games", nil, &h); st != 200 || len(h.Games) != 1 {
+			t.Fatalf("%s's games: %d %s", name, st, body)
+		}
+		if g := h.Games[0]; g.Result != "aborted" || g.Event == nil || g.Event.ID != ev.ID || g.Event.Name != ev.Name || g.Event.Round != 0 {
+			t.Fatalf("%s's game in the arena: %+v, event %+v", name, g, g.Event)
+		}
 	}
 	f.clock.Advance(tournament.ArenaLook)
 	if again := f.playing(ev.ID, 1); !slices.Contains(again[0].Players, quitter) {

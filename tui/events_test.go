@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
@@ -116,6 +117,15 @@ func TestEventsInTheTerminal(t *testing.T) {
 		return strings.Contains(under, "Club night") && strings.Contains(under, "left")
 	})
 	checkFits(t, tm)
+
+	// Home: the guest's recent game, kept by the client, names its event,
+	// which counted it (Ben resigned before every player had moved).
+	tm.key("esc")
+	s = tm.waitFor("the recent game", func(s string) bool { return strings.Contains(lineWith(s, tb.id), " aborted ") })
+	lines := strings.Split(s, "\n")
+	if i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, tb.id) }); i+1 >= len(lines) || strings.TrimSpace(lines[i+1]) != "in Club night" {
+		t.Errorf("the recent game does not name its event:\n%s", s)
+	}
 }
 
 // TestEventPairingOnTheStream: a signed-in player who joined an event
@@ -1174,6 +1184,50 @@ func TestEventLongLists(t *testing.T) {
 		}
 		if want := fmt.Sprintf("> P%da v P%db", at, at); !strings.Contains(s, want) || !strings.Contains(s, "Games played") {
 			t.Errorf("finished, game %d chosen: %q is not in view:\n%s", at, want, s)
+		}
+	}
+}
+
+// TestEventGameInHistory: a finished game an event paired says so where
+// the player's games are listed, an aborted one too, since the event
+// counted it: the home screen's recent games (on the game's line where
+// it fits, else under it) and a profile's games.
+func TestEventGameInHistory(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ben, benS := signedUp(t, ts, "Ben")
+	cat, catS := signedUp(t, ts, "Cat")
+	finishedSwiss(t, ts, ben, benS, cat, catS)
+
+	tm := newTermWith(t, ts.URL, "Cat", 80, 24, Config{DataDir: t.TempDir(), Session: catS.Token, Account: "Cat"})
+	s := tm.waitFor("the recent game", has("Nymphabet", "aborted"))
+	lines := strings.Split(s, "\n")
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "aborted") })
+	if i < 0 || i+1 >= len(lines) || strings.TrimSpace(lines[i+1]) != "in Sunday Swiss, round 1" {
+		t.Errorf("at 80 columns the recent game does not name its event under it:\n%s", s)
+	}
+	checkFits(t, tm)
+	tm.update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	if l := strings.TrimSpace(lineWith(tm.screen(), "aborted")); !strings.HasSuffix(l, " · in Sunday Swiss, round 1") {
+		t.Errorf("at 100 columns the recent game reads %q", l)
+	}
+	checkFits(t, tm)
+
+	h, err := ben.PlayedGames(context.Background(), benS.Token, "Ben", 10)
+	if err != nil || len(h) != 1 {
+		t.Fatalf("Ben's games: %+v, %v", h, err)
+	}
+	sh := &shared{w: 100, h: 24, cfg: Config{Session: benS.Token, Account: "Ben"}}
+	ps := &profileScreen{shared: sh, name: "Ben", p: &client.Profile{Name: "Ben", Games: 1, Ratings: map[string]client.PoolRating{}}, games: h}
+	if l := ps.playedLine(h[0]); !strings.Contains(l, "aborted nymphabet against Cat · in Sunday Swiss, round 1") {
+		t.Errorf("Ben's profile lists the game as %q", l)
+	}
+	for _, c := range []struct {
+		e    *client.GameEvent
+		want string
+	}{{nil, ""}, {&client.GameEvent{ID: "a", Name: "Hourly Arena"}, "in Hourly Arena"}, {&client.GameEvent{ID: "s", Name: "Club Swiss", Round: 3}, "in Club Swiss, round 3"}} {
+		if got := eventWords(c.e); got != c.want {
+			t.Errorf("eventWords(%+v) = %q, want %q", c.e, got, c.want)
 		}
 	}
 }

@@ -46,6 +46,9 @@ type Recent struct {
 	// Forfeits say whom the server played for in a finished game, and
 	// why ("you ran out of time"), as the player's history has it.
 	Forfeits []string `json:"forfeits,omitempty"`
+	// Event names the event that paired a finished game, "in Friday
+	// Swiss, round 2", as the player's history has it.
+	Event string `json:"event,omitempty"`
 }
 
 // lastGuest is the guest identity this client last played under at its
@@ -445,10 +448,10 @@ func (hm *homeScreen) view() string {
 			when = r.When.In(hm.zone()).Format("Jan 2 15:04")
 		}
 		line := fmt.Sprintf("%s%-22s %-16s %-9s %s %s", cur(i+3+j), r.Title, r.Table, r.Status, rated, when)
-		if len(r.Forfeits) > 0 {
-			// Whom the server played for, on the game's line where it
-			// fits, else on a line of its own below it.
-			note := strings.Join(r.Forfeits, " · ")
+		if notes := r.notes(); len(notes) > 0 {
+			// The event and whom the server played for, on the game's
+			// line where they fit, else on a line of their own below it.
+			note := strings.Join(notes, " · ")
 			switch {
 			case ansi.StringWidth(line+" · "+note) <= hm.w:
 				line += " · " + note
@@ -464,6 +467,15 @@ func (hm *homeScreen) view() string {
 	b.WriteString("\n" + hm.message() + "\n")
 	b.WriteString(faint(keys))
 	return b.String()
+}
+
+// notes are what a recent game's line says after its result: the event
+// it was played in and whom the server played for.
+func (r Recent) notes() []string {
+	if r.Event == "" {
+		return r.Forfeits
+	}
+	return append([]string{r.Event}, r.Forfeits...)
 }
 
 // dailyTitle is a game's title as a list of games shows it: "Daily

@@ -262,11 +262,7 @@ func TestEventAbortWords(t *testing.T) {
 	ts := &tableScreen{shared: &shared{w: 80, h: 24}, seat: 0, game: "nymphabet",
 		upd: &client.Update{Table: client.Table{Status: "playing", Abortable: true, Seats: []client.Seat{{Name: "Ann", Kind: "person"}, {Name: "Ben", Kind: "person"}}}}}
 	ts.chat, ts.play, ts.setup = &chatPanel{t: ts}, &playScreen{t: ts}, &setupScreen{t: ts}
-	ts.upd.Table.Event = &struct {
-		ID    string `json:"id"`
-		Name  string `json:"name"`
-		Round int    `json:"round,omitempty"`
-	}{ID: "ev1", Name: "Club night"}
+	ts.upd.Table.Event = &client.GameEvent{ID: "ev1", Name: "Club night"}
 	ts.abort()
 	if want := "but Club night counts it as your loss"; !strings.Contains(ts.note, want) {
 		t.Errorf("ctrl+a says %q, want %q", ts.note, want)
@@ -330,11 +326,7 @@ func TestAbortDuringTheSetups(t *testing.T) {
 // once left, the note says the same of what was done.
 func TestLeaveSaysWhatCloses(t *testing.T) {
 	t.Parallel()
-	event := &struct {
-		ID    string `json:"id"`
-		Name  string `json:"name"`
-		Round int    `json:"round,omitempty"`
-	}{ID: "k3v9x2m4q8w1z7p5", Name: "Hourly Salvo Arena"}
+	event := &client.GameEvent{ID: "k3v9x2m4q8w1z7p5", Name: "Hourly Salvo Arena"}
 	both := []client.Seat{{Name: "Ann", Kind: "person"}, {Name: "Ben", Kind: "person"}}
 	for _, tc := range []struct {
 		name       string

@@ -181,7 +181,7 @@ func (m *Model) loadServed() tea.Cmd {
 				status = "finished" // a result this client does not know
 			}
 			r := Recent{Server: server, Table: g.Table, Game: g.Game, Seat: g.Seat, Token: tok,
-				Status: status, When: g.Ended, Rated: g.Rated, Daily: g.Daily != "", Pool: g.Pool, ended: true}
+				Status: status, When: g.Ended, Rated: g.Rated, Daily: g.Daily != "", Pool: g.Pool, Event: eventWords(g.Event), ended: true}
 			if g.Forfeited != "" {
 				r.Forfeits = append(r.Forfeits, forfeitWords("you", g.Forfeited))
 			}

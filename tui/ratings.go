@@ -812,10 +812,26 @@ func (ps *profileScreen) playedLine(g client.PlayedGame) string {
 		d := int(math.Round(g.RatingAfter - g.RatingBefore))
 		line += fmt.Sprintf(" · rated %+d (%d)", d, int(math.Round(g.RatingAfter)))
 	}
+	if w := eventWords(g.Event); w != "" {
+		line += " · " + w
+	}
 	for _, f := range forfeits {
 		line += " · " + f
 	}
 	return line
+}
+
+// eventWords names the event a finished game was played in, "in Friday
+// Swiss, round 2", for a line of a player's games; "" for any other game.
+// An aborted game of an event counted there all the same.
+func eventWords(e *client.GameEvent) string {
+	switch {
+	case e == nil:
+		return ""
+	case e.Round > 0:
+		return fmt.Sprintf("in %s, round %d", e.Name, e.Round)
+	}
+	return "in " + e.Name
 }
 
 // opponentName is how a history line names an opponent of kind

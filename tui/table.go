@@ -412,7 +412,7 @@ func (t *tableScreen) apply(u client.Update) {
 		return
 	}
 	r := Recent{Server: t.serverName(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
-		Title: dailyTitle(u.Table.Title, u.Table.Daily != ""), Status: recentStatus(u.Table, t.seat), When: time.Now(), Rated: u.Table.Rated, Daily: u.Table.Daily != ""}
+		Title: dailyTitle(u.Table.Title, u.Table.Daily != ""), Status: recentStatus(u.Table, t.seat), When: time.Now(), Rated: u.Table.Rated, Daily: u.Table.Daily != "", Event: eventWords(u.Table.Event)}
 	if t.cfg.Session == "" {
 		r.Identity, r.Name = t.idToken, t.c.Name
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"parlour/account"
+	"parlour/game"
 	"parlour/glicko"
 	"parlour/server/auth"
 	"parlour/server/refuse"
@@ -166,6 +167,10 @@ type PlayedGame struct {
 	// Daily names the daily puzzle the game was an attempt at,
 	// "quizl/2026-12-03"; absent for any other game.
 	Daily string `json:"daily,omitempty"`
+	// Event names the tournament that paired the game (its round in a
+	// Swiss); absent for any other game. The event scores the game by
+	// its own rules: an aborted one counts all the same.
+	Event *game.Tournament `json:"event,omitempty"`
 	// Record is the path of the game's record.
 	Record string `json:"record"`
 	// Forfeited says the server played for the player: "timeout", their
@@ -284,7 +289,7 @@ func (s *Service) historyOf(ctx context.Context, ps store.Players, page store.Hi
 	out := History{Name: name, Games: []PlayedGame{}}
 	for i, g := range rows {
 		pg := PlayedGame{Table: g.Table, Game: g.Game, Ended: g.Ended, Seat: g.Seat, Result: string(g.Result),
-			Opponents: []Opponent{}, Daily: stored[i].Daily, Record: "/api/v1/tables/" + g.Table + "/record"}
+			Opponents: []Opponent{}, Daily: stored[i].Daily, Event: stored[i].Event, Record: "/api/v1/tables/" + g.Table + "/record"}
 		if g.Pool != "" {
 			pg.Rated, pg.Pool, pg.Before, pg.After, pg.Refund = true, g.Pool, round1(g.Before), round1(g.After), round1(g.Refund)
 		}

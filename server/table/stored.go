@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"parlour/game"
 	"parlour/store"
 )
 
@@ -27,6 +28,9 @@ type StoredSeat struct {
 type Stored struct {
 	Seats []StoredSeat
 	Daily string // "quizl/2006-01-02"; "" for any other table
+	// Event names the tournament whose pairing made the table; nil for
+	// any other.
+	Event *game.Tournament
 }
 
 // StoredOf returns what the stored description desc of table id holds.
@@ -35,7 +39,7 @@ func StoredOf(id string, desc []byte) (Stored, error) {
 	if err := json.Unmarshal(desc, &m); err != nil {
 		return Stored{}, fmt.Errorf("table %s: reading description: %w", id, err)
 	}
-	out := Stored{Seats: make([]StoredSeat, len(m.Seats)), Daily: m.Daily}
+	out := Stored{Seats: make([]StoredSeat, len(m.Seats)), Daily: m.Daily, Event: m.Event}
 	for i, st := range m.Seats {
 		out.Seats[i] = StoredSeat{Identity: st.Identity, Name: st.Name, Computer: st.Computer}
 	}

@@ -204,11 +204,7 @@ type Table struct {
 	Daily string `json:"daily,omitempty"`
 	// Event is the tournament the game is of, if any: the event pairs
 	// its players again, and its games have no rematch.
-	Event *struct {
-		ID    string `json:"id"`
-		Name  string `json:"name"`
-		Round int    `json:"round,omitempty"`
-	} `json:"event,omitempty"`
+	Event *GameEvent `json:"event,omitempty"`
 	// SetupBy, at an event's table in setup, is when every secret setup
 	// is due: a player whose setup has not come by then forfeits.
 	SetupBy *time.Time `json:"setup_by,omitempty"`

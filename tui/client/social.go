@@ -209,6 +209,16 @@ type PlayedGame struct {
 	// Daily names the daily puzzle the game was an attempt at,
 	// "quizl/2026-12-03" ("" for any other game).
 	Daily string `json:"daily,omitempty"`
+	// Event names the event that paired the game (nil for any other).
+	Event *GameEvent `json:"event,omitempty"`
+}
+
+// GameEvent names the event a game was played in: its id, its name, and
+// the round, in a Swiss.
+type GameEvent struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Round int    `json:"round,omitempty"`
 }
 
 // PlayerExport reads every finished game of the account name, newest

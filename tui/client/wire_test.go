@@ -1017,6 +1017,10 @@ func TestWireTypes(t *testing.T) {
 	if recs, n, err := ben.EventExport(ctx, swiss.ID); err != nil || n != 1 || !strings.Contains(recs, `"salvo"`) {
 		t.Errorf("the Swiss's records: %d, %v:\n%s", n, err, recs)
 	}
+	// Ben's games name the event of the one he resigned.
+	if gs, err := ben.PlayedGames(ctx, "", "Ben", 1); err != nil || len(gs) != 1 || gs[0].Event == nil || gs[0].Event.ID != swiss.ID || gs[0].Event.Round != 1 {
+		t.Errorf("Ben's last game: %+v, %v; want the Swiss's, naming it", gs, err)
+	}
 
 	// Profiles and leaderboards: Ann's, with her ratings and the Swiss
 	// she won.

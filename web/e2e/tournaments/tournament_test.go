@@ -477,7 +477,7 @@ func TestTournamentAbortCounts(t *testing.T) {
 	ben := e2e.NewPlayer(t, b, "Ben", base)
 	ann.SignUp("Ann", "correct horse battery")
 	ben.SignUp("Ben", "another fine phrase")
-	quickSwiss(t, ann, ben)
+	page := quickSwiss(t, ann, ben)
 	for _, p := range []*e2e.Player{ann, ben} {
 		p.Wait("the abort button", `!!document.querySelector("#abort")`)
 	}
@@ -490,6 +490,14 @@ func TestTournamentAbortCounts(t *testing.T) {
 		if got := p.Text("#end-reason"); !strings.HasSuffix(got, "Quick Swiss counts it as a loss for Ben and a win for Ann.") {
 			t.Errorf("%s's end reads %q", p.Name, got)
 		}
+	}
+	// Ben's games, on his profile, name the event the aborted game
+	// counted in, with a link to its page.
+	ben.Open("/players/Ben")
+	ben.Wait("the game listed", `!!document.querySelector("#games li a.event")`)
+	if got, href := ben.Text("#games li"), e2e.Eval[string](ben, `document.querySelector("#games li a.event").getAttribute("href")`); !strings.HasPrefix(got, "Aborted Nymphabet against Ann") ||
+		!strings.Contains(got, " · in Quick Swiss, round 1") || href != page {
+		t.Errorf("Ben's game on his profile reads %q, its event's link %q (want %s)", got, href, page)
 	}
 }
 

@@ -5,6 +5,7 @@
 // screen names a game as the server does and no title is written twice.
 
 import { call } from "./api.js";
+import { h } from "./dom.js";
 
 // order is the order the games are offered in: the quickest to learn
 // first. A game the server adds goes last.
@@ -78,4 +79,14 @@ export function forfeitWords(g, me) {
   return [[me, g.forfeited], ...(g.opponents || []).map(o => [o.kind === "deleted" ? "a deleted player" : o.name, o.forfeited])]
     .filter(([, why]) => why)
     .map(([who, why]) => why === "claim" ? `${who} ${who === "you" ? "were" : "was"} away, and the game was claimed` : `${who} ran out of time`);
+}
+
+// eventWords names, on a line of a player's history, the event that
+// paired the game, linked to its page (" · in Friday Swiss, round 2");
+// nothing for any other game. An aborted game of an event still counted
+// there, which its page shows.
+export function eventWords(g) {
+  if (!g.event) return null;
+  return [" · in ", h("a", { class: "event", href: "/tournaments/" + encodeURIComponent(g.event.id) }, g.event.name),
+    g.event.round ? `, round ${g.event.round}` : ""];
 }

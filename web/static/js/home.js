@@ -3,7 +3,7 @@
 
 import { h, field, toast, fill, append, plural, redraw } from "./dom.js";
 import { call, myName, setMyName, rememberSeat, recent, identityToken, signedIn } from "./api.js";
-import { games, gameInfo, title, forfeitWords } from "./catalog.js";
+import { games, gameInfo, title, forfeitWords, eventWords } from "./catalog.js";
 import { go } from "./nav.js";
 import { optionControl, readOptions, clockControl, clockPresets } from "./options.js";
 import { quickButtons, isMine } from "./seek.js";
@@ -125,7 +125,7 @@ function myGames(name) {
     const daily = a.games.some(g => g.daily) ? await import("./dailyprofile.js") : null;
     const sealed = daily ? await daily.sealedDailies(name) : new Set();
     for (const g of a.games) append(done, h("li", {}, `${{ win: "Won", loss: "Lost", draw: "Drew", aborted: "Aborted" }[g.result] || g.result} ${g.daily ? "Daily " : ""}${title(g.game)}${g.opponents.length ? " against " + g.opponents.map(o => o.name || o.kind).join(", ") : ", alone"}${forfeitWords(g, "you").map(w => " · " + w).join("")} `,
-      h("span", { class: "muted" }, new Date(g.ended).toLocaleString()), " · ", sealed.has(g.daily) ? h("span", { class: "muted" }, daily.waitWords)
+      h("span", { class: "muted" }, new Date(g.ended).toLocaleString()), eventWords(g), " · ", sealed.has(g.daily) ? h("span", { class: "muted" }, daily.waitWords)
         : h("a", { href: "/replay?table=" + encodeURIComponent(g.table), "aria-label": `Replay the ${title(g.game)} game of ${new Date(g.ended).toLocaleString()}` }, "Replay")));
   }).catch(e => append(done, h("li", { class: "error" }, e.message)));
   return box;

@@ -4,7 +4,7 @@
 
 import { h, append, fill, plural } from "./dom.js";
 import { call, signedIn } from "./api.js";
-import { games, title, poolTitle, forfeitWords } from "./catalog.js";
+import { games, title, poolTitle, forfeitWords, eventWords } from "./catalog.js";
 import { namesLike, offerNames } from "./names.js";
 import { go } from "./nav.js";
 
@@ -153,6 +153,7 @@ export async function profile(main, name) {
           h("strong", {}, { win: "Won", loss: "Lost", draw: "Drew", aborted: "Aborted" }[g.result] || g.result), ` ${g.daily ? "Daily " : ""}${g.rated && g.pool ? poolTitle(g.pool) : title(g.game)}${opp.length ? " against " : ", alone"}`,
           opp.flatMap((o, i) => i ? [", ", o] : [o]),
           " ", h("span", { class: "muted" }, new Date(g.ended).toLocaleString()),
+          eventWords(g),
           forfeitWords(g, p.name).map(w => h("span", { class: "forfeit" }, " · " + w)),
           delta === null ? null : h("span", { class: delta >= 0 ? "up" : "down" }, ` · rated, ${delta >= 0 ? "+" : "−"}${Math.abs(delta)} (${num(g.rating_after)})`),
           // Points lost to a player closed for cheating come back.
