@@ -283,6 +283,10 @@ type eventScreen struct {
 	// chosen is the table of the game chosen by ↑↓, which the choice
 	// follows as games end and start and the list moves under it.
 	chosen string
+	// only names the player whose games alone the list shows (/), as
+	// the browser's page shows a player's games when the name is
+	// clicked; "" for every game.
+	only   string
 	busy   bool      // a join or leave is on its way
 	asked  time.Time // when it was last read (monotonic)
 	asking bool      // a read is on its way
@@ -504,17 +508,52 @@ const unplayed = "unplayed-"
 const playedShown = 50
 
 // games are the games the event's screen lists, to choose with ↑↓: those
-// under way, then those played, the newest first.
+// under way, then those played, the newest first; only those of the
+// player chosen with /, when one is.
 func (e *eventScreen) games() []client.TournamentGame {
-	gs := slices.Clone(e.ev.Playing)
+	var gs []client.TournamentGame
+	for _, g := range e.ev.Playing {
+		if e.only == "" || slices.Contains(g.Players, e.only) {
+			gs = append(gs, g)
+		}
+	}
 	played := 0
 	for _, g := range e.ev.Games {
-		if !g.Ended.IsZero() && played < playedShown {
+		if !g.Ended.IsZero() && played < playedShown && (e.only == "" || slices.Contains(g.Players, e.only)) {
 			gs = append(gs, g)
 			played++
 		}
 	}
 	return gs
+}
+
+// pickPlayer shows the games of the player of the standings called name
+// alone: in any case, and a name's start will do when it starts one name
+// only. A name nobody has is refused, and the list stays as it was.
+func (e *eventScreen) pickPlayer(name string) tea.Cmd {
+	e.err, e.note = "", ""
+	if e.ev == nil {
+		return nil
+	}
+	var starts []string
+	for _, s := range e.ev.Standings {
+		if strings.EqualFold(s.Name, name) {
+			starts = []string{s.Name}
+			break
+		}
+		if strings.HasPrefix(strings.ToLower(s.Name), strings.ToLower(name)) {
+			starts = append(starts, s.Name)
+		}
+	}
+	switch len(starts) {
+	case 0:
+		e.err = fmt.Sprintf("nobody in %s is called %s", e.ev.Name, name)
+	case 1:
+		e.only, e.at, e.chosen = starts[0], 0, ""
+	default:
+		e.err = fmt.Sprintf("the names of %d players start %s: type more of it", len(starts), name)
+	}
+	return nil
 }
 
 // noShows is how many games a Swiss player may miss before the event
@@ -844,6 +883,11 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 	}
 	switch k.String() {
 	case "esc", "q":
+		if e.only != "" && k.String() == "esc" {
+			// From a player's games, back to every game.
+			e.only, e.at, e.chosen, e.err = "", 0, "", ""
+			return nil
+		}
 		if e.list != nil {
 			e.list.eventsGen++
 			e.list.gen = e.list.eventsGen
@@ -907,8 +951,15 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 			e.at = (e.at + 1) % n
 			e.chosen, e.err = games[e.at].Table, "" // a refusal about the game left
 		}
+	case "/":
+		if e.ev != nil && len(e.ev.Standings) > 0 {
+			e.err = ""
+			e.nav.show(&promptScreen{shared: e.shared, head: "A player's games in " + e.ev.Name,
+				help:  "Type the name of a player of the standings (its start will do), then enter (esc: back; esc on the event shows every game again).",
+				input: e.only, max: 40, enter: e.pickPlayer, back: e})
+		}
 	case "enter":
-		if e.at < n && e.at >= len(e.ev.Playing) {
+		if e.at < n && !games[e.at].Ended.IsZero() {
 			g := games[e.at]
 			if strings.HasPrefix(g.Table, unplayed) {
 				e.err = "that game was not played: no player showed up for it"
@@ -1082,8 +1133,14 @@ func (e *eventScreen) view() string {
 	if ev.Status == "finished" {
 		keys = "d save every game's record · " + keys
 	}
+	if len(ev.Standings) > 0 {
+		keys = strings.Replace(keys, "r refresh", "/ a player's games · r refresh", 1)
+	}
+	if e.only != "" {
+		keys = strings.Replace(keys, "esc back", "esc every game", 1)
+	}
 	switch {
-	case len(ev.Playing) > 0:
+	case slices.ContainsFunc(games, func(g client.TournamentGame) bool { return g.Ended.IsZero() }):
 		keys = "↑↓ game · enter watch (yours: play) · " + keys
 	case len(games) > 0:
 		keys = "↑↓ game · enter see how it ended · " + keys
@@ -1096,6 +1153,9 @@ func (e *eventScreen) view() string {
 	}
 	keys = wrapKeys(keys, e.w)
 	playLines := playRoom
+	if e.only != "" && len(games) == 0 {
+		playLines = 1 // "none yet"
+	}
 	if len(games) > playRoom {
 		playLines++ // how many more, or before
 	}
@@ -1164,13 +1224,20 @@ func (e *eventScreen) view() string {
 			fmt.Fprintf(&b, "  … and %d more\n", after)
 		}
 	}
+	if e.only != "" && len(games) == 0 {
+		b.WriteString("\n" + title(e.only+"'s games") + "\n" + faint("  none yet") + "\n")
+	}
 	if len(games) > 0 {
 		head := "Games"
-		switch len(ev.Playing) {
-		case len(games):
+		live := slices.IndexFunc(games, func(g client.TournamentGame) bool { return !g.Ended.IsZero() })
+		switch live {
+		case -1:
 			head = "Games under way"
 		case 0:
 			head = "Games played"
+		}
+		if e.only != "" {
+			head = e.only + "'s games"
 		}
 		b.WriteString("\n" + title(head) + "\n")
 		// The chosen game stays in view, a line saying how many come

@@ -955,6 +955,19 @@ func TestEventGamesPlayed(t *testing.T) {
 	}
 	tm.key("esc")
 	tm.waitFor("the event again", has("Sunday Swiss", "Games played"))
+	// One player's games: a name nobody has is refused, Cat's are listed.
+	tm.key("/")
+	tm.waitFor("the prompt", has("A player's games in Sunday Swiss"))
+	tm.typeText("zed")
+	tm.key("enter")
+	tm.waitFor("the refusal", has("Games played", "nobody in Sunday Swiss is called zed"))
+	tm.key("/")
+	tm.typeText("cat")
+	tm.key("enter")
+	tm.waitFor("Cat's games", has("Cat's games", "esc every game"))
+	checkFits(t, tm)
+	tm.key("esc")
+	tm.waitFor("every game", has("Games played", "esc back"))
 }
 
 // TestEventGameLines: the games of an event's screen are those under way,
@@ -1229,5 +1242,79 @@ func TestEventGameInHistory(t *testing.T) {
 		if got := eventWords(c.e); got != c.want {
 			t.Errorf("eventWords(%+v) = %q, want %q", c.e, got, c.want)
 		}
+	}
+}
+
+// TestEventPlayerGames: / and a player's name (any case, or its start
+// when it starts one name only) list that player's games alone, as a click
+// on a name does on the browser's page; a name nobody in the event has,
+// or a start of several, is refused and changes nothing; esc shows every
+// game again before it leaves the event.
+func TestEventPlayerGames(t *testing.T) {
+	t.Parallel()
+	c, err := client.New("http://parlour.example", "Ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := &shared{w: 80, h: 24, c: c, idToken: "ann", games: []client.Game{{Name: "nymphabet", Title: "Nymphabet"}}}
+	ended := time.Now().Add(-time.Minute)
+	live := client.TournamentGame{Table: "t3", Round: 2, Players: []string{"Ann", "Ben"}}
+	ev := &client.Tournament{Kind: "swiss", Name: "Club Swiss", Game: "nymphabet", Rounds: 3, Round: 2, ClockText: "1+0", Status: "started",
+		Starts: time.Now().Add(-time.Hour), Players: 5,
+		Standings: []client.Standing{{Rank: 1, Name: "Ann"}, {Rank: 2, Name: "Ben"}, {Rank: 3, Name: "Bea"}, {Rank: 4, Name: "Cat"}, {Rank: 5, Name: "Dan"}},
+		Playing:   []client.TournamentGame{live},
+		Games: []client.TournamentGame{live,
+			{Table: "t2", Round: 1, Players: []string{"Cat", "Ann"}, Points: []int{0, 2}, Ended: ended},
+			{Table: "t1", Round: 1, Players: []string{"Ben", "Dan"}, Points: []int{2, 0}, Ended: ended}}}
+	e := &eventScreen{shared: sh, ev: ev, opened: map[string]bool{}}
+	if got := ansi.Strip(e.view()); !strings.Contains(got, "/ a player's games") {
+		t.Errorf("the keys do not offer a player's games:\n%s", got)
+	}
+	for _, c := range []struct{ typed, only, err string }{
+		{"zed", "", "nobody in Club Swiss is called zed"},
+		{"b", "", "the names of 2 players start b"},
+		{"CAT", "Cat", ""},
+		{"be", "", "the names of 2 players start be"},
+		{"ben", "Ben", ""}, // a whole name, though Bea's starts alike
+		{"Da", "Dan", ""},
+	} {
+		before := e.only
+		e.pickPlayer(c.typed)
+		want := c.only
+		if want == "" {
+			want = before
+		}
+		if e.only != want || !strings.Contains(e.err, c.err) || (c.err == "") != (e.err == "") {
+			t.Errorf("%q: the games of %q, the refusal %q; want %q, %q", c.typed, e.only, e.err, want, c.err)
+		}
+	}
+	got := ansi.Strip(e.view())
+	for _, p := range fitProblems(got, 80, 24) {
+		t.Error(p)
+	}
+	for _, want := range []string{"Dan's games", "round 1: Ben v Dan", "Ben 2, Dan 0", "enter see how it ended", "esc every game"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Dan's games do not say %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "Cat v Ann") || strings.Contains(got, "Ann v Ben") {
+		t.Errorf("Dan's games list another's:\n%s", got)
+	}
+	// A player of no game yet.
+	e.pickPlayer("bea")
+	if got := ansi.Strip(e.view()); !strings.Contains(got, "Bea's games\n  none yet") || len(fitProblems(got, 80, 24)) > 0 {
+		t.Errorf("Bea's games (%q):\n%s", fitProblems(got, 80, 24), got)
+	}
+	e.pickPlayer("ann")
+	if got := ansi.Strip(e.view()); !strings.Contains(got, "Ann's games") || !strings.Contains(got, "> round 2: Ann v Ben") || !strings.Contains(got, "round 1: Cat v Ann") ||
+		!strings.Contains(got, "enter watch (yours: play)") {
+		t.Errorf("Ann's games, one under way:\n%s", got)
+	}
+	// esc: every game again, the event still on show.
+	if cmd := e.update(keyMsg("esc")); cmd != nil || e.only != "" {
+		t.Fatalf("esc from Ann's games: only %q, a command %v", e.only, cmd != nil)
+	}
+	if got := ansi.Strip(e.view()); !strings.Contains(got, "\nGames\n") || !strings.Contains(got, "Ben v Dan") || !strings.Contains(got, "esc back") {
+		t.Errorf("every game again:\n%s", got)
 	}
 }
