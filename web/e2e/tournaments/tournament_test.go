@@ -495,6 +495,10 @@ func TestTournamentAbortCounts(t *testing.T) {
 	// counted in, with a link to its page.
 	ben.Open("/players/Ben")
 	ben.Wait("the game listed", `!!document.querySelector("#games li a.event")`)
+	ben.Shot("profile-event-game")
+	if got := ben.Text("#profile-events-said"); got != "Ben finished on the podium of 1 event:" {
+		t.Errorf("Ben's profile says of his events %q", got)
+	}
 	if got, href := ben.Text("#games li"), e2e.Eval[string](ben, `document.querySelector("#games li a.event").getAttribute("href")`); !strings.HasPrefix(got, "Aborted Nymphabet against Ann") ||
 		!strings.Contains(got, " · in Quick Swiss, round 1") || href != page {
 		t.Errorf("Ben's game on his profile reads %q, its event's link %q (want %s)", got, href, page)

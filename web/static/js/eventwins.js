@@ -18,8 +18,11 @@ export function wonSection(p) {
     return sec;
   }
   const won = podiums.filter(x => x.place === 1).length;
+  const said = won === podiums.length ? `${p.name} won ${plural(won, "event")}:`
+    : won ? `${p.name} won ${plural(won, "event")}, and finished on the podium of ${plural(podiums.length, "event")}:`
+      : `${p.name} finished on the podium of ${plural(podiums.length, "event")}:`;
   fill(list,
-    h("p", {}, `${p.name} won ${plural(won, "event")}, and placed in ${plural(podiums.length, "event")}:`),
+    h("p", { id: "profile-events-said" }, said),
     h("ul", { class: "recent" }, podiums.map(x => h("li", { "data-event": x.event, "data-place": x.place },
       h("strong", {}, places[x.place] || `#${x.place}`), " ",
       h("a", { href: "/tournaments/" + encodeURIComponent(x.event) }, x.name), ` · ${title(x.game)}`,
