@@ -206,6 +206,21 @@ func TestEventPairingOnTheStream(t *testing.T) {
 	if e := tm.table().event; e == nil || e.id != ev.ID {
 		t.Errorf("the next game is not the event's: %+v", e)
 	}
+	// Home, both games name the event: the one under way as the table
+	// has it, the one over as the account's history does.
+	next := tm.table().id
+	tm.key("esc")
+	tm.waitFor("the event", has("Stream night", "Arena of 30 minutes"))
+	tm.key("esc")
+	tm.waitFor("home", has("Your recent games", first, next))
+	checkFits(t, tm)
+	tm.update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	s = tm.screen()
+	for _, id := range []string{first, next} {
+		if l := lineWith(s, id); !strings.HasSuffix(strings.TrimSpace(l), " · in Stream night") {
+			t.Errorf("the recent game %s does not name its event:\n%s", id, s)
+		}
+	}
 }
 
 // TestEventLeftNotReopened: a player who left an arena while its game

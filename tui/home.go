@@ -46,8 +46,8 @@ type Recent struct {
 	// Forfeits say whom the server played for in a finished game, and
 	// why ("you ran out of time"), as the player's history has it.
 	Forfeits []string `json:"forfeits,omitempty"`
-	// Event names the event that paired a finished game, "in Friday
-	// Swiss, round 2", as the player's history has it.
+	// Event names the event that paired the game, "in Friday Swiss,
+	// round 2", as the table and the player's history have it.
 	Event string `json:"event,omitempty"`
 }
 
@@ -89,7 +89,7 @@ func loadRecent(dir string) []Recent {
 func (sh *shared) remember(r Recent) {
 	for i, o := range sh.soc.served {
 		if o.Table == r.Table && o.Server == r.Server && !o.ended {
-			sh.soc.served[i].Status, sh.soc.served[i].Forfeits = r.Status, r.Forfeits
+			sh.soc.served[i].Status, sh.soc.served[i].Forfeits, sh.soc.served[i].Event = r.Status, r.Forfeits, r.Event
 		}
 	}
 	if len(sh.recent) > 0 && sh.recent[0].Table == r.Table && sh.recent[0].Status == r.Status && sh.recent[0].Server == r.Server &&
