@@ -490,7 +490,18 @@ func (e *eventScreen) entry() string {
 	if e.ev.Seats > 2 {
 		ts = append(ts, fmt.Sprintf("%d players a table", e.ev.Seats))
 	}
+	if e.guestShut() {
+		ts = append(ts, "rated: players with accounts only (sign in or up on the home screen)")
+	}
 	return strings.Join(ts, " · ")
+}
+
+// guestShut says a guest sees a rated event they could join but for
+// having no account: the server refuses guests rated games, so neither
+// the browser nor the terminal offers them the join.
+func (e *eventScreen) guestShut() bool {
+	ev := e.ev
+	return ev != nil && ev.Rated && e.cfg.Session == "" && (ev.Status == "created" || ev.Status == "started" && ev.Kind != "swiss")
 }
 
 // maker says whether the signed-in player made the event, and so may
@@ -563,7 +574,8 @@ const noShows = 2
 // joinKeys are the join and leave keys that apply to the player now, as
 // the browser offers its buttons: none once the event is over, x while
 // they are in it, j when it would take them (not a Swiss under way that
-// they were never in, nor one that withdrew them for their no-shows).
+// they were never in, nor one that withdrew them for their no-shows, nor
+// a rated event a guest's).
 func (e *eventScreen) joinKeys() string {
 	ev := e.ev
 	if ev.Status != "created" && ev.Status != "started" {
@@ -577,6 +589,9 @@ func (e *eventScreen) joinKeys() string {
 		return "x leave"
 	}
 	if !swissOn {
+		if e.guestShut() {
+			return ""
+		}
 		return "j join"
 	}
 	for _, s := range ev.Standings {

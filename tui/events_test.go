@@ -935,6 +935,27 @@ func TestEventKeys(t *testing.T) {
 			t.Errorf("%s: the screen says the player is in it:\n%s", c.name, got)
 		}
 	}
+	// A rated event takes accounts only: a guest is told so rather than
+	// offered a join the server refuses; an account is offered it.
+	signed := &shared{w: 100, h: 24, c: c, idToken: "ann", cfg: Config{Session: "a session", Account: "Ann"}, games: sh.games}
+	for _, r := range []struct {
+		name, kind, status string
+		sh                 *shared
+		join               bool
+	}{
+		{"a guest, a rated Swiss to come", "swiss", "created", sh, false},
+		{"a guest, a rated arena under way", "arena", "started", sh, false},
+		{"an account, a rated Swiss to come", "swiss", "created", signed, true},
+		{"an account, a rated arena under way", "arena", "started", signed, true},
+	} {
+		ev := &client.Tournament{Kind: r.kind, Name: "Club night", Game: "nymphabet", Rounds: 3, Minutes: 30, ClockText: "1+0", Status: r.status, Rated: true,
+			Starts: time.Now().Add(time.Hour), Standings: []client.Standing{{Rank: 1, Name: "Ben", Games: 1}}}
+		got := ansi.Strip((&eventScreen{shared: r.sh, ev: ev, opened: map[string]bool{}}).view())
+		told := strings.Contains(got, "rated: players with accounts only (sign in or up on the home screen)")
+		if strings.Contains(got, "j join") != r.join || told == r.join {
+			t.Errorf("%s: j join offered %v, accounts only said %v; want the join %v:\n%s", r.name, strings.Contains(got, "j join"), told, r.join, got)
+		}
+	}
 }
 
 // TestEventGamesPlayed: a finished event lists its games played, each

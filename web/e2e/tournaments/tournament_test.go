@@ -919,3 +919,31 @@ func TestTournamentChatCount(t *testing.T) {
 		t.Errorf("after sending, the count reads %q", got)
 	}
 }
+
+// TestTournamentRatedForAccounts: a rated event takes players with
+// accounts only, so a guest on its page is told so, with the way to sign
+// in, rather than offered a Join the server refuses; once signed up, the
+// same player may join.
+func TestTournamentRatedForAccounts(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	gus := e2e.NewPlayer(t, b, "Gus", base)
+	ann.SignUp("Ann", "correct horse battery")
+	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "arena", name: "Rated Arena", game: "nymphabet", clock: { kind: "fischer", initial: 60, increment: 0 }, minutes: 30, rated: true }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	gus.Open("/tournaments/" + id)
+	gus.Wait("the accounts-only note", `!!document.querySelector("#t-accounts-only")`)
+	if got := gus.Text("#t-accounts-only"); got != "A rated event: only players with accounts play in it. Sign in or sign up to join." {
+		t.Errorf("the guest is told %q", got)
+	}
+	if e2e.Eval[bool](gus, `!!document.querySelector("#t-join")`) {
+		t.Error("a guest is offered to join a rated event")
+	}
+	gus.SignUp("Gus", "a guest no more")
+	gus.Open("/tournaments/" + id)
+	gus.Wait("the join button", `!!document.querySelector("#t-join")`)
+	gus.Click("#t-join")
+	gus.Wait("in", `!!document.querySelector("#t-in")`)
+}

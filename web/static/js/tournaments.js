@@ -439,6 +439,10 @@ export async function event(main, id) {
         h("button", { type: "button", id: "t-leave", onclick: leave }, e.kind === "swiss" && e.status === "started" ? "Withdraw" : "Leave"));
     } else if (back && (myLine.forfeits || 0) >= NO_SHOWS) {
       buttons.push(h("span", { class: "muted", id: "t-withdrawn" }, `You were withdrawn after ${plural(myLine.forfeits, "game")} you did not show up for, and play no more of this Swiss.`));
+    } else if (e.rated && !signedIn() && !(e.kind === "swiss" && e.status === "started")) {
+      // The server refuses guests rated games: no join to offer them.
+      buttons.push(h("span", { class: "muted", id: "t-accounts-only" }, "A rated event: only players with accounts play in it. ",
+        h("a", { href: "/account" }, "Sign in or sign up"), " to join."));
     } else if (back || !(e.kind === "swiss" && e.status === "started")) {
       const pw = e.password ? h("input", { id: "t-join-password", type: "password", autocomplete: "off", "aria-label": "The event's password", placeholder: "password" }) : null;
       buttons.push(h("form", { class: "row", id: "t-join-form", onsubmit: ev => { ev.preventDefault(); join(pw); } },
