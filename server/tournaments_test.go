@@ -614,7 +614,7 @@ func TestTournamentBadInput(t *testing.T) {
 			t.Fatalf("%s joins with the password: %d %s", n, st, got)
 		}
 	}
-	if st, got := f.players["Ann"].do("POST", "/api/v1/tournaments/"+locked.ID+"/start", nil, nil); st != 409 || !strings.Contains(got, "at most 1 round") {
+	if st, got := f.players["Ann"].do("POST", "/api/v1/tournaments/"+locked.ID+"/start", nil, nil); st != 409 || !strings.Contains(got, "at most 1 round; wait for more players, or for its start, when it plays the rounds its field can") {
 		t.Errorf("starting 3 rounds of 2 players: %d %s", st, got)
 	}
 	// A player makes at most five events a day: Bob has made two.

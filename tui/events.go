@@ -967,7 +967,7 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 			e.chosen, e.err = games[e.at].Table, "" // a refusal about the game left
 		}
 	case "/":
-		if e.ev != nil && len(e.ev.Standings) > 0 {
+		if e.ev != nil && len(e.ev.Standings) > 0 && len(e.ev.Games)+len(e.ev.Playing) > 0 {
 			e.err = ""
 			e.nav.show(&promptScreen{shared: e.shared, head: "A player's games in " + e.ev.Name,
 				help:  "Type the name of a player of the standings (its start will do), then enter (esc: back; esc on the event shows every game again).",
@@ -1148,7 +1148,7 @@ func (e *eventScreen) view() string {
 	if ev.Status == "finished" {
 		keys = "d save every game's record · " + keys
 	}
-	if len(ev.Standings) > 0 {
+	if len(ev.Standings) > 0 && len(ev.Games)+len(ev.Playing) > 0 {
 		keys = strings.Replace(keys, "r refresh", "/ a player's games · r refresh", 1)
 	}
 	if e.only != "" {

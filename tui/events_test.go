@@ -1306,6 +1306,11 @@ func TestEventPlayerGames(t *testing.T) {
 	if got := ansi.Strip(e.view()); !strings.Contains(got, "/ a player's games") {
 		t.Errorf("the keys do not offer a player's games:\n%s", got)
 	}
+	// Before any game there are none to list: no key.
+	if got := ansi.Strip((&eventScreen{shared: sh, ev: &client.Tournament{Kind: "swiss", Name: "Club Swiss", Game: "nymphabet", Rounds: 3, ClockText: "1+0", Status: "created",
+		Starts: time.Now().Add(time.Hour), Players: 2, Standings: ev.Standings[:2]}, opened: map[string]bool{}}).view()); strings.Contains(got, "/ a player's games") {
+		t.Errorf("an event of no game yet offers a player's games:\n%s", got)
+	}
 	for _, c := range []struct{ typed, only, err string }{
 		{"zed", "", "nobody in Club Swiss is called zed"},
 		{"b", "", "the names of 2 players start b"},

@@ -345,7 +345,7 @@ func (ev *event) startable() error {
 		return refuse.Conflict("%s needs at least %d players to start; it has %d", ev.t.Name, ev.t.Seats, n)
 	}
 	if most := maxRounds(n, ev.t.Seats); ev.t.Rounds > most {
-		return refuse.Conflict("%s cannot play %s without meeting again: at most %s; wait for more players",
+		return refuse.Conflict("%s cannot play %s without meeting again: at most %s; wait for more players, or for its start, when it plays the rounds its field can",
 			game.Count(n, "player", "players"), game.Count(ev.t.Rounds, "round", "rounds"), game.Count(most, "round", "rounds"))
 	}
 	return nil
