@@ -89,7 +89,7 @@ func loadRecent(dir string) []Recent {
 func (sh *shared) remember(r Recent) {
 	for i, o := range sh.soc.served {
 		if o.Table == r.Table && o.Server == r.Server && !o.ended {
-			sh.soc.served[i].Status, sh.soc.served[i].Forfeits, sh.soc.served[i].Event = r.Status, r.Forfeits, r.Event
+			sh.soc.served[i].Status, sh.soc.served[i].Forfeits = r.Status, r.Forfeits
 		}
 	}
 	if len(sh.recent) > 0 && sh.recent[0].Table == r.Table && sh.recent[0].Status == r.Status && sh.recent[0].Server == r.Server &&

@@ -158,7 +158,7 @@ func (m *Model) loadServed() tea.Cmd {
 		var out []Recent
 		for _, t := range ts {
 			r := Recent{Server: server, Table: t.ID, Game: t.Game, Seat: t.Seat, Token: tok,
-				Title: dailyTitle(t.Title, t.Daily != ""), Status: t.Status, When: t.Created, Rated: t.Rated, Daily: t.Daily != ""}
+				Title: dailyTitle(t.Title, t.Daily != ""), Status: t.Status, When: t.Created, Rated: t.Rated, Daily: t.Daily != "", Event: eventWords(t.Event)}
 			if guest {
 				r.Identity = tok
 			}

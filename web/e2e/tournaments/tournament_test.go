@@ -478,6 +478,14 @@ func TestTournamentAbortCounts(t *testing.T) {
 	ann.SignUp("Ann", "correct horse battery")
 	ben.SignUp("Ben", "another fine phrase")
 	page := quickSwiss(t, ann, ben)
+	// Ann's home lists the game under way with its event.
+	at := e2e.Eval[string](ann, `location.pathname`)
+	ann.Open("/")
+	ann.Wait("the game under way", `!!document.querySelector("#my-tables li a.event")`)
+	if got := ann.Text("#my-tables li"); !strings.HasSuffix(got, " · in Quick Swiss, round 1") {
+		t.Errorf("Ann's game under way reads %q on her home", got)
+	}
+	ann.Open(at)
 	for _, p := range []*e2e.Player{ann, ben} {
 		p.Wait("the abort button", `!!document.querySelector("#abort")`)
 	}

@@ -116,7 +116,8 @@ function myGames(name) {
   call("GET", "/identity/tables").then(a => {
     if (!a.tables.length) append(now, h("li", { class: "muted" }, "None."));
     for (const t of a.tables) append(now, h("li", {}, h("a", { href: "/t/" + t.id }, `${t.title} · table ${t.id}`), " ",
-      h("span", { class: "muted" }, t.status, t.rated ? " · rated" : "", " · with ", t.seats.filter(x => x.seat !== t.seat).map(x => x.kind === "open" ? "an open seat" : x.name).join(", ") || "nobody")));
+      h("span", { class: "muted" }, t.status, t.rated ? " · rated" : "", " · with ", t.seats.filter(x => x.seat !== t.seat).map(x => x.kind === "open" ? "an open seat" : x.name).join(", ") || "nobody"),
+      eventWords(t)));
   }).catch(e => append(now, h("li", { class: "error" }, e.message)));
   call("GET", `/players/${encodeURIComponent(name)}/games?limit=10`).then(async a => {
     if (!a.games.length) append(done, h("li", { class: "muted" }, "None yet."));
