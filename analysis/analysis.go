@@ -32,8 +32,11 @@ const Version = 2
 // Analysis is one finished game's analysis: the game's result and, under
 // the game's own name, its engine's notes on every move.
 type Analysis struct {
-	Version int      `json:"version"`
-	Game    string   `json:"game"`
+	Version int    `json:"version"`
+	Game    string `json:"game"`
+	// Title is the game's title as players read it ("Sightless Word
+	// Fight"); analyses kept before it was added have none.
+	Title   string   `json:"title,omitempty"`
 	Players []string `json:"players"`
 	Lexicon string   `json:"lexicon"`
 	// Moves counts the record's moves; every note names its move by its
@@ -90,6 +93,9 @@ func Of(ctx context.Context, reg *game.Registry, rec *game.Record, lex *lexicon.
 		return nil, err
 	}
 	a := &Analysis{Version: Version, Game: rec.Game, Players: cfg.Players, Lexicon: lex.Name(), Moves: len(turns), Winners: []int{}, Scores: res.Scores}
+	if g, err := reg.Lookup(rec.Game); err == nil {
+		a.Title = g.Title()
+	}
 	for _, w := range res.Winners {
 		a.Winners = append(a.Winners, int(w))
 	}

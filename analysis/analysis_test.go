@@ -370,10 +370,10 @@ func TestBadRecords(t *testing.T) {
 // player reads.
 func TestText(t *testing.T) {
 	for game, want := range map[string][]string{
-		"nymphabet": {"MISTAKE: A (deletes 1) kept the win", "  1. P1-medium: ABLER (from A, 26 left): win -> loss"},
-		"quizl":     {"  1. P1-medium: calls 50. P2-strong's grid: 44110 -> 30170 hypotheses, 20% on its line", "announces POUCH for P2-strong: wrong"},
-		"salvo":     {"  1. P1-medium: C3 D5 C2 F7 I2 at P2-strong", "too many to count", "outlines"},
-		"wordfight": {"  2. P1-medium: GETAWAY, place G20 across, 0 points", "Totals"},
+		"nymphabet": {"Analysis of a Nymphabet game between P1-medium and P2-strong (", "MISTAKE: A (deletes 1) kept the win", "  1. P1-medium: ABLER (from A, 26 left): win -> loss"},
+		"quizl":     {"Analysis of a Quizl game between ", "  1. P1-medium: calls 50. P2-strong's grid: 44110 -> 30170 hypotheses, 20% on its line", "announces POUCH for P2-strong: wrong"},
+		"salvo":     {"Analysis of a Salvo game between ", "  1. P1-medium: C3 D5 C2 F7 I2 at P2-strong", "too many to count", "outlines"},
+		"wordfight": {"Analysis of a Sightless Word Fight game between ", "  2. P1-medium: GETAWAY, place G20 across, 0 points", "Totals"},
 	} {
 		var b strings.Builder
 		if err := analyse(t, readRecord(t, game+".json")).WriteText(&b); err != nil {
@@ -390,6 +390,32 @@ func TestText(t *testing.T) {
 		// Plurals as a player writes them: no "(s)", no "1 hits".
 		if m := regexp.MustCompile(`\(s\)|\b1 (moves|hits|points|fleets|hypotheses|words)\b`).FindString(b.String()); m != "" {
 			t.Errorf("%s: %q in\n%s", game, m, b.String())
+		}
+	}
+}
+
+// TestTextHead: the first line names the game by its title (by its name
+// for an analysis kept before titles were) and its players as a sentence
+// does: one player's game is played by them.
+func TestTextHead(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		title   string
+		players []string
+		want    string
+	}{
+		{"Sightless Word Fight", []string{"Ann", "Ben", "Cy"}, "Analysis of a Sightless Word Fight game between Ann, Ben and Cy (3 moves, lexicon en)\n"},
+		{"Nymphabet", []string{"Ann", "Ben"}, "Analysis of a Nymphabet game between Ann and Ben (3 moves, lexicon en)\n"},
+		{"Salvo", []string{"Ann"}, "Analysis of a Salvo game played by Ann (3 moves, lexicon en)\n"},
+		{"", []string{"Ann", "Ben"}, "Analysis of a wordfight game between Ann and Ben (3 moves, lexicon en)\n"},
+	} {
+		a := &Analysis{Game: "wordfight", Title: c.title, Players: c.players, Lexicon: "en", Moves: 3}
+		var b strings.Builder
+		if err := a.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if first, _, _ := strings.Cut(b.String(), "\n"); first+"\n" != c.want {
+			t.Errorf("%q of %q: %q, want %q", c.title, c.players, first, c.want)
 		}
 	}
 }

@@ -32,7 +32,15 @@ func (a *Analysis) WriteText(w io.Writer) error {
 		}
 		return "nobody"
 	}
-	fmt.Fprintf(&b, "Analysis of a %s game between %s (%s, lexicon %s)\n", a.Game, strings.Join(a.Players, ", "), game.Count(a.Moves, "move", "moves"), a.Lexicon)
+	title := a.Title
+	if title == "" {
+		title = a.Game
+	}
+	who := "between " + names(a.Players)
+	if solo {
+		who = "played by " + names(a.Players)
+	}
+	fmt.Fprintf(&b, "Analysis of a %s game %s (%s, lexicon %s)\n", title, who, game.Count(a.Moves, "move", "moves"), a.Lexicon)
 	var won []string
 	for _, s := range a.Winners {
 		won = append(won, name(s))
@@ -54,6 +62,15 @@ func (a *Analysis) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// names joins players' names as a sentence does: "Ann", "Ann and Ben",
+// "Ann, Ben and Cy".
+func names(players []string) string {
+	if len(players) < 2 {
+		return strings.Join(players, "")
+	}
+	return strings.Join(players[:len(players)-1], ", ") + " and " + players[len(players)-1]
 }
 
 // forfeited says why the server played move index (1-based) for its

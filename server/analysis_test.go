@@ -140,7 +140,7 @@ func TestAnalysisEndpoint(t *testing.T) {
 		code         int
 		want         string
 	}{
-		{"?format=text", "text/plain; charset=utf-8", http.StatusOK, "Analysis of a nymphabet game between"},
+		{"?format=text", "text/plain; charset=utf-8", http.StatusOK, "Analysis of a Nymphabet game between"},
 		{"?format=json", "application/json", http.StatusOK, `"first_player":"win"`},
 		{"?format=html", "application/json", http.StatusBadRequest, `format \"html\" is not json or text`},
 	} {

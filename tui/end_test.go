@@ -134,7 +134,7 @@ func TestEndScreenAnalysis(t *testing.T) {
 	tm.key("enter") // the first asks
 	tm.waitFor("the end", has("Game over", "a analysis"))
 	tm.key("a")
-	s := tm.waitFor("the analysis", has("The engines' analysis", "Analysis of a nymphabet game between Ann", "Ann: ABLE"))
+	s := tm.waitFor("the analysis", has("The engines' analysis", "Analysis of a Nymphabet game between Ann", "Ann: ABLE"))
 	checkFits(t, tm)
 	if !strings.Contains(s, "esc or a back to the game") {
 		t.Errorf("the analysis does not say how to go back:\n%s", s)

@@ -131,7 +131,7 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 		t.Errorf("the profile opened table %s, want %s", id, rated)
 	}
 	tm.key("a")
-	tm.waitFor("the analysis", has("The engines' analysis", "Analysis of a nymphabet game between ann_r, ben_r"))
+	tm.waitFor("the analysis", has("The engines' analysis", "Analysis of a Nymphabet game between ann_r and ben_r"))
 	tm.key("esc")
 	// The replay, as the first player saw it: a spectator has no seat.
 	tm.key("p")

@@ -40,6 +40,9 @@ func (h *Handler) analysis(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, fmt.Errorf("reading the analysis kept for %s: %w", r.PathValue("id"), err))
 			return
 		}
+		if g, err := h.games.Lookup(a.Game); err == nil && a.Title == "" {
+			a.Title = g.Title() // an analysis kept before titles were
+		}
 		a.WriteText(&text)
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Write(text.Bytes())

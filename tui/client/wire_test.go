@@ -723,7 +723,7 @@ func TestWireTypes(t *testing.T) {
 	must("Ann's own games", err)
 	words, err := ann.AnalysisText(ctx, annTok, quizl)
 	must("the finished Quizl game's analysis", err)
-	if !strings.HasPrefix(words, "Analysis of a quizl game") {
+	if !strings.HasPrefix(words, "Analysis of a Quizl game") {
 		t.Errorf("the analysis in words begins %.80q", words)
 	}
 	rules, err := ben.Rules(ctx, "salvo")
