@@ -80,8 +80,16 @@ func TestEventsInTheTerminal(t *testing.T) {
 	if err := startEvent(ben, benS, ev.ID); err != nil {
 		t.Fatal(err)
 	}
-	tm.waitFor("the event's game", has("Nymphabet · ", "you: Ann"))
+	s = tm.waitFor("the event's game", has("Nymphabet · ", "you: Ann"))
 	checkFits(t, tm)
+	// The first line names the event where it has room (whose turn it
+	// is first): at 100 columns.
+	tm.update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	if first, _, _ := strings.Cut(tm.screen(), "\n"); !strings.HasPrefix(first, "Nymphabet · Club night · ") {
+		t.Errorf("the table's first line does not name its event: %q", first)
+	}
+	checkFits(t, tm)
+	tm.update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	tb := tm.table()
 	if tb.event == nil || tb.event.id != ev.ID {
 		t.Fatalf("the table opened is not the event's: %+v", tb.event)

@@ -887,12 +887,26 @@ func (t *tableScreen) header() string {
 	if t.watching() {
 		you = "watching"
 	}
-	line := fmt.Sprintf("%s · %s · %s · %s", game, t.id, you, tail)
+	// An event's game names the event, as the browser's table does, while
+	// there is room: whose turn it is matters more than the event, and
+	// the event more than the table's id.
+	ev := ""
+	if t.upd != nil && t.upd.Table.Event != nil {
+		ev = strings.TrimPrefix(eventWords(t.upd.Table.Event), "in ")
+	}
+	line := strings.Join(nonEmpty(game, ev, t.id, you, tail), " · ")
 	if ansi.StringWidth(line) > t.w {
-		// Whose turn matters more than the table's id.
-		line = fmt.Sprintf("%s · %s · %s", game, you, tail)
+		line = strings.Join(nonEmpty(game, ev, you, tail), " · ")
+	}
+	if ansi.StringWidth(line) > t.w {
+		line = strings.Join(nonEmpty(game, you, tail), " · ")
 	}
 	return line
+}
+
+// nonEmpty is ss without its empty strings.
+func nonEmpty(ss ...string) []string {
+	return slices.DeleteFunc(ss, func(s string) bool { return s == "" })
 }
 
 // kept is the time a seat not to move keeps under a Fischer clock, for
