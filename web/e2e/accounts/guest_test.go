@@ -54,3 +54,36 @@ func TestGuestMark(t *testing.T) {
 	ben.Shot("guest-mark")
 	ben.Accessible("the table with a guest")
 }
+
+// TestGuestRatedLobby: rated games are for players with accounts, so the
+// lobby offers a guest no Join at a rated table and no Accept of a rated
+// seek, each of which the server would refuse; it says whom they are
+// for. The casual ones stay open to the guest.
+func TestGuestRatedLobby(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ben.SignUp("Ben", "correct horse battery")
+	for _, body := range []string{`{"game": "nymphabet", "seats": ["me", "open"], "rated": true}`, `{"game": "salvo", "seats": ["me", "open"]}`} {
+		if got := e2e.Eval[string](ben, `fetch("/api/v1/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: `+"`"+body+"`"+` }).then(r => r.status + "")`); got != "201" {
+			t.Fatalf("Ben opens a table %s: %s", body, got)
+		}
+	}
+	if got := e2e.Eval[string](ben, `fetch("/api/v1/seeks", { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"game": "quizl", "rated": true}' }).then(r => r.status + "")`); got != "201" && got != "200" {
+		t.Fatalf("Ben seeks a rated game: %s", got)
+	}
+	gus := e2e.NewPlayer(t, b, "Gus", base)
+	gus.Open("/lobby")
+	gus.Wait("both tables and the seek", `document.querySelectorAll("#main table.list tbody tr").length === 2 && !!document.querySelector("li[data-seek]")`)
+	rows := e2e.Eval[[]string](gus, `[...document.querySelectorAll("#main table.list tbody tr")].map(r => r.textContent)`)
+	for _, r := range rows {
+		rated := strings.Contains(r, "rated")
+		if rated != strings.HasSuffix(r, "For players with accounts") || rated == strings.HasSuffix(r, "Join") {
+			t.Errorf("a guest's lobby row reads %q", r)
+		}
+	}
+	if got := gus.Text("li[data-seek]"); !strings.HasSuffix(got, "For players with accounts") {
+		t.Errorf("a guest's lobby offers the rated seek: %q", got)
+	}
+}

@@ -34,7 +34,10 @@ export async function lobby(main) {
         // a stranger "at your level" may be new and far from it.
         h("strong", {}, s.player), s.rating ? [` (${s.rating}`, s.provisional ? [h("abbr", { class: "muted", title: "provisional: not yet sure", "aria-hidden": "true" }, "?"), h("span", { class: "sr" }, ", provisional")] : null, ")"] : "", ` wants ${terms(s)}`,
         s.rating_range ? ` against players rated ${s.rating_range.min} to ${s.rating_range.max}` : "", ". ",
-        isMine(s.id) || me && s.player.toLowerCase() === me ? h("span", { class: "muted" }, "Your seek") : acceptButton(s, seekErr)))));
+        isMine(s.id) || me && s.player.toLowerCase() === me ? h("span", { class: "muted" }, "Your seek")
+          // The server refuses guests rated games: no Accept to offer them.
+          : s.rated && !me ? h("span", { class: "muted accounts-only" }, "For players with accounts")
+            : acceptButton(s, seekErr)))));
     }, c => c.dataset.seek || "");
   };
   let shown = "";
@@ -70,7 +73,8 @@ export async function lobby(main) {
         h("td", {}, t.title || t.game, t.rated ? h("span", { class: "rated-badge" }, "rated") : null),
         h("td", {}, (t.seats || []).map(s => s.kind === "open" ? "open seat" : s.kind === "computer" ? `the computer (${s.level})` : guestName(s)).join(", ")),
         h("td", { class: "muted" }, rulesText(t)),
-        h("td", {}, h("a", { class: "button", href: "/t/" + t.id, "aria-label": `Join ${t.rated ? "rated " : ""}${t.title || t.game} table ${t.id}` }, "Join"))))))));
+        h("td", {}, t.rated && !signedIn() ? h("span", { class: "muted accounts-only" }, "For players with accounts")
+          : h("a", { class: "button", href: "/t/" + t.id, "aria-label": `Join ${t.rated ? "rated " : ""}${t.title || t.game} table ${t.id}` }, "Join"))))))));
   };
   await load();
   await loadSeeks();
