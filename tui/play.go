@@ -85,6 +85,15 @@ func (p *playScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 				p.line = ""
 			}
 			return nil
+		case ":":
+			if p.line == ":" {
+				// The ":" a ctrl+u kept, typed again out of habit:
+				// the line is still the move's.
+				return nil
+			}
+			if editLine(&p.line, s, k, 60) {
+				return nil
+			}
 		default:
 			if s != "up" && s != "down" && s != "left" && s != "right" && s != "tab" && s != "space" || p.line != "" {
 				if editLine(&p.line, s, k, 60) {
