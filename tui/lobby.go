@@ -150,8 +150,16 @@ func (lb *lobbyScreen) key(s string) tea.Cmd {
 			if r, ok := lb.heldSeat(t.ID, t.Seats); ok {
 				return lb.sitHeld(t.ID, t.Game, r)
 			}
+			if t.Rated && lb.cfg.Session == "" {
+				lb.shared.err, lb.note = accountsOnly, ""
+				return nil
+			}
 			return lb.join(t.ID)
 		case lb.at < len(lb.tables)+len(lb.seeks):
+			if s := lb.seeks[lb.at-len(lb.tables)]; s.Rated && lb.cfg.Session == "" {
+				lb.shared.err, lb.note = accountsOnly, ""
+				return nil
+			}
 			return lb.accept(lb.seeks[lb.at-len(lb.tables)])
 		case lb.at < n:
 			t := lb.live[lb.at-len(lb.tables)-len(lb.seeks)]
@@ -164,6 +172,11 @@ func (lb *lobbyScreen) key(s string) tea.Cmd {
 	}
 	return nil
 }
+
+// accountsOnly is why a guest may not sit at a rated table or take a
+// rated seek, said before the server is asked, as the browser's lobby
+// offers a guest neither.
+const accountsOnly = "rated games are for accounts: sign in or sign up on the home screen (s, u)"
 
 // join takes a seat at table id; a refusal (the seat taken meanwhile)
 // shows under the lists, read again.

@@ -176,12 +176,26 @@ func TestLobbySeeks(t *testing.T) {
 	}
 	tm.waitFor("Eve's seek, polled", has("> eve", "a rated Nymphabet"))
 	tm.key("enter")
-	tm.waitFor("the refusal", has("accepting eve's game: this seek is for a rated game"))
+	tm.waitFor("the refusal", has("rated games are for accounts: sign in or sign up on the home screen (s, u)"))
 	checkFits(t, tm)
+	// Nor sit at a rated table: told so before the server is asked.
+	if _, err := ec.Create(ctx, es.Token, "salvo", nil, []string{"me", "open"}, map[string]any{"rated": true}); err != nil {
+		t.Fatal(err)
+	}
+	tm.key("r")
+	tm.waitFor("Eve's rated table", has("Lobby: open tables", "rated 1 of 2 open: eve"))
+	tm.keyUntil("up", "> Salvo")
+	tm.key("enter")
+	s = tm.waitFor("the refusal", has("rated games are for accounts"))
+	if tm.table() != nil || strings.Contains(s, "joining ") {
+		t.Errorf("a guest's join of a rated table was sent:\n%s", s)
+	}
 
 	// Eve's own terminal marks her seek and does not send her acceptance.
 	em := newTermWith(t, ts.URL, "eve", 80, 24, Config{DataDir: t.TempDir(), Session: es.Token, Account: "eve"})
 	em.key("l")
+	em.waitFor("her table and seek", has("Salvo", "eve (1500)"))
+	em.keyUntil("down", "> eve")
 	em.waitFor("her seek", has("> eve", "your own: it waits for an opponent"))
 	em.key("enter")
 	em.waitFor("not sent", has("that is your own seek: it waits for another player"))
