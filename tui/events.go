@@ -487,6 +487,9 @@ func (e *eventScreen) entry() string {
 	if e.ev.MinRatedGames > 0 {
 		ts = append(ts, entryWords(e.ev.MinRatedGames)+" to join")
 	}
+	if m := e.ev.MaxPlayers; m > 0 && m < mostPlayers(e.ev.Kind == "swiss") {
+		ts = append(ts, "at most "+plural(m, "player", "players"))
+	}
 	if e.ev.Seats > 2 {
 		ts = append(ts, fmt.Sprintf("%d players a table", e.ev.Seats))
 	}

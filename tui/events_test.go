@@ -611,6 +611,16 @@ func TestMakeEvent(t *testing.T) {
 	tm.keyUntil("down", "> Entry")
 	tm.typeText("3")
 	tm.waitFor("the entry", has("‹ at least 3 rated games ›"))
+	// A cap on players: from no cap, ← stays there, → goes to two, and
+	// digits type it.
+	tm.key("down")
+	tm.waitFor("the cap", has("> At most", "‹ no cap ›", "2-5000 players"))
+	tm.key("left")
+	tm.key("right")
+	tm.waitFor("a cap of two", has("‹ 2 players ›"))
+	tm.key("backspace")
+	tm.typeText("16")
+	tm.waitFor("a cap of 16", has("‹ 16 players ›"))
 	tm.keyUntil("down", "> Starts")
 	tm.key("right") // in 5 minutes
 	tm.key("down")
@@ -620,10 +630,10 @@ func TestMakeEvent(t *testing.T) {
 		t.Errorf("the password shows as typed:\n%s", s)
 	}
 	tm.key("enter")
-	tm.waitFor("the event made", has("Tuesday club?", "Arena of 40 minutes · Nymphabet (cyclic) · 7+3", "⚿ password · at least 3 rated games to join\n", "bring a friend", "is made", "s start it now"))
+	tm.waitFor("the event made", has("Tuesday club?", "Arena of 40 minutes · Nymphabet (cyclic) · 7+3", "⚿ password · at least 3 rated games to join · at most 16 players\n", "bring a friend", "is made", "s start it now"))
 	checkFits(t, tm)
 	evs, err := ac.Tournaments(ctx, "created")
-	if err != nil || len(evs) != 1 || evs[0].Name != "Tuesday club?" || evs[0].Creator != "ann_m" || evs[0].MinRatedGames != 3 || evs[0].Seats != 2 || evs[0].Mode != "cyclic" {
+	if err != nil || len(evs) != 1 || evs[0].Name != "Tuesday club?" || evs[0].Creator != "ann_m" || evs[0].MinRatedGames != 3 || evs[0].Seats != 2 || evs[0].Mode != "cyclic" || evs[0].MaxPlayers != 16 {
 		t.Fatalf("the events to come: %+v, %v", evs, err)
 	}
 	tm.key("s")

@@ -16,7 +16,8 @@ import (
 // newEventScreen is the form that makes an event, an account's, as the
 // browser's events page has it: its kind, name, game, clock, length,
 // players a table, whether it is rated, the rated games a player needs
-// to join, when it starts and a password to join.
+// to join, how many players it takes at most, when it starts and a
+// password to join.
 type newEventScreen struct {
 	*shared
 	list     *eventsScreen // esc goes back to it
@@ -32,6 +33,7 @@ type newEventScreen struct {
 	seats    int        // players a table: 2, or 3-4 for a Swiss of a game that takes them
 	rated    bool
 	minRated int // rated games in the event's pool a player needs to join
+	most     int // the most players it takes; 0 for the server's most
 	starts   int // among eventStarts
 	secret   string
 	busy     bool
@@ -56,6 +58,7 @@ const (
 	evSeats
 	evRated
 	evMinRated
+	evMost
 	evStarts
 	evPassword
 	evOption // the first of the game's options: evOption+i is the i-th
@@ -71,7 +74,7 @@ func (ne *newEventScreen) fields() []int {
 	if ne.maxSeats() > 2 {
 		fs = append(fs, evSeats)
 	}
-	return append(fs, evRated, evMinRated, evStarts, evPassword)
+	return append(fs, evRated, evMinRated, evMost, evStarts, evPassword)
 }
 
 // maxSeats is the most players a table the event may seat: more than two
@@ -246,6 +249,24 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		default:
 			ne.minRated = max(0, min(maxMinRated, ne.minRated+step))
 		}
+	case evMost:
+		top := mostPlayers(ne.swiss)
+		switch d, err := strconv.Atoi(s); {
+		case err == nil:
+			ne.most = ne.most*10 + d
+			if ne.most > top {
+				ne.most = d
+			}
+		case s == "backspace":
+			ne.most /= 10
+		case step != 0:
+			// From no cap up to two, and from two down to no cap: one
+			// player is no event.
+			ne.most = max(0, min(top, ne.most+step))
+			if ne.most == 1 {
+				ne.most = map[bool]int{true: 2, false: 0}[step > 0]
+			}
+		}
 	case evStarts:
 		n := len(eventStarts())
 		ne.starts = max(0, min(n-1, ne.starts+step))
@@ -255,6 +276,24 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 
 // maxMinRated is the most rated games the form asks of an entrant.
 const maxMinRated = 1000
+
+// mostPlayers is the most players the server lets a Swiss (swiss) or an
+// arena take: the most the form's cap goes to, and an event that takes
+// fewer says so.
+func mostPlayers(swiss bool) int {
+	if swiss {
+		return 500
+	}
+	return 5000
+}
+
+// mostWords says the form's cap on players in words.
+func mostWords(n int) string {
+	if n == 0 {
+		return "no cap"
+	}
+	return plural(n, "player", "players")
+}
 
 // maxLength is the most minutes an arena runs, or rounds a Swiss plays.
 func (ne *newEventScreen) maxLength() int {
@@ -284,7 +323,7 @@ func (ne *newEventScreen) make() tea.Cmd {
 		clock, _ = clockRule(eventClocks()[ne.clock])
 	}
 	ev := client.NewEvent{Kind: "arena", Name: strings.TrimSpace(ne.name), Description: strings.TrimSpace(ne.about), Game: gs[ne.game%len(gs)].Name,
-		Clock: clock, Rated: ne.rated, Password: ne.secret, MinRatedGames: ne.minRated, Rules: ne.changed()}
+		Clock: clock, Rated: ne.rated, Password: ne.secret, MinRatedGames: ne.minRated, MaxPlayers: min(ne.most, mostPlayers(ne.swiss)), Rules: ne.changed()}
 	if seats := min(ne.seats, ne.maxSeats()); seats > 2 {
 		ev.Seats = seats
 	}
@@ -394,6 +433,7 @@ func (ne *newEventScreen) view() string {
 		evSeats:    {"Seats", "‹ " + plural(min(ne.seats, ne.maxSeats()), "player", "players") + " a table ›", fmt.Sprintf("2-%d", ne.maxSeats())},
 		evRated:    {"Rated", "‹ " + rated + " ›", "yes/no"},
 		evMinRated: {"Entry", "‹ " + entryWords(ne.minRated) + " ›", "0-1000 rated games"},
+		evMost:     {"At most", "‹ " + mostWords(min(ne.most, mostPlayers(ne.swiss))) + " ›", fmt.Sprintf("2-%d players", mostPlayers(ne.swiss))},
 		evStarts:   {"Starts", "‹ " + startsWords(eventStarts()[ne.starts]) + " ›", ""},
 		evPassword: {"Password", secret, ""},
 	}
@@ -444,6 +484,7 @@ func (ne *newEventScreen) view() string {
 		evSeats:    "three or four a table suit a Swiss of Quizl or Word Fight, casual: places score 6, 4, 2, 0 at four (4, 2, 0 at three), as a win scores 2",
 		evRated:    "rated games change ratings; only players with accounts may enter a rated event",
 		evMinRated: "the rated games in the event's rating pool a player needs to join; 0: anybody may",
+		evMost:     "the most players who may join (one who leaves before playing frees a place); a Swiss needs enough of them for its rounds",
 		evStarts:   "as its maker you may also start it early, from its screen (s)",
 		evPassword: "players must type it to join; kept as a hash, never as typed",
 	}[f] + help

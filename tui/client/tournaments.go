@@ -38,6 +38,8 @@ type Tournament struct {
 	// event's pool a player needs to join.
 	Seats         int `json:"seats,omitempty"`
 	MinRatedGames int `json:"min_rated_games,omitempty"`
+	// MaxPlayers is the most players it takes.
+	MaxPlayers int `json:"max_players,omitempty"`
 	// Password says joining needs the event's password.
 	Password bool `json:"password"`
 	// Status is "created" (to come), "started" or "finished".
@@ -240,6 +242,8 @@ type NewEvent struct {
 	// games in the event's pool a player needs to join (0: none).
 	Seats         int `json:"seats,omitempty"`
 	MinRatedGames int `json:"min_rated_games,omitempty"`
+	// MaxPlayers caps the players who may join (0: the server's most).
+	MaxPlayers int `json:"max_players,omitempty"`
 	// Rules are the game's rule options set away from their defaults
 	// (Nymphabet's mode among them), nil for none.
 	Rules map[string]any `json:"rules,omitempty"`
@@ -264,6 +268,9 @@ func (c *Client) CreateTournament(ctx context.Context, token string, ne NewEvent
 	}
 	if ne.MinRatedGames > 0 {
 		body["min_rated_games"] = ne.MinRatedGames
+	}
+	if ne.MaxPlayers > 0 {
+		body["max_players"] = ne.MaxPlayers
 	}
 	if len(ne.Rules) > 0 {
 		body["rules"] = ne.Rules

@@ -267,10 +267,11 @@ func TestTournamentSwiss(t *testing.T) {
 	ann.TypeIn("#t-description", "Two rounds of Quizl, three a table.")
 	ann.TypeIn("#t-rounds", "2")
 	ann.Pick("#t-clock", "300")
+	ann.TypeIn("#t-max-players", "30")
 	ann.Shot("tournament-form-swiss")
 	ann.Click("#t-create-form button[type=submit]")
 	ann.Wait("the event's page", `location.pathname.startsWith("/tournaments/") && !!document.querySelector("#t-join")`)
-	if got := ann.Text("#t-terms"); !strings.Contains(got, "Swiss, 3 a table · Quizl · clock 5 minutes a turn · casual · 2 rounds · 0 players") {
+	if got := ann.Text("#t-terms"); !strings.Contains(got, "Swiss, 3 a table · Quizl · clock 5 minutes a turn · casual · 2 rounds · 0 players · at most 30 players") {
 		t.Errorf("the Swiss's terms read %q", got)
 	}
 	if got := ann.Text("#t-description"); got != "Two rounds of Quizl, three a table." {

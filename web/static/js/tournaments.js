@@ -34,6 +34,11 @@ const multiSeat = ["quizl", "wordfight"];
 // withdraws them for good (the server's ForfeitsToWithdraw).
 const NO_SHOWS = 2;
 
+// MAX_ARENA and MAX_SWISS are the most players an arena and a Swiss take
+// (the server's MaxArenaPlayers and MaxSwissPlayers); capped says an
+// event's maker chose fewer.
+const MAX_ARENA = 5000, MAX_SWISS = 500;
+const capped = e => e.max_players > 0 && e.max_players < (e.kind === "swiss" ? MAX_SWISS : MAX_ARENA);
 
 const same = (a, b) => String(a || "").toLowerCase() === String(b || "").toLowerCase();
 
@@ -264,6 +269,7 @@ function createForm() {
   const seats = h("select", { id: "t-seats" }, [2, 3, 4].map(n => h("option", { value: n }, `${n} players a table`)));
   const password = h("input", { id: "t-password", type: "password", maxlength: 200, autocomplete: "new-password" });
   const minRated = h("input", { id: "t-min-rated", type: "number", min: 0, max: 1000, step: 1, value: 0, inputmode: "numeric" });
+  const most = h("input", { id: "t-max-players", type: "number", min: 2, max: 5000, step: 1, inputmode: "numeric", placeholder: "no cap" });
   const minutesField = field("Minutes it runs", minutes, "Games are paired until the last minutes, so that every game can end within the arena.");
   const roundsField = field("Rounds", rounds, "A round begins when every game of the one before has ended.");
   const seatsField = field("Players a table", seats, "Word Fight and Quizl play well with three or four: first to last place score 6, 4, 2 and 0 points at four (4, 2 and 0 at three), as a win scores 2.");
@@ -276,6 +282,7 @@ function createForm() {
     const swiss = kind.value === "swiss";
     minutesField.hidden = swiss;
     roundsField.hidden = !swiss;
+    most.max = swiss ? MAX_SWISS : MAX_ARENA;
     const g = offered.find(x => x.name === game.value);
     seatsField.hidden = !(swiss && g && multiSeat.includes(g.name) && g.max_players >= 3);
     if (seatsField.hidden) seats.value = "2";
@@ -316,6 +323,7 @@ function createForm() {
     if (!seatsField.hidden && seats.value !== "2") body.seats = Number(seats.value);
     if (password.value) body.password = password.value;
     if (Number(minRated.value) > 0) body.min_rated_games = Number(minRated.value);
+    if (most.value !== "") body.max_players = Number(most.value);
     try {
       const e = await call("POST", "/tournaments", body);
       toast(`${e.name} is made`);
@@ -335,6 +343,7 @@ function createForm() {
     minutesField, roundsField, seatsField,
     field("Password", password, "Optional: players need it to join. It is never shown on the event's page."),
     field("Least number of rated games to enter", minRated, "Optional: 0 lets anybody in."),
+    field("Most players", most, `Optional: blank takes up to ${MAX_ARENA.toLocaleString("en")} in an arena, ${MAX_SWISS} in a Swiss. A Swiss needs enough players for its rounds.`),
     err,
     h("button", { class: "primary", type: "submit" }, "Make the event"));
   append(box, form);
@@ -397,6 +406,7 @@ export async function event(main, id) {
     fill(terms, [kindWords(e), title(e.game) + (e.mode ? ` (${e.mode.replace(/_/g, " ")})` : ""), `clock ${clockWords(e.clock) || e.clock_text}`,
       e.rated ? "rated" : "casual", lengthWords(e), plural(e.players, "player"),
       e.min_rated_games ? `at least ${plural(e.min_rated_games, "rated game")} to enter` : "",
+      capped(e) ? `at most ${plural(e.max_players, "player")}` : "",
       e.creator ? `made by ${e.creator}` : "made by the house"].filter(Boolean).join(" · "));
     about.textContent = e.description || "";
     about.hidden = !e.description;
