@@ -499,6 +499,15 @@ func (e *eventScreen) entry() string {
 	return strings.Join(ts, " · ")
 }
 
+// full says the event takes nobody new: it has as many players as its
+// maker allowed. A player it has seen before (one who left an arena
+// after playing) may still come back, so the join stays theirs.
+func (e *eventScreen) full() bool {
+	ev := e.ev
+	return ev != nil && ev.MaxPlayers > 0 && ev.Players >= ev.MaxPlayers && (ev.Status == "created" || ev.Status == "started") &&
+		!slices.ContainsFunc(ev.Standings, func(s client.Standing) bool { return s.You })
+}
+
 // guestShut says a guest sees a rated event they could join but for
 // having no account: the server refuses guests rated games, so neither
 // the browser nor the terminal offers them the join.
@@ -592,7 +601,7 @@ func (e *eventScreen) joinKeys() string {
 		return "x leave"
 	}
 	if !swissOn {
-		if e.guestShut() {
+		if e.guestShut() || e.full() {
 			return ""
 		}
 		return "j join"
@@ -1108,6 +1117,9 @@ func (e *eventScreen) view() string {
 		}
 	}
 	state += " · " + plural(ev.Players, "player", "players")
+	if e.full() {
+		state += " (full)"
+	}
 	if me := e.mine(); me != nil && ev.Status == "finished" {
 		state += " · " + good("you played in it")
 	} else if me != nil && ev.Status != "cancelled" {

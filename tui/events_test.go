@@ -953,6 +953,23 @@ func TestEventKeys(t *testing.T) {
 			t.Errorf("%s: the screen says the player is in it:\n%s", c.name, got)
 		}
 	}
+	// A full event takes nobody new: no join, and it says so; its players
+	// may still leave.
+	for _, f := range []struct {
+		name string
+		me   *client.Standing
+		keys string
+	}{{"full, not in it", nil, ""}, {"full, in it", me(client.Standing{}), "x leave"}} {
+		ev := &client.Tournament{Kind: "arena", Name: "Club night", Game: "nymphabet", Minutes: 30, ClockText: "1+0", Status: "created", MaxPlayers: 2, Players: 2,
+			Starts: time.Now().Add(time.Hour), Standings: []client.Standing{{Rank: 2, Name: "Ben"}, {Rank: 3, Name: "Cat"}}}
+		if f.me != nil {
+			ev.Standings = []client.Standing{*f.me, {Rank: 2, Name: "Ben"}}
+		}
+		got := ansi.Strip((&eventScreen{shared: sh, ev: ev, opened: map[string]bool{}}).view())
+		if strings.Contains(got, "j join") || f.keys != "" && !strings.Contains(got, f.keys) || (f.me == nil) != strings.Contains(got, "2 players (full)") {
+			t.Errorf("%s: want the keys %q, full said to a newcomer only:\n%s", f.name, f.keys, got)
+		}
+	}
 	// A rated event takes accounts only: a guest is told so rather than
 	// offered a join the server refuses; an account is offered it.
 	signed := &shared{w: 100, h: 24, c: c, idToken: "ann", cfg: Config{Session: "a session", Account: "Ann"}, games: sh.games}

@@ -956,3 +956,40 @@ func TestTournamentRatedForAccounts(t *testing.T) {
 	gus.Click("#t-join")
 	gus.Wait("in", `!!document.querySelector("#t-in")`)
 }
+
+// TestTournamentFull: an event capped at two players, once two have
+// joined, offers a third no Join the server would refuse: it says it is
+// full, and its terms say the cap; one of its players who leaves frees
+// the place, and the Join comes back.
+func TestTournamentFull(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ps := []*e2e.Player{e2e.NewPlayer(t, b, "Ann", base), e2e.NewPlayer(t, b, "Ben", base), e2e.NewPlayer(t, b, "Cy", base)}
+	ps[0].SignUp("Ann", "correct horse battery")
+	ps[1].SignUp("Ben", "another fine phrase")
+	ps[2].SignUp("Cyd", "a third fine phrase")
+	id := e2e.Eval[string](ps[0], `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "arena", name: "Pair night", game: "nymphabet", clock: { kind: "fischer", initial: 60, increment: 0 }, minutes: 30, max_players: 2 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	page := "/tournaments/" + id
+	for _, p := range ps[:2] {
+		p.Open(page)
+		p.Wait("the join button", `!!document.querySelector("#t-join")`)
+		p.Click("#t-join")
+		p.Wait("in", `!!document.querySelector("#t-in")`)
+	}
+	cy := ps[2]
+	cy.Open(page)
+	cy.Wait("full", `!!document.querySelector("#t-full")`)
+	if got := cy.Text("#t-full"); got != "This event is full: it takes 2 players." {
+		t.Errorf("the full event says %q", got)
+	}
+	if got := cy.Text("#t-terms"); !strings.Contains(got, "2 players · at most 2 players") {
+		t.Errorf("the terms read %q", got)
+	}
+	if e2e.Eval[bool](cy, `!!document.querySelector("#t-join")`) {
+		t.Error("a full event offers a newcomer to join")
+	}
+	ps[1].Click("#t-leave")
+	cy.Wait("the join back once Ben left", `!!document.querySelector("#t-join")`)
+}

@@ -437,7 +437,8 @@ export async function event(main, id) {
     // withdrew may come back, unless it withdrew them for no-shows.
     const myLine = (e.standings || []).find(s => s.you);
     const back = e.kind === "swiss" && e.status === "started" && !!myLine && !!myLine.left;
-    const key = [e.status, inIt(), e.password, isCreator(), signedIn(), back, back && myLine.forfeits].join();
+    const full = !myLine && e.max_players && e.players >= e.max_players;
+    const key = [e.status, inIt(), e.password, isCreator(), signedIn(), back, back && myLine.forfeits, full].join();
     if (key === actionsKey) return;
     actionsKey = key;
     err.textContent = "";
@@ -449,6 +450,9 @@ export async function event(main, id) {
         h("button", { type: "button", id: "t-leave", onclick: leave }, e.kind === "swiss" && e.status === "started" ? "Withdraw" : "Leave"));
     } else if (back && (myLine.forfeits || 0) >= NO_SHOWS) {
       buttons.push(h("span", { class: "muted", id: "t-withdrawn" }, `You were withdrawn after ${plural(myLine.forfeits, "game")} you did not show up for, and play no more of this Swiss.`));
+    } else if (full && !(e.kind === "swiss" && e.status === "started")) {
+      // Full: nobody new may join, though one it has seen may come back.
+      buttons.push(h("span", { class: "muted", id: "t-full" }, `This event is full: it takes ${plural(e.max_players, "player")}.`));
     } else if (e.rated && !signedIn() && !(e.kind === "swiss" && e.status === "started")) {
       // The server refuses guests rated games: no join to offer them.
       buttons.push(h("span", { class: "muted", id: "t-accounts-only" }, "A rated event: only players with accounts play in it. ",
