@@ -88,7 +88,7 @@ func TestReplayArchive(t *testing.T) {
 	b := e2e.NewBrowser(t)
 	p := e2e.NewPlayer(t, b, "Ann", base)
 	archive := `{"parlour":1,"game":"nymphabet","players":["Ann","Ben"],"moves":[{"by":"Ann","move":"abdicate"},{"by":"Ben","move":"defog"}]}
-{"parlour":1,"game":"nymphabet","players":["Cy","Dee"],"moves":[{"by":"Cy","move":"abdicate"},{"by":"Dee","move":"defog"},{"by":"Cy","move":"hijack"}]}
+{"parlour":1,"game":"nymphabet","players":["Cy","Dee"],"moves":[{"by":"Cy","move":"abdicate"},{"by":"Dee","move":"defog"},{"by":"Cy","move":"hijack"}],"event":{"id":"club-swiss","name":"Club Swiss","round":2}}
 not a record
 `
 	path := filepath.Join(t.TempDir(), "ann-games.ndjson")
@@ -98,11 +98,14 @@ not a record
 	p.Open("/replay")
 	p.Do("choose the file", chromedp.SetUploadFiles(chromedp.CSS("#replay-file"), []string{path}))
 	p.Wait("the first game", `!!document.querySelector("#replay-step") && document.querySelector("#replay-step").textContent.startsWith("Move 2 of 2: Ben")`)
-	if got := p.Text("#replay-pick"); !strings.Contains(got, "1. Nymphabet: Ann v Ben (2 moves)") || !strings.Contains(got, "2. Nymphabet: Cy v Dee (3 moves)") || !strings.Contains(got, "3. not a game record") {
+	if got := p.Text("#replay-pick"); !strings.Contains(got, "1. Nymphabet: Ann v Ben (2 moves)") || !strings.Contains(got, "2. Nymphabet: Cy v Dee (3 moves), Club Swiss, round 2") || !strings.Contains(got, "3. not a game record") {
 		t.Errorf("the archive's list reads %q", got)
 	}
 	p.Pick("#replay-pick", "1")
 	p.Wait("the second game", `!!document.querySelector("#replay-step") && document.querySelector("#replay-step").textContent.startsWith("Move 3 of 3: Cy — hijack")`)
+	if got := p.Text("#replay-event"); got != "Played in Club Swiss, round 2." {
+		t.Errorf("the game of an event names it %q", got)
+	}
 	p.Pick("#replay-pick", "2")
 	p.Wait("the refusal", `document.querySelector("#main > .error").textContent.startsWith("Cannot replay it")`)
 	p.Labelled("the replay of an archive")

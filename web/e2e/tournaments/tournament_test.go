@@ -512,6 +512,12 @@ func TestTournamentAbortCounts(t *testing.T) {
 		!strings.Contains(got, " · in Quick Swiss, round 1") || href != page {
 		t.Errorf("Ben's game on his profile reads %q, its event's link %q (want %s)", got, href, page)
 	}
+	// Its replay names the event too, from the record.
+	ben.Click("#games li a[href^='/replay']")
+	ben.Wait("the replay", `!!document.querySelector("#replay-event")`)
+	if got, href := ben.Text("#replay-event"), e2e.Eval[string](ben, `document.querySelector("#replay-event a").getAttribute("href")`); got != "Played in Quick Swiss, round 1." || href != page {
+		t.Errorf("the replay names its event %q, linked to %q (want %s)", got, href, page)
+	}
 }
 
 // TestTournamentSwissBye: a Swiss of three at two a table gives one

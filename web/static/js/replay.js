@@ -24,12 +24,16 @@ function whole(text) {
   try { JSON.parse(text); return true; } catch { return false; }
 }
 
+// eventName names the event a record's game was played in: "Club Swiss,
+// round 2" (an arena has no rounds).
+const eventName = e => `${e.name}${e.round ? `, round ${e.round}` : ""}`;
+
 // about names one line of an archive for its list: the game and its
 // players, or that it is no record.
 function about(line) {
   try {
     const r = JSON.parse(line);
-    if (r && r.game) return `${title(r.game)}: ${(r.players || []).join(" v ")}${r.moves ? ` (${r.moves.length} moves)` : ""}`;
+    if (r && r.game) return `${title(r.game)}: ${(r.players || []).join(" v ")}${r.moves ? ` (${r.moves.length} moves)` : ""}${r.event ? `, ${eventName(r.event)}` : ""}`;
   } catch { /* said below */ }
   return "not a game record";
 }
@@ -169,8 +173,12 @@ export async function replay(main) {
     const go = d => { step = Math.max(0, Math.min(ans.steps.length, step + d)); draw(); };
     range.addEventListener("input", () => { step = Number(range.value); draw(); });
     seatSel.addEventListener("change", () => { ctx.seat = seat = Number(seatSel.value); board = null; draw(); });
+    // A game an event paired says so, with a way to the event's page.
+    let ev = null;
+    try { ev = JSON.parse(text).event || null; } catch { /* the referee read it: no event to name */ }
     append(clear(viewer), 
       h("h2", {}, `${ans.title}: ${ans.players.join(" v ")}`),
+      ev && ev.id && ev.name ? h("p", { id: "replay-event" }, "Played in ", h("a", { href: "/tournaments/" + encodeURIComponent(ev.id) }, ev.name), ev.round ? `, round ${ev.round}` : "", ".") : null,
       ans.refused ? h("p", { class: "error" }, "The referee refused the record here: " + ans.refused) : null,
       // The arrow keys step through the moves, but not from the range or
       // the choice of seat, where they choose a move or a seat themselves.
