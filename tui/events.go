@@ -209,8 +209,17 @@ func (sh *shared) eventLine(ev client.Tournament, now time.Time, w int) string {
 	if ev.Password {
 		name += " ⚿"
 	}
+	players := plural(ev.Players, "player", "players")
+	if m := ev.MaxPlayers; m > 0 && m < mostPlayers(ev.Kind == "swiss") {
+		// A capped event says how many it takes, and when it is full,
+		// in the 11 columns an 80-column list leaves it.
+		players = fmt.Sprintf("%d of %d", ev.Players, m)
+		if ev.Players >= m && (ev.Status == "created" || ev.Status == "started") {
+			players = fmt.Sprintf("%d, full", ev.Players)
+		}
+	}
 	return fmt.Sprintf("%-*s %-*s %-5s %-6s %-13s %s", nameW, fit(name, nameW, 1), gameW, fit(sh.gameTitle(ev.Game), gameW, 1), kind,
-		fit(ev.ClockText, 6, 1), fit(sh.eventWhen(ev, now, false), 13, 1), plural(ev.Players, "player", "players"))
+		fit(ev.ClockText, 6, 1), fit(sh.eventWhen(ev, now, false), 13, 1), players)
 }
 
 // eventWhen is an event's moment as a player reads it: when it starts,

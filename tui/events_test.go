@@ -719,6 +719,33 @@ func TestEventLineWidth(t *testing.T) {
 	}
 }
 
+// TestEventLineCapped: the list says how many a capped event takes, and
+// when it is full, within an 80-column line; an event at its kind's most
+// is not capped, and a finished one is not full.
+func TestEventLineCapped(t *testing.T) {
+	t.Parallel()
+	sh := &shared{games: []client.Game{{Name: "wordfight", Title: "Sightless Word Fight"}}}
+	now := time.Date(2026, 12, 2, 13, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		kind, status  string
+		players, most int
+		want, notWant string
+	}{
+		{"arena", "created", 12, 16, " 12 of 16", "players"},
+		{"arena", "started", 16, 16, " 16, full", "of"},
+		{"swiss", "created", 500, 500, " 500 players", "full"},
+		{"arena", "created", 12, 5000, " 12 players", "of"},
+		{"swiss", "finished", 16, 16, " 16 of 16", "full"},
+	} {
+		ev := client.Tournament{Kind: c.kind, Name: "Hourly Word Fight Arena", Game: "wordfight", ClockText: "5+3", Status: c.status,
+			Starts: now.Add(4 * time.Minute), Minutes: 30, Rounds: 3, Players: c.players, MaxPlayers: c.most}
+		line := sh.eventLine(ev, now, 78)
+		if ansi.StringWidth(line) > 78 || !strings.HasSuffix(line, c.want) || strings.Contains(line[len(line)-len(c.want)-1:], c.notWant) {
+			t.Errorf("%s %s, %d of %d: %q, want it to end %q within 78 columns", c.status, c.kind, c.players, c.most, line, c.want)
+		}
+	}
+}
+
 // TestEventHead: an event's name and terms share its first line when
 // they fit; a long name and game title put the terms on a line of their
 // own rather than cut "rated" off its end, and the screen still fits.

@@ -998,4 +998,13 @@ func TestTournamentFull(t *testing.T) {
 	}
 	ps[1].Click("#t-leave")
 	cy.Wait("the join back once Ben left", `!!document.querySelector("#t-join")`)
+	// The list says how many a capped event takes, and when it is full.
+	ps[1].Click("#t-join")
+	ps[1].Wait("in again", `!!document.querySelector("#t-in")`)
+	cy.Open("/tournaments")
+	row := `document.querySelector('tr[data-event="` + id + `"]')`
+	cy.Wait("the event listed", "!!"+row)
+	if got := e2e.Eval[string](cy, row+`.lastElementChild.textContent`); got != "2 of 2 (full)" {
+		t.Errorf("the list's players of the full event read %q", got)
+	}
 }

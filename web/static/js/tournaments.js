@@ -234,7 +234,8 @@ function eventTable(list, status) {
       h("td", { class: "wide" }, lengthWords(e)),
       status === "finished" ? winnerCell(e)
         : h("td", { "data-when": e.id, "data-coarse": "1" }, whenWords(e, Date.now(), true)),
-      h("td", {}, String(e.players)))))));
+      // A capped event says how many it takes, and when it is full.
+      h("td", {}, capped(e) ? `${e.players} of ${e.max_players}${e.players >= e.max_players && !over(e) ? " (full)" : ""}` : String(e.players)))))));
 }
 
 // winnerCell names a finished event's winner.
