@@ -213,16 +213,7 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			ne.clock, ne.typed = (ne.clock+step+n)%n, ""
 		}
 	case evLength:
-		if d, err := strconv.Atoi(s); err == nil {
-			// Digits type the number, as in the new-table form.
-			ne.length = ne.length*10 + d
-			if ne.length > ne.maxLength() {
-				ne.length = d
-			}
-			return nil
-		}
-		if s == "backspace" {
-			ne.length /= 10
+		if typeNumber(&ne.length, s, ne.maxLength()) {
 			return nil
 		}
 		by := 5
@@ -238,28 +229,12 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			ne.rated = !ne.rated
 		}
 	case evMinRated:
-		switch d, err := strconv.Atoi(s); {
-		case err == nil:
-			ne.minRated = ne.minRated*10 + d
-			if ne.minRated > maxMinRated {
-				ne.minRated = d
-			}
-		case s == "backspace":
-			ne.minRated /= 10
-		default:
+		if !typeNumber(&ne.minRated, s, maxMinRated) {
 			ne.minRated = max(0, min(maxMinRated, ne.minRated+step))
 		}
 	case evMost:
 		top := mostPlayers(ne.swiss)
-		switch d, err := strconv.Atoi(s); {
-		case err == nil:
-			ne.most = ne.most*10 + d
-			if ne.most > top {
-				ne.most = d
-			}
-		case s == "backspace":
-			ne.most /= 10
-		case step != 0:
+		if !typeNumber(&ne.most, s, top) && step != 0 {
 			// From no cap up to two, and from two down to no cap: one
 			// player is no event.
 			ne.most = max(0, min(top, ne.most+step))
@@ -272,6 +247,24 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		ne.starts = max(0, min(n-1, ne.starts+step))
 	}
 	return nil
+}
+
+// typeNumber types key s into the number n, as the new-table form's
+// numbers are typed: a digit goes on its end (one that would take it past
+// top starts it again), backspace takes the last off. It says whether s
+// was one of those keys.
+func typeNumber(n *int, s string, top int) bool {
+	if d, err := strconv.Atoi(s); err == nil && len(s) == 1 {
+		if *n = *n*10 + d; *n > top {
+			*n = d
+		}
+		return true
+	}
+	if s == "backspace" {
+		*n /= 10
+		return true
+	}
+	return false
 }
 
 // maxMinRated is the most rated games the form asks of an entrant.
