@@ -444,6 +444,14 @@ func TestTournamentSwissPlayed(t *testing.T) {
 	}
 }
 
+// joinAt opens the event's page at page as p and joins it there.
+func joinAt(p *e2e.Player, page string) {
+	p.Open(page)
+	p.Wait("the join button", `!!document.querySelector("#t-join")`)
+	p.Click("#t-join")
+	p.Wait("in", `!!document.querySelector("#t-in")`)
+}
+
 // quickSwiss has Ann make "Quick Swiss", one round of Nymphabet on a
 // minute's clock, which she and Ben join from its page before she starts
 // it; it answers the event's page once both are at their table.
@@ -453,10 +461,7 @@ func quickSwiss(t *testing.T, ann, ben *e2e.Player) string {
 		body: JSON.stringify({ kind: "swiss", name: "Quick Swiss", game: "nymphabet", clock: { kind: "fischer", initial: 60, increment: 0 }, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
 	page := "/tournaments/" + id
 	for _, p := range []*e2e.Player{ann, ben} {
-		p.Open(page)
-		p.Wait("the join button", `!!document.querySelector("#t-join")`)
-		p.Click("#t-join")
-		p.Wait("in", `!!document.querySelector("#t-in")`)
+		joinAt(p, page)
 	}
 	ann.Wait("both in", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
 	ann.Click("#t-start")
@@ -537,10 +542,7 @@ func TestTournamentSwissBye(t *testing.T) {
 		body: JSON.stringify({ kind: "swiss", name: "Odd Swiss", game: "nymphabet", clock: 60, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
 	page := "/tournaments/" + id
 	for _, p := range ps {
-		p.Open(page)
-		p.Wait("the join button", `!!document.querySelector("#t-join")`)
-		p.Click("#t-join")
-		p.Wait("in", `!!document.querySelector("#t-in")`)
+		joinAt(p, page)
 	}
 	ps[0].Wait("all three in", `document.querySelectorAll("#t-standings tbody tr").length === 3`)
 	ps[0].Click("#t-start")
@@ -635,10 +637,7 @@ func TestTournamentQuizlNoSet(t *testing.T) {
 	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
 		body: JSON.stringify({ kind: "swiss", name: "Quizl Swiss", game: "quizl", clock: { kind: "fischer", initial: 300, increment: 3 }, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
 	for _, p := range []*e2e.Player{ann, ben} {
-		p.Open("/tournaments/" + id)
-		p.Wait("the join button", `!!document.querySelector("#t-join")`)
-		p.Click("#t-join")
-		p.Wait("in", `!!document.querySelector("#t-in")`)
+		joinAt(p, "/tournaments/"+id)
 	}
 	ann.Wait("both in", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
 	ann.Click("#t-start")
@@ -686,10 +685,7 @@ func TestTournamentSetupDue(t *testing.T) {
 	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
 		body: JSON.stringify({ kind: "swiss", name: "Quizl Swiss", game: "quizl", clock: { kind: "fischer", initial: 300, increment: 3 }, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
 	for _, p := range []*e2e.Player{ann, ben} {
-		p.Open("/tournaments/" + id)
-		p.Wait("the join button", `!!document.querySelector("#t-join")`)
-		p.Click("#t-join")
-		p.Wait("in", `!!document.querySelector("#t-in")`)
+		joinAt(p, "/tournaments/"+id)
 	}
 	ann.Wait("both in", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
 	ann.Click("#t-start")
@@ -787,10 +783,7 @@ func TestTournamentSwissWithdrawAndBack(t *testing.T) {
 		body: JSON.stringify({ kind: "swiss", name: "Short Swiss", game: "nymphabet", clock: 60, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
 	page := "/tournaments/" + id
 	for _, p := range []*e2e.Player{ann, ben} {
-		p.Open(page)
-		p.Wait("the join button", `!!document.querySelector("#t-join")`)
-		p.Click("#t-join")
-		p.Wait("in", `!!document.querySelector("#t-in")`)
+		joinAt(p, page)
 	}
 	ann.Wait("both in", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
 	ann.Click("#t-start")
@@ -835,10 +828,7 @@ func TestTournamentSwissRoundWait(t *testing.T) {
 		body: JSON.stringify({ kind: "swiss", name: "Even Swiss", game: "nymphabet", clock: 60, rounds: 2 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
 	page := "/tournaments/" + id
 	for _, p := range ps {
-		p.Open(page)
-		p.Wait("the join button", `!!document.querySelector("#t-join")`)
-		p.Click("#t-join")
-		p.Wait("in", `!!document.querySelector("#t-in")`)
+		joinAt(p, page)
 	}
 	ps[0].Wait("all four in", `document.querySelectorAll("#t-standings tbody tr").length === 4`)
 	ps[0].Click("#t-start")
@@ -957,10 +947,7 @@ func TestTournamentRatedForAccounts(t *testing.T) {
 		t.Error("a guest is offered to join a rated event")
 	}
 	gus.SignUp("Gus", "a guest no more")
-	gus.Open("/tournaments/" + id)
-	gus.Wait("the join button", `!!document.querySelector("#t-join")`)
-	gus.Click("#t-join")
-	gus.Wait("in", `!!document.querySelector("#t-in")`)
+	joinAt(gus, "/tournaments/"+id)
 }
 
 // TestTournamentFull: an event capped at two players, once two have
@@ -979,10 +966,7 @@ func TestTournamentFull(t *testing.T) {
 		body: JSON.stringify({ kind: "arena", name: "Pair night", game: "nymphabet", clock: { kind: "fischer", initial: 60, increment: 0 }, minutes: 30, max_players: 2 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
 	page := "/tournaments/" + id
 	for _, p := range ps[:2] {
-		p.Open(page)
-		p.Wait("the join button", `!!document.querySelector("#t-join")`)
-		p.Click("#t-join")
-		p.Wait("in", `!!document.querySelector("#t-in")`)
+		joinAt(p, page)
 	}
 	cy := ps[2]
 	cy.Open(page)
