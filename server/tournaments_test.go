@@ -1169,6 +1169,72 @@ func TestTournamentAnswersSayJoined(t *testing.T) {
 	}
 }
 
+// TestTournamentTellsRatedGames: an event that asks for rated games tells
+// an account not in it how many it has played in the event's pool, so
+// that a front end offers no join the event refuses; a guest, a reader
+// without an identity and a player in the event are told nothing. The
+// join is refused to those short of the games, and changes nothing.
+func TestTournamentTellsRatedGames(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Cat", "Dan")
+	playNymphabet(t, f.players["Ann"], f.players["Bob"], map[string]any{"rated": true}, 1)
+	guest := &client{t: t, base: f.srv.URL}
+	var id struct{ Token string }
+	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	guest.token = id.Token
+	later := f.clock.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	ev := f.create("Cat", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30, "min_rated_games": 1, "starts": "`+later+`"}`)
+	open := f.create("Cat", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30, "starts": "`+later+`"}`)
+	read := func(who *client, id string) *int {
+		t.Helper()
+		var got tournament.Event
+		if st, body := who.do("GET", "/api/v1/tournaments/"+id, nil, &got); st != 200 {
+			t.Fatalf("reading the event: %d %s", st, body)
+		}
+		return got.RatedGames
+	}
+	for _, c := range []struct {
+		name  string
+		who   *client
+		games int // -1: not told
+	}{
+		{"Ann, one rated game", f.players["Ann"], 1},
+		{"Bob, one rated game", f.players["Bob"], 1},
+		{"Dan, none", f.players["Dan"], 0},
+		{"a guest", guest, -1},
+		{"a reader without an identity", &client{t: t, base: f.srv.URL}, -1},
+	} {
+		got := read(c.who, ev.ID)
+		if c.games < 0 && got != nil || c.games >= 0 && (got == nil || *got != c.games) {
+			t.Errorf("%s: told %v rated games, want %d", c.name, got, c.games)
+		}
+		if got := read(c.who, open.ID); got != nil {
+			t.Errorf("%s: told %d rated games by an event that asks for none", c.name, *got)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		who    *client
+		status int
+		want   string
+	}{
+		{"Dan, short of the games", f.players["Dan"], 403, "asks for 1 rated game in its pool; you have played 0"},
+		{"a guest", guest, 403, "a guest has none: sign up or sign in first"},
+		{"Ann, with the game", f.players["Ann"], 200, ""},
+	} {
+		st, body := c.who.do("POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, nil)
+		if st != c.status || !strings.Contains(body, c.want) {
+			t.Errorf("%s joins: %d %s, want %d saying %q", c.name, st, body, c.status, c.want)
+		}
+	}
+	if after := f.get(ev.ID); after.Players != 1 {
+		t.Errorf("%d players after one join and two refusals", after.Players)
+	}
+	if got := read(f.players["Ann"], ev.ID); got != nil {
+		t.Errorf("Ann, in the event, told %d rated games", *got)
+	}
+}
+
 // TestTournamentRenamed: an account a moderator renames goes by its new
 // name in the event it made and plays in, held in memory as stored, and
 // keeps it once the event writes its players again.

@@ -502,8 +502,13 @@ func (e *eventScreen) entry() string {
 	if e.ev.Seats > 2 {
 		ts = append(ts, fmt.Sprintf("%d players a table", e.ev.Seats))
 	}
-	if e.guestShut() {
+	switch {
+	case e.guestShut() && e.ev.Rated:
 		ts = append(ts, "rated: players with accounts only (sign in or up on the home screen)")
+	case e.guestShut():
+		ts = append(ts, "for players with accounts only (sign in or up on the home screen)")
+	case e.short():
+		ts = append(ts, fmt.Sprintf("you have played %d", *e.ev.RatedGames))
 	}
 	return strings.Join(ts, " · ")
 }
@@ -517,12 +522,29 @@ func (e *eventScreen) full() bool {
 		!slices.ContainsFunc(ev.Standings, func(s client.Standing) bool { return s.You })
 }
 
-// guestShut says a guest sees a rated event they could join but for
-// having no account: the server refuses guests rated games, so neither
-// the browser nor the terminal offers them the join.
+// guestShut says a guest sees an event they could join but for having no
+// account: the server refuses guests rated games, and an event that asks
+// for rated games, so neither the browser nor the terminal offers them the
+// join.
 func (e *eventScreen) guestShut() bool {
 	ev := e.ev
-	return ev != nil && ev.Rated && e.cfg.Session == "" && (ev.Status == "created" || ev.Status == "started" && ev.Kind != "swiss")
+	return ev != nil && (ev.Rated || ev.MinRatedGames > 0) && e.cfg.Session == "" && e.open()
+}
+
+// short says the signed-in player has played fewer rated games in the
+// event's pool than it asks (the server tells an account that is not in
+// the event its count), so the join the server would refuse is not
+// offered.
+func (e *eventScreen) short() bool {
+	ev := e.ev
+	return ev != nil && ev.RatedGames != nil && *ev.RatedGames < ev.MinRatedGames && e.open()
+}
+
+// open says the event takes newcomers: before its start, or an arena
+// under way.
+func (e *eventScreen) open() bool {
+	ev := e.ev
+	return ev.Status == "created" || ev.Status == "started" && ev.Kind != "swiss"
 }
 
 // maker says whether the signed-in player made the event, and so may
@@ -610,7 +632,7 @@ func (e *eventScreen) joinKeys() string {
 		return "x leave"
 	}
 	if !swissOn {
-		if e.guestShut() || e.full() {
+		if e.guestShut() || e.short() || e.full() {
 			return ""
 		}
 		return "j join"

@@ -999,23 +999,36 @@ func TestEventKeys(t *testing.T) {
 	}
 	// A rated event takes accounts only: a guest is told so rather than
 	// offered a join the server refuses; an account is offered it.
+	// An event that asks for rated games takes accounts only too, and of
+	// them those with the games: the server tells an account its count.
 	signed := &shared{w: 100, h: 24, c: c, idToken: "ann", cfg: Config{Session: "a session", Account: "Ann"}, games: sh.games}
+	played := func(n int) *int { return &n }
 	for _, r := range []struct {
 		name, kind, status string
 		sh                 *shared
+		rated              bool
+		least              int
+		games              *int
 		join               bool
+		told               string // what the screen says in place of the join
 	}{
-		{"a guest, a rated Swiss to come", "swiss", "created", sh, false},
-		{"a guest, a rated arena under way", "arena", "started", sh, false},
-		{"an account, a rated Swiss to come", "swiss", "created", signed, true},
-		{"an account, a rated arena under way", "arena", "started", signed, true},
+		{"a guest, a rated Swiss to come", "swiss", "created", sh, true, 0, nil, false, "rated: players with accounts only (sign in or up on the home screen)"},
+		{"a guest, a rated arena under way", "arena", "started", sh, true, 0, nil, false, "rated: players with accounts only (sign in or up on the home screen)"},
+		{"an account, a rated Swiss to come", "swiss", "created", signed, true, 0, nil, true, ""},
+		{"an account, a rated arena under way", "arena", "started", signed, true, 0, nil, true, ""},
+		{"a guest, a casual arena asking for games", "arena", "created", sh, false, 10, nil, false, "for players with accounts only (sign in or up on the home screen)"},
+		{"an account short of the games", "arena", "created", signed, false, 10, played(3), false, "at least 10 rated games to join · you have played 3"},
+		{"an account short of the games, under way", "arena", "started", signed, true, 10, played(0), false, "you have played 0"},
+		{"an account with the games", "arena", "created", signed, true, 10, played(10), true, ""},
 	} {
-		ev := &client.Tournament{Kind: r.kind, Name: "Club night", Game: "nymphabet", Rounds: 3, Minutes: 30, ClockText: "1+0", Status: r.status, Rated: true,
-			Starts: time.Now().Add(time.Hour), Standings: []client.Standing{{Rank: 1, Name: "Ben", Games: 1}}}
+		ev := &client.Tournament{Kind: r.kind, Name: "Club night", Game: "nymphabet", Rounds: 3, Minutes: 30, ClockText: "1+0", Status: r.status, Rated: r.rated,
+			MinRatedGames: r.least, RatedGames: r.games, Starts: time.Now().Add(time.Hour), Standings: []client.Standing{{Rank: 1, Name: "Ben", Games: 1}}}
 		got := ansi.Strip((&eventScreen{shared: r.sh, ev: ev, opened: map[string]bool{}}).view())
-		told := strings.Contains(got, "rated: players with accounts only (sign in or up on the home screen)")
-		if strings.Contains(got, "j join") != r.join || told == r.join {
-			t.Errorf("%s: j join offered %v, accounts only said %v; want the join %v:\n%s", r.name, strings.Contains(got, "j join"), told, r.join, got)
+		if strings.Contains(got, "j join") != r.join || r.told != "" && !strings.Contains(got, r.told) {
+			t.Errorf("%s: j join offered %v; want the join %v, and %q said:\n%s", r.name, strings.Contains(got, "j join"), r.join, r.told, got)
+		}
+		if r.join && (strings.Contains(got, "accounts only") || strings.Contains(got, "you have played")) {
+			t.Errorf("%s: the join is offered with a refusal's words:\n%s", r.name, got)
 		}
 	}
 }

@@ -82,15 +82,10 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id, password stri
 	rating := glicko.DefaultRating
 	if acct {
 		pool, _ := game.Pool(ev.g, ev.rules)
-		rs, err := s.pl.Ratings(ctx, p.Identity)
+		var games int
+		rating, games, err = s.rating(ctx, p.Identity, pool)
 		if err != nil {
-			return Event{}, refuse.ReadFailed(s.log, "your ratings", err)
-		}
-		games := 0
-		for _, r := range rs {
-			if r.Pool == pool {
-				rating, games = r.Rating, r.Games
-			}
+			return Event{}, err
 		}
 		if games < t.MinRatedGames {
 			return Event{}, refuse.Forbidden("%s asks for %s in its pool; you have played %d",

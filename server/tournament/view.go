@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/glicko"
 	"parlour/pairing"
 	"parlour/server/auth"
 	"parlour/server/refuse"
@@ -54,6 +55,10 @@ type Event struct {
 	// Joined says, to a reader who sent their token or session, whether
 	// they are in the event (and not left); absent for a reader without.
 	Joined *bool `json:"joined,omitempty"`
+	// RatedGames tells a reader with an account who is not in an event
+	// that asks for rated games (MinRatedGames) how many they have played
+	// in its pool, so that a front end offers no join the event refuses.
+	RatedGames *int `json:"rated_games,omitempty"`
 
 	Standings []Standing `json:"standings,omitempty"`
 	// Playing are the games under way; Games every game, the newest
@@ -157,6 +162,7 @@ func (s *Service) Get(ctx context.Context, id string) (Event, error) {
 func (s *Service) GetFor(ctx context.Context, p *auth.Principal, id string) (Event, error) {
 	var e Event
 	var entrants []store.Entrant
+	pool := ""
 	if ev := s.event(id); ev != nil {
 		ev.mu.Lock()
 		e = s.view(ev.t, ev.g, ev.version, true)
@@ -164,6 +170,9 @@ func (s *Service) GetFor(ctx context.Context, p *auth.Principal, id string) (Eve
 			if me := ev.entrant(p.Identity); me != nil {
 				entrants = []store.Entrant{*me}
 			}
+		}
+		if ev.done() == nil {
+			pool, _ = game.Pool(ev.g, ev.rules)
 		}
 		ev.mu.Unlock()
 	} else {
@@ -178,8 +187,45 @@ func (s *Service) GetFor(ctx context.Context, p *auth.Principal, id string) (Eve
 		in := slices.ContainsFunc(entrants, func(en store.Entrant) bool { return en.Identity == p.Identity && !en.Left })
 		e.Joined = &in
 		markReader(&e, entrants, p.Identity)
+		if !in && e.MinRatedGames > 0 && pool != "" {
+			games, err := s.ratedGames(ctx, p, pool)
+			if err != nil {
+				return Event{}, err
+			}
+			e.RatedGames = games
+		}
 	}
 	return e, nil
+}
+
+// ratedGames returns how many rated games p has played in pool, and the
+// rating they hold there, when p has an account; nil for a guest.
+func (s *Service) ratedGames(ctx context.Context, p *auth.Principal, pool string) (*int, error) {
+	_, acct, err := s.tables.NameOf(ctx, p)
+	if err != nil || !acct {
+		return nil, err
+	}
+	_, games, err := s.rating(ctx, p.Identity, pool)
+	if err != nil {
+		return nil, err
+	}
+	return &games, nil
+}
+
+// rating returns identity's rating in pool and the rated games they have
+// played there: the default rating and none for a pool they have not
+// played.
+func (s *Service) rating(ctx context.Context, identity, pool string) (float64, int, error) {
+	rs, err := s.pl.Ratings(ctx, identity)
+	if err != nil {
+		return 0, 0, refuse.ReadFailed(s.log, "your ratings", err)
+	}
+	for _, r := range rs {
+		if r.Pool == pool {
+			return r.Rating, r.Games, nil
+		}
+	}
+	return glicko.DefaultRating, 0, nil
 }
 
 // markReader sets You on the standing of reader identity in e, the view

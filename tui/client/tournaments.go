@@ -38,6 +38,9 @@ type Tournament struct {
 	// event's pool a player needs to join.
 	Seats         int `json:"seats,omitempty"`
 	MinRatedGames int `json:"min_rated_games,omitempty"`
+	// RatedGames are the rated games in that pool of the account that
+	// asked, when the event asks for some and the account is not in it.
+	RatedGames *int `json:"rated_games,omitempty"`
 	// MaxPlayers is the most players it takes.
 	MaxPlayers int `json:"max_players,omitempty"`
 	// Password says joining needs the event's password.

@@ -964,6 +964,13 @@ func TestWireTypes(t *testing.T) {
 	if club.Seats != 3 || club.MinRatedGames != 3 {
 		t.Errorf("the Swiss of three a table reads %+v", club)
 	}
+	// An account not in it is told its own rated games there: Ben has
+	// played the rated game of Quizl above.
+	read, err := ben.Tournament(ctx, benS.Token, club.ID)
+	must("Ben reads the Swiss", err)
+	if read.RatedGames == nil || *read.RatedGames != 1 {
+		t.Errorf("Ben is not told his 1 rated game in the Swiss's pool: %s", told(read.RatedGames))
+	}
 	club, err = ann.CancelTournament(ctx, annS.Token, club.ID)
 	must("Ann cancels it", err)
 	if club.Status != "cancelled" {
@@ -1137,4 +1144,12 @@ func wireProblems(answers []answer) []string {
 		problems = append(problems, fmt.Sprintf("no answer of the server held %s: renamed on one side, or the test does not make the server send it", m))
 	}
 	return problems
+}
+
+// told is a count the server may leave out, as a test's message says it.
+func told(n *int) string {
+	if n == nil {
+		return "none"
+	}
+	return fmt.Sprint(*n)
 }

@@ -928,7 +928,9 @@ func TestTournamentChatCount(t *testing.T) {
 // TestTournamentRatedForAccounts: a rated event takes players with
 // accounts only, so a guest on its page is told so, with the way to sign
 // in, rather than offered a Join the server refuses; once signed up, the
-// same player may join.
+// same player may join. An event that asks for rated games takes
+// accounts only too, and of them those with the games: an account short
+// of them is told its count, with no Join.
 func TestTournamentRatedForAccounts(t *testing.T) {
 	t.Parallel()
 	base := e2e.StartServer(t)
@@ -946,8 +948,23 @@ func TestTournamentRatedForAccounts(t *testing.T) {
 	if e2e.Eval[bool](gus, `!!document.querySelector("#t-join")`) {
 		t.Error("a guest is offered to join a rated event")
 	}
+	asks := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "arena", name: "Club Arena", game: "nymphabet", clock: { kind: "fischer", initial: 60, increment: 0 }, minutes: 30, min_rated_games: 2 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	gus.Open("/tournaments/" + asks)
+	gus.Wait("the accounts-only note", `!!document.querySelector("#t-accounts-only")`)
+	if got := gus.Text("#t-accounts-only"); got != "This event asks for rated games: only players with accounts play in it. Sign in or sign up to join." {
+		t.Errorf("the guest is told %q at an event asking for rated games", got)
+	}
 	gus.SignUp("Gus", "a guest no more")
 	joinAt(gus, "/tournaments/"+id)
+	gus.Open("/tournaments/" + asks)
+	gus.Wait("the rated games asked", `!!document.querySelector("#t-short")`)
+	if got := gus.Text("#t-short"); got != "This event asks for 2 rated games in its rating pool; you have played 0." {
+		t.Errorf("an account without the rated games is told %q", got)
+	}
+	if e2e.Eval[bool](gus, `!!document.querySelector("#t-join")`) {
+		t.Error("an account without the rated games asked is offered to join")
+	}
 }
 
 // TestTournamentFull: an event capped at two players, once two have

@@ -439,7 +439,10 @@ export async function event(main, id) {
     const myLine = (e.standings || []).find(s => s.you);
     const back = e.kind === "swiss" && e.status === "started" && !!myLine && !!myLine.left;
     const full = !myLine && e.max_players && e.players >= e.max_players;
-    const key = [e.status, inIt(), e.password, isCreator(), signedIn(), back, back && myLine.forfeits, full].join();
+    // The server tells an account not in the event its rated games in
+    // the event's pool when the event asks for some.
+    const short = e.rated_games != null && e.rated_games < (e.min_rated_games || 0);
+    const key = [e.status, inIt(), e.password, isCreator(), signedIn(), back, back && myLine.forfeits, full, short].join();
     if (key === actionsKey) return;
     actionsKey = key;
     err.textContent = "";
@@ -454,10 +457,14 @@ export async function event(main, id) {
     } else if (full && !(e.kind === "swiss" && e.status === "started")) {
       // Full: nobody new may join, though one it has seen may come back.
       buttons.push(h("span", { class: "muted", id: "t-full" }, `This event is full: it takes ${plural(e.max_players, "player")}.`));
-    } else if (e.rated && !signedIn() && !(e.kind === "swiss" && e.status === "started")) {
-      // The server refuses guests rated games: no join to offer them.
-      buttons.push(h("span", { class: "muted", id: "t-accounts-only" }, "A rated event: only players with accounts play in it. ",
+    } else if ((e.rated || e.min_rated_games) && !signedIn() && !(e.kind === "swiss" && e.status === "started")) {
+      // The server refuses guests rated games, and events that ask for
+      // rated games: no join to offer them.
+      buttons.push(h("span", { class: "muted", id: "t-accounts-only" }, `${e.rated ? "A rated event" : "This event asks for rated games"}: only players with accounts play in it. `,
         h("a", { href: "/account" }, "Sign in or sign up"), " to join."));
+    } else if (short && !back && !(e.kind === "swiss" && e.status === "started")) {
+      buttons.push(h("span", { class: "muted", id: "t-short" },
+        `This event asks for ${plural(e.min_rated_games, "rated game")} in its rating pool; you have played ${e.rated_games}.`));
     } else if (back || !(e.kind === "swiss" && e.status === "started")) {
       const pw = e.password ? h("input", { id: "t-join-password", type: "password", autocomplete: "off", "aria-label": "The event's password", placeholder: "password" }) : null;
       buttons.push(h("form", { class: "row", id: "t-join-form", onsubmit: ev => { ev.preventDefault(); join(pw); } },
