@@ -181,7 +181,15 @@ func (es *eventsScreen) view() string {
 		}
 		i += len(l)
 	}
-	b.WriteString("\n" + es.message() + "\n")
+	msg := es.message()
+	if msg == "" && es.loaded {
+		// The list's line has no room for an event's terms: the chosen
+		// one's show here, as the browser's list marks a rated event.
+		if all := es.all(); es.at < len(all) {
+			msg = fitLine(faint(es.eventAbout(all[es.at])), es.w)
+		}
+	}
+	b.WriteString("\n" + msg + "\n")
 	// Events are made by accounts: a guest is not offered the key (pressed
 	// anyway, it says why).
 	makeKey := " · n make one"
@@ -220,6 +228,45 @@ func (sh *shared) eventLine(ev client.Tournament, now time.Time, w int) string {
 	}
 	return fmt.Sprintf("%-*s %-*s %-5s %-6s %-13s %s", nameW, fit(name, nameW, 1), gameW, fit(sh.gameTitle(ev.Game), gameW, 1), kind,
 		fit(ev.ClockText, 6, 1), fit(sh.eventWhen(ev, now, false), 13, 1), players)
+}
+
+// eventAbout is what the list's line leaves out of event ev, or cuts:
+// rated or casual, its game's whole title and mode, its length and what
+// it asks of its players.
+func (sh *shared) eventAbout(ev client.Tournament) string {
+	ts := []string{"casual", sh.gameTitle(ev.Game)}
+	if ev.Rated {
+		ts[0] = "rated"
+	}
+	if ev.Mode != "" {
+		ts[1] += " (" + strings.ReplaceAll(ev.Mode, "_", " ") + ")"
+	}
+	if ev.Kind == "swiss" {
+		ts = append(ts, plural(ev.Rounds, "round", "rounds"))
+	} else {
+		ts = append(ts, plural(ev.Minutes, "minute", "minutes"))
+	}
+	return ev.Name + ": " + strings.Join(append(ts, entryTerms(ev)...), " · ")
+}
+
+// entryTerms are what event ev asks of its players beyond its game and
+// clock (a password, the rated games to join, a cap on players) and how
+// many a table when more than two.
+func entryTerms(ev client.Tournament) []string {
+	var ts []string
+	if ev.Password {
+		ts = append(ts, "⚿ password")
+	}
+	if ev.MinRatedGames > 0 {
+		ts = append(ts, entryWords(ev.MinRatedGames)+" to join")
+	}
+	if m := ev.MaxPlayers; m > 0 && m < mostPlayers(ev.Kind == "swiss") {
+		ts = append(ts, "at most "+plural(m, "player", "players"))
+	}
+	if ev.Seats > 2 {
+		ts = append(ts, fmt.Sprintf("%d players a table", ev.Seats))
+	}
+	return ts
 }
 
 // eventWhen is an event's moment as a player reads it: when it starts,
@@ -446,9 +493,7 @@ func (e *eventScreen) live(onShow bool) bool {
 // description.
 func (e *eventScreen) descLines() int {
 	n := len(e.head()) - 1 // the terms under the name, when they do not fit beside it
-	if e.entry() != "" {
-		n++ // the terms of entry take a line of their own
-	}
+	n += len(e.entry())    // the terms of entry take lines of their own
 	if e.ev == nil || e.ev.Description == "" {
 		return n
 	}
@@ -482,26 +527,17 @@ func (e *eventScreen) head() []string {
 	return []string{title(ev.Name), terms}
 }
 
-// entry says what the event asks of its players beyond its game and
-// clock (a password, the rated games to join) and how many a table
-// when more than two; "" when nothing.
-func (e *eventScreen) entry() string {
+// entry is what the event asks of its players beyond its game and clock
+// (a password, the rated games to join) and how many a table when more
+// than two, then why the player may not join when they may not for want
+// of an account or of rated games: on as many lines of the screen's
+// width as they take, broken between terms, so that none is cut; none
+// when there is nothing to say.
+func (e *eventScreen) entry() []string {
 	if e.ev == nil {
-		return ""
+		return nil
 	}
-	var ts []string
-	if e.ev.Password {
-		ts = append(ts, "⚿ password")
-	}
-	if e.ev.MinRatedGames > 0 {
-		ts = append(ts, entryWords(e.ev.MinRatedGames)+" to join")
-	}
-	if m := e.ev.MaxPlayers; m > 0 && m < mostPlayers(e.ev.Kind == "swiss") {
-		ts = append(ts, "at most "+plural(m, "player", "players"))
-	}
-	if e.ev.Seats > 2 {
-		ts = append(ts, fmt.Sprintf("%d players a table", e.ev.Seats))
-	}
+	ts := entryTerms(*e.ev)
 	switch {
 	case e.guestShut() && e.ev.Rated:
 		ts = append(ts, "rated: players with accounts only (sign in or up on the home screen)")
@@ -510,7 +546,15 @@ func (e *eventScreen) entry() string {
 	case e.short():
 		ts = append(ts, fmt.Sprintf("you have played %d", *e.ev.RatedGames))
 	}
-	return strings.Join(ts, " · ")
+	var lines []string
+	for _, t := range ts {
+		if n := len(lines); n > 0 && ansi.StringWidth(lines[n-1]+" · "+t) <= e.w {
+			lines[n-1] += " · " + t
+			continue
+		}
+		lines = append(lines, t)
+	}
+	return lines
 }
 
 // full says the event takes nobody new: it has as many players as its
@@ -1127,8 +1171,8 @@ func (e *eventScreen) view() string {
 	for _, l := range e.head() {
 		b.WriteString(fitLine(l, e.w) + "\n")
 	}
-	if t := e.entry(); t != "" {
-		b.WriteString(fitLine(t, e.w) + "\n")
+	for _, l := range e.entry() {
+		b.WriteString(fitLine(l, e.w) + "\n")
 	}
 	var state string
 	switch ev.Status {
@@ -1222,7 +1266,11 @@ func (e *eventScreen) view() string {
 	}
 	room := max(1, e.h-10-playLines-e.msgExtra()-len(chat)-strings.Count(keys, "\n")-e.descLines())
 	if len(ev.Standings) == 0 {
-		b.WriteString(faint("  nobody yet: j joins") + "\n")
+		if strings.HasPrefix(e.joinKeys(), "j join") {
+			b.WriteString(faint("  nobody yet: j joins") + "\n")
+		} else {
+			b.WriteString(faint("  nobody yet") + "\n")
+		}
 	} else {
 		b.WriteString(faint(fmt.Sprintf("  %4s  %-24s %5s %6s", "rank", "name", "score", "games")) + "\n")
 		room--

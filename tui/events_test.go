@@ -630,8 +630,13 @@ func TestMakeEvent(t *testing.T) {
 		t.Errorf("the password shows as typed:\n%s", s)
 	}
 	tm.key("enter")
-	tm.waitFor("the event made", has("Tuesday club?", "Arena of 40 minutes · Nymphabet (cyclic) · 7+3", "⚿ password · at least 3 rated games to join · at most 16 players\n", "bring a friend", "is made", "s start it now"))
+	s = tm.waitFor("the event made", has("Tuesday club?", "Arena of 40 minutes · Nymphabet (cyclic) · 7+3", "⚿ password · at least 3 rated games to join · at most 16 players\n", "bring a friend", "is made", "s start it now"))
 	checkFits(t, tm)
+	// Its maker has no rated game: the terms say so on a line of their
+	// own, and nothing offers the join the event would refuse.
+	if !strings.Contains(s, "\nyou have played 0\n") || strings.Contains(s, "j join") || !strings.Contains(s, "nobody yet\n") {
+		t.Errorf("the maker, short of the rated games asked, is offered the join:\n%s", s)
+	}
 	evs, err := ac.Tournaments(ctx, "created")
 	if err != nil || len(evs) != 1 || evs[0].Name != "Tuesday club?" || evs[0].Creator != "ann_m" || evs[0].MinRatedGames != 3 || evs[0].Seats != 2 || evs[0].Mode != "cyclic" || evs[0].MaxPlayers != 16 {
 		t.Fatalf("the events to come: %+v, %v", evs, err)
@@ -743,6 +748,45 @@ func TestEventLineCapped(t *testing.T) {
 		if ansi.StringWidth(line) > 78 || !strings.HasSuffix(line, c.want) || strings.Contains(line[len(line)-len(c.want)-1:], c.notWant) {
 			t.Errorf("%s %s, %d of %d: %q, want it to end %q within 78 columns", c.status, c.kind, c.players, c.most, line, c.want)
 		}
+	}
+}
+
+// TestEventAbout: the list of events says, under it, what its line has
+// no room for about the chosen event: rated or casual, the game's whole
+// title and mode, the length and the terms of entry.
+func TestEventAbout(t *testing.T) {
+	t.Parallel()
+	c, err := client.New("http://parlour.example", "Ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := &shared{w: 80, h: 24, c: c, games: []client.Game{{Name: "wordfight", Title: "Sightless Word Fight"}, {Name: "nymphabet", Title: "Nymphabet"}}}
+	for _, c := range []struct {
+		name string
+		ev   client.Tournament
+		want string
+	}{
+		{"a house arena", client.Tournament{Kind: "arena", Name: "Hourly Word Fight Arena", Game: "wordfight", Minutes: 55, Rated: true},
+			"Hourly Word Fight Arena: rated · Sightless Word Fight · 55 minutes"},
+		{"a club's Swiss", client.Tournament{Kind: "swiss", Name: "Club night", Game: "nymphabet", Mode: "cyclic", Rounds: 1, Password: true, MinRatedGames: 3, MaxPlayers: 16},
+			"Club night: casual · Nymphabet (cyclic) · 1 round · ⚿ password · at least 3 rated games to join · at most 16 players"},
+	} {
+		if got := sh.eventAbout(c.ev); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	es := &eventsScreen{shared: sh, loaded: true, at: 1}
+	es.lists[0] = []client.Tournament{
+		{Kind: "arena", Name: "Hourly Nymphabet Arena", Game: "nymphabet", Minutes: 55, Rated: true, Status: "created", ClockText: "3+2", Starts: time.Now().Add(time.Hour)},
+		{Kind: "arena", Name: "Hourly Word Fight Arena", Game: "wordfight", Minutes: 55, Rated: true, Status: "created", ClockText: "5+3", Starts: time.Now().Add(time.Hour)},
+	}
+	got := ansi.Strip(es.view())
+	if !strings.Contains(got, "\nHourly Word Fight Arena: rated · Sightless Word Fight · 55 minutes\n") || strings.Contains(got, "Nymphabet Arena: rated") {
+		t.Errorf("the list does not say what the chosen event is:\n%s", got)
+	}
+	es.err = "the server is away"
+	if got := ansi.Strip(es.view()); strings.Contains(got, ": rated") || !strings.Contains(got, "the server is away") {
+		t.Errorf("a message and the chosen event's terms share the line:\n%s", got)
 	}
 }
 
