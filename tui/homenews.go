@@ -41,7 +41,7 @@ func (m *Model) readHomeNews() tea.Msg {
 	if err != nil {
 		return homeNewsMsg{err: err}
 	}
-	sk, err := m.c.Seeks(ctx)
+	sk, err := m.c.Seeks(ctx, m.idToken)
 	if err != nil {
 		return homeNewsMsg{err: err}
 	}

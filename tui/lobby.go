@@ -65,7 +65,7 @@ func (lb *lobbyScreen) fetch() tea.Msg {
 	if err != nil {
 		return lobbyMsg{err: err}
 	}
-	seeks, err := lb.c.Seeks(ctx)
+	seeks, err := lb.c.Seeks(ctx, lb.idToken)
 	if err != nil {
 		return lobbyMsg{tables: open, err: err}
 	}
@@ -156,8 +156,13 @@ func (lb *lobbyScreen) key(s string) tea.Cmd {
 			}
 			return lb.join(t.ID)
 		case lb.at < len(lb.tables)+len(lb.seeks):
-			if s := lb.seeks[lb.at-len(lb.tables)]; s.Rated && lb.cfg.Session == "" {
+			s := lb.seeks[lb.at-len(lb.tables)]
+			if s.Rated && lb.cfg.Session == "" {
 				lb.shared.err, lb.note = accountsOnly, ""
+				return nil
+			}
+			if (s.OutOfRange || s.RatingRange != nil && lb.cfg.Session == "") && !lb.own(s) {
+				lb.shared.err, lb.note = outOfRange(s, lb.cfg.Session != ""), ""
 				return nil
 			}
 			return lb.accept(lb.seeks[lb.at-len(lb.tables)])
@@ -171,6 +176,20 @@ func (lb *lobbyScreen) key(s string) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// outOfRange is why a player may not take seek s, whose rating range
+// leaves them out (the server marks it so), said before the server is
+// asked, as the browser's lobby offers no accept.
+func outOfRange(s client.Seek, account bool) string {
+	r := s.RatingRange
+	if r == nil {
+		return s.Player + "'s seek takes players of other ratings"
+	}
+	if !account {
+		return fmt.Sprintf("%s seeks players rated %d to %d, and a guest has no rating: sign in or sign up on the home screen (s, u)", s.Player, r.Min, r.Max)
+	}
+	return fmt.Sprintf("%s seeks players rated %d to %d, and your rating is outside it", s.Player, r.Min, r.Max)
 }
 
 // accountsOnly is why a guest may not sit at a rated table or take a
@@ -329,7 +348,13 @@ func (lb *lobbyScreen) view() string {
 		sk := lb.seeks[i]
 		who := sk.Player
 		if sk.Rating > 0 {
-			who += fmt.Sprintf(" (%d)", sk.Rating)
+			// A provisional rating has its question mark, as on a
+			// profile: a player new to the pool may be far from it.
+			q := ""
+			if sk.Provisional {
+				q = "?"
+			}
+			who += fmt.Sprintf(" (%d%s)", sk.Rating, q)
 		}
 		return fitLine(fmt.Sprintf("%-22s %s", who, lb.seekTerms(sk)), lb.w-2)
 	}, func(i int) string {
@@ -338,9 +363,15 @@ func (lb *lobbyScreen) view() string {
 		if r := sk.RatingRange; r != nil {
 			about = append(about, fmt.Sprintf("takes players rated %d to %d", r.Min, r.Max))
 		}
-		if lb.own(sk) {
+		switch {
+		case lb.own(sk):
 			about = append(about, "your own: it waits for an opponent")
-		} else {
+		case sk.RatingRange != nil && lb.cfg.Session == "":
+			// A ranged seek takes no guest, who has no rating.
+			about = append(about, "not you: a guest has no rating")
+		case sk.OutOfRange:
+			about = append(about, "not you: your rating is outside it")
+		default:
 			about = append(about, "enter plays "+sk.Player+" on these terms")
 		}
 		return faint(fitLine("    "+strings.Join(about, " · "), lb.w))

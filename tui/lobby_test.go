@@ -194,11 +194,36 @@ func TestLobbySeeks(t *testing.T) {
 	// Eve's own terminal marks her seek and does not send her acceptance.
 	em := newTermWith(t, ts.URL, "eve", 80, 24, Config{DataDir: t.TempDir(), Session: es.Token, Account: "eve"})
 	em.key("l")
-	em.waitFor("her table and seek", has("Salvo", "eve (1500)"))
+	// Her rating is new to the pool: provisional, as a profile says.
+	em.waitFor("her table and seek", has("Salvo", "eve (1500?)"))
 	em.keyUntil("down", "> eve")
 	em.waitFor("her seek", has("> eve", "your own: it waits for an opponent"))
 	em.key("enter")
 	em.waitFor("not sent", has("that is your own seek: it waits for another player"))
+
+	// A seek whose rating range leaves the reader out says so, and its
+	// acceptance is not sent: to a guest, who has no rating, and to an
+	// account rated outside it.
+	_, gs := signedUp(t, ts, "gil")
+	if err := postAs(ts.URL, gs.Token, "/api/v1/seeks", map[string]any{"game": "quizl", "rating_range": map[string]int{"min": 1600, "max": 2000}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	tm.key("r")
+	tm.keyUntil("down", "> gil")
+	s = tm.waitFor("gil's seek, to a guest", has("takes players rated 1600 to 2000 · not you: a guest has no rating"))
+	tm.key("enter")
+	s = tm.waitFor("the refusal", has("gil seeks players rated 1600 to 2000, and a guest has no rating"))
+	if tm.table() != nil || strings.Contains(s, "accepting ") {
+		t.Errorf("a guest's acceptance of a seek out of range was sent:\n%s", s)
+	}
+	em.key("r")
+	em.keyUntil("down", "> gil")
+	em.waitFor("gil's seek, to eve", has("takes players rated 1600 to 2000 · not you: your rating is outside it"))
+	em.key("enter")
+	s = em.waitFor("the refusal", has("gil seeks players rated 1600 to 2000, and your rating is outside it"))
+	if em.table() != nil || strings.Contains(s, "accepting ") {
+		t.Errorf("an acceptance of a seek out of range was sent:\n%s", s)
+	}
 }
 
 // TestWatchSays: a spectator's screen of each game names what it shows

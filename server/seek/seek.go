@@ -161,6 +161,10 @@ type Seek struct {
 	// RatingRange is the opponents' ratings it takes, from min to max.
 	RatingRange *Range    `json:"rating_range,omitempty"`
 	Created     time.Time `json:"created"`
+	// OutOfRange is set, in a list read with a token or session, on a
+	// seek whose rating range leaves the reader out (a guest has no
+	// rating), so that a lobby offers no accept the seek refuses.
+	OutOfRange bool `json:"out_of_range,omitempty"`
 }
 
 // Range is a resolved rating range.
@@ -1229,25 +1233,70 @@ func (s *Service) List(ctx context.Context, p *auth.Principal, gameName string) 
 	}
 	now := s.now()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if p != nil {
 		for _, e := range s.book.byPlayer[p.Identity] {
 			e.seen = now
 		}
 	}
 	out := []Seek{}
+	ranged := map[string]*entry{}
 	for _, e := range s.book.byID {
 		if (gameName == "" || e.seek.Game == gameName) && s.present(e, now) && !apart[e.identity] {
 			out = append(out, e.listed())
+			if e.ranged {
+				ranged[e.seek.ID] = e
+			}
 		}
 	}
+	s.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].Created.Equal(out[j].Created) {
 			return out[i].Created.Before(out[j].Created)
 		}
 		return out[i].ID < out[j].ID
 	})
+	if p != nil && len(ranged) > 0 {
+		if err := s.markOutOfRange(ctx, p.Identity, out, ranged, now); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
+}
+
+// markOutOfRange sets OutOfRange on those of seeks, the ranged ones'
+// entries by id, whose rating range leaves identity out, as Accept would
+// find it at now: a guest has no rating, an account new to a pool the
+// rating every player starts with.
+func (s *Service) markOutOfRange(ctx context.Context, identity string, seeks []Seek, ranged map[string]*entry, now time.Time) error {
+	me, err := s.cfg.Players.Player(ctx, identity)
+	if err != nil {
+		return err
+	}
+	ratings := map[string]float64{} // by pool
+	for i, sk := range seeks {
+		e := ranged[sk.ID]
+		if e == nil || e.identity == identity {
+			continue
+		}
+		if !me.Account {
+			seeks[i].OutOfRange = true
+			continue
+		}
+		pool, _ := game.Pool(e.g, e.rules)
+		r, ok := ratings[pool]
+		if !ok {
+			got, played, err := s.cfg.Players.Rating(ctx, identity, pool, now)
+			if err != nil {
+				return err
+			}
+			if !played {
+				got = glicko.New()
+			}
+			r, ratings[pool] = got.Value, got.Value
+		}
+		seeks[i].OutOfRange = !e.admits(r, true)
+	}
+	return nil
 }
 
 // Rated reports whether seek id, waiting in the book, is for a rated

@@ -349,6 +349,54 @@ func TestSeekGuestCasual(t *testing.T) {
 	}
 }
 
+// TestSeekOutOfRange: a list read with an identity marks the seeks whose
+// rating range leaves the reader out, as an accept would find it: a
+// guest has no rating, an account new to the pool the rating everyone
+// starts with; neither a seek without a range nor the reader's own is
+// marked, nor any in a list read without an identity.
+func TestSeekOutOfRange(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must(t, "ann", `{"game":"guess","rating_range":{"within":100}}`, "waiting") // 1400 to 1600
+	e.must(t, "eve", `{"game":"guess","clock":60}`, "waiting")
+	for _, c := range []struct {
+		who string
+		out bool // Ann's seek marked
+	}{
+		{"ben", false}, // 1520
+		{"new", false}, // 1500, new to the pool
+		{"cat", true},  // 1900
+		{"dan", true},  // 1100
+		{"gus", true},  // a guest
+		{"ann", false}, // her own
+		{"", false},    // no identity
+	} {
+		var p *auth.Principal
+		if c.who != "" {
+			p = &auth.Principal{Identity: c.who}
+		}
+		l, err := e.s.List(context.Background(), p, "guess")
+		if err != nil || len(l) != 2 {
+			t.Fatalf("%s lists %+v, %v", c.who, l, err)
+		}
+		for _, sk := range l {
+			if want := c.out && sk.Player == "Ann"; sk.OutOfRange != want {
+				t.Errorf("%s reads %s's seek out of range %v, want %v", c.who, sk.Player, sk.OutOfRange, want)
+			}
+		}
+		if c.out {
+			// What the list said is what an accept finds.
+			ann := l[0]
+			if ann.Player != "Ann" {
+				ann = l[1]
+			}
+			if _, err := e.s.Accept(context.Background(), p, ann.ID); refuse.Status(err) != http.StatusForbidden || !strings.Contains(err.Error(), "seeks opponents rated 1400 to 1600") {
+				t.Errorf("%s accepts the seek marked out of range: %v", c.who, err)
+			}
+		}
+	}
+}
+
 // TestSeekOnePerGame: a second seek for the same game while one waits is
 // refused; one for another game waits beside it; after a cancel, the
 // game may be sought again.

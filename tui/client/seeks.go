@@ -26,6 +26,12 @@ type Seek struct {
 	Rating      int        `json:"rating,omitempty"`
 	RatingRange *SeekRange `json:"rating_range,omitempty"`
 	Created     time.Time  `json:"created"`
+	// Provisional is set while the seeker's rating is too uncertain for
+	// the leaderboards (new to the pool, or back after long away).
+	Provisional bool `json:"provisional,omitempty"`
+	// OutOfRange is set, in a list read with a token, on a seek whose
+	// range leaves the reader out: the seek would refuse them.
+	OutOfRange bool `json:"out_of_range,omitempty"`
 }
 
 // SeekRange is the ratings a seek takes its opponent from, both bounds
@@ -104,10 +110,12 @@ func (c *Client) CancelSeek(ctx context.Context, token, id string) error {
 }
 
 // Seeks lists the seeks waiting for an opponent, oldest first: the
-// lobby's quick games, any of which a player may accept.
-func (c *Client) Seeks(ctx context.Context) ([]Seek, error) {
+// lobby's quick games. Read with the identity of token ("" for none), it
+// leaves out the seeks of players kept apart from it by a block and marks
+// those whose rating range leaves it out (OutOfRange).
+func (c *Client) Seeks(ctx context.Context, token string) ([]Seek, error) {
 	var l seekList
-	err := c.do(ctx, http.MethodGet, "/api/v1/seeks", "", nil, &l)
+	err := c.do(ctx, http.MethodGet, "/api/v1/seeks", token, nil, &l)
 	return l.Seeks, err
 }
 

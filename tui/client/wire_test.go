@@ -898,11 +898,24 @@ func TestWireTypes(t *testing.T) {
 	// A seek listed, as the lobby lists them, and accepted from there.
 	sk, err = ann.SeekGame(ctx, annS.Token, SeekRequest{Game: "nymphabet", Clock: 60})
 	must("Ann seeks a third time", err)
-	waiting, err := ben.Seeks(ctx)
+	waiting, err := ben.Seeks(ctx, benS.Token)
 	must("the seeks listed", err)
-	if !slices.ContainsFunc(waiting, func(s Seek) bool { return s.ID == sk.Seek.ID && s.Player == "Ann" }) {
+	if !slices.ContainsFunc(waiting, func(s Seek) bool { return s.ID == sk.Seek.ID && s.Player == "Ann" && !s.OutOfRange }) {
 		t.Errorf("the seeks listed %+v, without Ann's %s", waiting, sk.Seek.ID)
 	}
+	// A seek whose rating range leaves the reader out says so (as the
+	// browser makes it: the terminal's quick game asks no range).
+	var ranged SeekAnswer
+	must("Ann seeks Salvo players rated 1600 or more", ann.do(ctx, http.MethodPost, "/api/v1/seeks", annS.Token,
+		map[string]any{"game": "salvo", "rating_range": map[string]int{"min": 1600}}, &ranged))
+	waiting, err = ben.Seeks(ctx, benS.Token)
+	must("the seeks listed again", err)
+	if !slices.ContainsFunc(waiting, func(s Seek) bool {
+		return s.ID == ranged.Seek.ID && s.OutOfRange && s.RatingRange != nil && s.RatingRange.Min == 1600
+	}) {
+		t.Errorf("the seeks listed %+v, without Ann's out of Ben's range", waiting)
+	}
+	must("Ann withdraws it", ann.CancelSeek(ctx, annS.Token, ranged.Seek.ID))
 	acc, err := ben.AcceptSeek(ctx, benS.Token, sk.Seek.ID)
 	must("Ben accepts it", err)
 	if acc.Status != "paired" || acc.Table == nil {

@@ -86,4 +86,28 @@ func TestGuestRatedLobby(t *testing.T) {
 	if got := gus.Text("li[data-seek]"); !strings.HasSuffix(got, "For players with accounts") {
 		t.Errorf("a guest's lobby offers the rated seek: %q", got)
 	}
+	// A casual seek whose rating range leaves the reader out offers no
+	// Accept either: a guest has no rating, and a new account's is 1500.
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.SignUp("Ann", "another fine phrase")
+	if got := e2e.Eval[string](ann, `fetch("/api/v1/seeks", { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"game": "salvo", "rating_range": {"min": 1600, "max": 2000}}' }).then(r => r.status + "")`); got != "201" && got != "200" {
+		t.Fatalf("Ann seeks players rated 1600 to 2000: %s", got)
+	}
+	anns := `document.querySelector("li[data-seek]:last-child")`
+	for _, c := range []struct{ who, want string }{
+		{"a guest", "For rated players: a guest has no rating"},
+		{"an account", "Your rating is outside its range"},
+	} {
+		if c.who == "an account" {
+			gus.SignUp("Gus", "a guest no more")
+		}
+		gus.Open("/lobby")
+		gus.Wait("Ann's seek", `document.querySelectorAll("li[data-seek]").length === 2`)
+		if got := e2e.Eval[string](gus, anns+`.textContent`); !strings.Contains(got, "against players rated 1600 to 2000") || !strings.HasSuffix(got, c.want) {
+			t.Errorf("%s reads Ann's seek %q, want it to end %q", c.who, got, c.want)
+		}
+		if e2e.Eval[bool](gus, `!!`+anns+`.querySelector("button")`) {
+			t.Errorf("%s is offered to accept a seek out of their range", c.who)
+		}
+	}
 }

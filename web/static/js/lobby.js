@@ -23,7 +23,7 @@ export async function lobby(main) {
     try { list = (await call("GET", "/seeks")).seeks || []; } catch (e) { fill(seeks, h("p", { class: "error" }, e.message)); return; }
     // A seek's player may be renamed while it waits (by a moderator):
     // the list is drawn again for that too.
-    const now = JSON.stringify(list.map(s => [s.id, s.player]));
+    const now = JSON.stringify(list.map(s => [s.id, s.player, !!s.out_of_range]));
     if (now === shownSeeks) return;
     shownSeeks = now;
     const me = signedIn().toLowerCase();
@@ -37,7 +37,12 @@ export async function lobby(main) {
         isMine(s.id) || me && s.player.toLowerCase() === me ? h("span", { class: "muted" }, "Your seek")
           // The server refuses guests rated games: no Accept to offer them.
           : s.rated && !me ? h("span", { class: "muted accounts-only" }, "For players with accounts")
-            : acceptButton(s, seekErr)))));
+            // A seek with a rating range takes no guest (who has none), and
+            // the server marks one whose range leaves an account out: no
+            // Accept it would refuse.
+            : s.rating_range && !me ? h("span", { class: "muted out-of-range" }, "For rated players: a guest has no rating")
+              : s.out_of_range ? h("span", { class: "muted out-of-range" }, "Your rating is outside its range")
+              : acceptButton(s, seekErr)))));
     }, c => c.dataset.seek || "");
   };
   let shown = "";
