@@ -106,6 +106,7 @@ func TestGuestRatedLobby(t *testing.T) {
 		if got := e2e.Eval[string](gus, anns+`.textContent`); !strings.Contains(got, "against players rated 1600 to 2000") || !strings.HasSuffix(got, c.want) {
 			t.Errorf("%s reads Ann's seek %q, want it to end %q", c.who, got, c.want)
 		}
+		gus.Shot("lobby-out-of-range-" + strings.ReplaceAll(c.who, " ", "-"))
 		if e2e.Eval[bool](gus, `!!`+anns+`.querySelector("button")`) {
 			t.Errorf("%s is offered to accept a seek out of their range", c.who)
 		}

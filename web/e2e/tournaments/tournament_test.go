@@ -959,6 +959,7 @@ func TestTournamentRatedForAccounts(t *testing.T) {
 	joinAt(gus, "/tournaments/"+id)
 	gus.Open("/tournaments/" + asks)
 	gus.Wait("the rated games asked", `!!document.querySelector("#t-short")`)
+	gus.Shot("event-short-of-rated-games")
 	if got := gus.Text("#t-short"); got != "This event asks for 2 rated games in its rating pool; you have played 0." {
 		t.Errorf("an account without the rated games is told %q", got)
 	}
