@@ -396,9 +396,10 @@ func TestBlockHidesChallengeMadeBefore(t *testing.T) {
 }
 
 // TestBlockKeepsFromJoin: a block keeps two players from one table as it
-// keeps them from a challenge: Ben, whom Ann blocks, cannot take the open
-// seat at her table (he is not told why), nor she the one at his; Cat
-// takes either, and so does Ben once Ann unblocks him.
+// keeps them from a challenge: neither's lobby lists the other's open
+// table, Ben, whom Ann blocks, cannot take the open seat at her table (he
+// is not told why), nor she the one at his; Cat takes either, and so does
+// Ben once Ann unblocks him.
 func TestBlockKeepsFromJoin(t *testing.T) {
 	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
@@ -417,6 +418,33 @@ func TestBlockKeepsFromJoin(t *testing.T) {
 			return s.Table
 		}
 		annsTable, bensTable := open(ann), open(ben)
+		// Nor does the lobby list either the other's open table, as it
+		// does not their seeks; Cat, and a reader without an identity,
+		// see both.
+		anon := &client{t: t, base: base}
+		for _, c := range []struct {
+			name string
+			who  *client
+			want []string
+		}{
+			{"Ann", ann, []string{annsTable}},
+			{"Ben", ben, []string{bensTable}},
+			{"Cat", cat, []string{annsTable, bensTable}},
+			{"nobody", anon, []string{annsTable, bensTable}},
+		} {
+			var l struct{ Tables []table.Info }
+			if st, body := c.who.do("GET", "/api/v1/tables?status=open", nil, &l); st != 200 {
+				t.Fatalf("%s's lobby: %d %s", c.name, st, body)
+			}
+			var got []string
+			for _, in := range l.Tables {
+				got = append(got, in.ID)
+			}
+			slices.Sort(got)
+			if want := slices.Sorted(slices.Values(c.want)); !slices.Equal(got, want) {
+				t.Errorf("%s's lobby lists %v, want %v", c.name, got, want)
+			}
+		}
 		for _, c := range []struct {
 			who    *client
 			table  string
@@ -435,6 +463,11 @@ func TestBlockKeepsFromJoin(t *testing.T) {
 		expect(t, cat, "POST", "/api/v1/tables/"+bensTable+"/join", `{}`, 200, `"seat":1`)
 		if st, body := ann.do("DELETE", "/api/v1/blocks/Ben", nil, nil); st != 204 {
 			t.Fatalf("unblock: %d %s", st, body)
+		}
+		var l struct{ Tables []table.Info }
+		ben.do("GET", "/api/v1/tables?status=open", nil, &l)
+		if !slices.ContainsFunc(l.Tables, func(in table.Info) bool { return in.ID == annsTable }) {
+			t.Errorf("unblocked, Ann's table is not in Ben's lobby: %+v", l.Tables)
 		}
 		expect(t, ben, "POST", "/api/v1/tables/"+annsTable+"/join", `{}`, 200, `"seat":1`)
 	})

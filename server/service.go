@@ -225,6 +225,10 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		Hidden: func(ctx context.Context, reader string) (map[string]bool, error) {
 			return s.rel.Hidden(ctx, reader)
 		},
+		// Nor does the lobby list them one another's open tables.
+		ApartNames: func(ctx context.Context, reader string) (map[string]bool, error) {
+			return s.rel.ApartNames(ctx, reader)
+		},
 		// And they keep a rematch from seating two players one of whom
 		// blocks the other.
 		MayRematch: func(ctx context.Context, asker string, others []table.PairedSeat) error {

@@ -41,7 +41,7 @@ func (m *Model) readHomeNews() tea.Msg {
 	if err != nil {
 		return homeNewsMsg{err: err}
 	}
-	sk, err := m.c.Seeks(ctx, m.idToken)
+	sk, err := m.c.Seeks(ctx, "") // how many look for a game, whoever asks
 	if err != nil {
 		return homeNewsMsg{err: err}
 	}

@@ -50,7 +50,7 @@ func openLobby(sh *shared) tea.Cmd {
 	lb := &lobbyScreen{shared: sh}
 	sh.err = ""
 	sh.nav.show(lb)
-	return tea.Batch(lb.fetch, lb.poll())
+	return tea.Batch(lb.fetch(), lb.poll())
 }
 
 // poll asks for the lists again after lobbyPoll.
@@ -58,18 +58,27 @@ func (lb *lobbyScreen) poll() tea.Cmd {
 	return tea.Tick(lobbyPoll, func(time.Time) tea.Msg { return lobbyPollMsg{lb} })
 }
 
-func (lb *lobbyScreen) fetch() tea.Msg {
+// fetch asks for the lobby's lists as the player reads them: their
+// identity's token is taken now, as the lists are asked for on their own
+// goroutine while the screen goes on.
+func (lb *lobbyScreen) fetch() tea.Cmd {
+	tok := lb.idToken
+	return func() tea.Msg { return lb.read(tok) }
+}
+
+// read reads the lobby's lists with the identity of tok.
+func (lb *lobbyScreen) read(tok string) tea.Msg {
 	ctx, cancel := context.WithTimeout(lb.ctx, 10*time.Second)
 	defer cancel()
-	open, err := lb.c.Lobby(ctx, "open")
+	open, err := lb.c.Lobby(ctx, tok, "open")
 	if err != nil {
 		return lobbyMsg{err: err}
 	}
-	seeks, err := lb.c.Seeks(ctx, lb.idToken)
+	seeks, err := lb.c.Seeks(ctx, tok)
 	if err != nil {
 		return lobbyMsg{tables: open, err: err}
 	}
-	live, err := lb.c.Lobby(ctx, "playing")
+	live, err := lb.c.Lobby(ctx, tok, "playing")
 	if err != nil {
 		return lobbyMsg{tables: open, seeks: seeks, err: err}
 	}
@@ -112,14 +121,14 @@ func (lb *lobbyScreen) update(msg tea.Msg) tea.Cmd {
 			// polls on its own.
 			return nil
 		}
-		return tea.Batch(lb.fetch, lb.poll())
+		return tea.Batch(lb.fetch(), lb.poll())
 	case seatedMsg:
 		// The answer to a join or an acceptance: the table opens, or
 		// the refusal (the seat or seek taken or withdrawn meanwhile)
 		// shows under the lists, read again.
 		lb.busy = false
 		if msg.err != nil {
-			return lb.fetch
+			return lb.fetch()
 		}
 		return nil
 	case tea.KeyPressMsg:
@@ -134,7 +143,7 @@ func (lb *lobbyScreen) key(s string) tea.Cmd {
 	case "esc", "q":
 		lb.nav.goHome()
 	case "r":
-		return lb.fetch
+		return lb.fetch()
 	case "up", "k":
 		if n > 0 {
 			lb.at = (lb.at + n - 1) % n

@@ -63,7 +63,7 @@ func TestWatchFromTheLobby(t *testing.T) {
 	if strings.Contains(s, "ctrl+g") {
 		t.Errorf("a spectator is offered a claim:\n%s", s)
 	}
-	live, err := ac.Lobby(ctx, "playing")
+	live, err := ac.Lobby(ctx, "", "playing")
 	if err != nil || len(live) != 1 || live[0].Spectators == nil || *live[0].Spectators != 1 {
 		t.Errorf("the game in play is listed as %+v, %v: want 1 watching", live, err)
 	}
@@ -209,6 +209,7 @@ func TestLobbySeeks(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm.key("r")
+	tm.waitFor("gil's seek listed", has("gil (1500?)"))
 	tm.keyUntil("down", "> gil")
 	s = tm.waitFor("gil's seek, to a guest", has("takes players rated 1600 to 2000 · not you: a guest has no rating"))
 	tm.key("enter")
@@ -217,6 +218,7 @@ func TestLobbySeeks(t *testing.T) {
 		t.Errorf("a guest's acceptance of a seek out of range was sent:\n%s", s)
 	}
 	em.key("r")
+	em.waitFor("gil's seek listed", has("gil (1500?)"))
 	em.keyUntil("down", "> gil")
 	em.waitFor("gil's seek, to eve", has("takes players rated 1600 to 2000 · not you: your rating is outside it"))
 	em.key("enter")

@@ -241,7 +241,7 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("GET /metrics", h.serveMetrics)
 	h.mux.HandleFunc("GET /api/v1/games", h.listGames)
 	h.mux.HandleFunc("POST /api/v1/identity", handleJSON(h, byAnyone, created, h.newIdentity))
-	h.mux.HandleFunc("GET /api/v1/tables", handle(h, byAnyone, ok, h.lobby))
+	h.mux.HandleFunc("GET /api/v1/tables", handle(h, byViewer, ok, h.lobby))
 	h.mux.HandleFunc("GET /api/v1/tv", handle(h, byAnyone, ok, h.tv))
 	h.mux.HandleFunc("GET /api/v1/lexicons", handle(h, byAnyone, ok, h.lexicons))
 	h.mux.HandleFunc("POST /api/v1/tables", handleJSON(h, byIdentity, created, h.create))
@@ -588,7 +588,10 @@ func (h *Handler) newIdentity(r *http.Request, _ *auth.Principal, req protocol.I
 	return h.tables.NewIdentity(r.Context(), req.Name)
 }
 
-func (h *Handler) lobby(r *http.Request, _ *auth.Principal) (map[string]any, error) {
+// lobby serves GET /api/v1/tables[?status=&game=&limit=]: the public
+// tables, as the reader who sends a token or session may take the open
+// ones (table.Service.LobbyFor); anyone else reads them all.
+func (h *Handler) lobby(r *http.Request, p *auth.Principal) (map[string]any, error) {
 	limit := 100
 	if l := r.URL.Query().Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
@@ -597,7 +600,11 @@ func (h *Handler) lobby(r *http.Request, _ *auth.Principal) (map[string]any, err
 		}
 		limit = n
 	}
-	out, err := h.tables.LobbyGame(r.Context(), store.Status(r.URL.Query().Get("status")), r.URL.Query().Get("game"), limit)
+	reader := ""
+	if p != nil {
+		reader = p.Identity
+	}
+	out, err := h.tables.LobbyFor(r.Context(), reader, store.Status(r.URL.Query().Get("status")), r.URL.Query().Get("game"), limit)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,9 @@ package relations
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -313,6 +315,26 @@ func (s *Service) Apart(ctx context.Context, identity string) (map[string]bool, 
 	}
 	for id := range by {
 		out[id] = true
+	}
+	return out, nil
+}
+
+// ApartNames returns the names, in lower case, of the accounts identity
+// blocks and of those that block it: a join would seat it beside none of
+// them, so its lobby leaves out their open tables. A store without
+// relations has none.
+func (s *Service) ApartNames(ctx context.Context, identity string) (map[string]bool, error) {
+	ids, err := s.Apart(ctx, identity)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	names, err := s.names(ctx, slices.Collect(maps.Keys(ids)))
+	if err != nil {
+		return nil, refuse.ReadFailed(s.log, "your blocks", err)
+	}
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[strings.ToLower(n)] = true
 	}
 	return out, nil
 }

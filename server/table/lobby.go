@@ -64,6 +64,23 @@ func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) ([]
 	return s.LobbyGame(ctx, status, "", limit)
 }
 
+// LobbyFor is LobbyGame as reader (an identity; "" for none) may take
+// the tables: the open tables where an account sits that a block keeps
+// apart from reader (Config.ApartNames) are left out.
+func (s *Service) LobbyFor(ctx context.Context, reader string, status store.Status, gameName string, limit int) ([]Info, error) {
+	out, err := s.LobbyGame(ctx, status, gameName, limit)
+	if err != nil || reader == "" || s.cfg.ApartNames == nil || (status != "" && status != store.Open) {
+		return out, err
+	}
+	apart, err := s.cfg.ApartNames(ctx, reader)
+	if err != nil || len(apart) == 0 {
+		return out, err
+	}
+	return slices.DeleteFunc(out, func(in Info) bool {
+		return slices.ContainsFunc(in.Seats, func(st SeatInfo) bool { return st.Player == "account" && apart[strings.ToLower(st.Name)] })
+	}), nil
+}
+
 // LobbyGame is Lobby for the tables of one game (every game's for "").
 // The tables from memory carry their spectators, and rated games in play
 // their rating (live.go).

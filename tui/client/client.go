@@ -639,10 +639,12 @@ func (c *Client) AnalysisText(ctx context.Context, token, id string) (string, er
 	return text, err
 }
 
-// Lobby lists the public tables with the given status.
-func (c *Client) Lobby(ctx context.Context, status string) ([]Listed, error) {
+// Lobby lists the public tables with the given status. Read with the
+// identity of token ("" for none), the open tables leave out those where
+// a player sits whom a block keeps apart from it.
+func (c *Client) Lobby(ctx context.Context, token, status string) ([]Listed, error) {
 	var l lobby
-	err := c.do(ctx, http.MethodGet, "/api/v1/tables?status="+url.QueryEscape(status), "", nil, &l)
+	err := c.do(ctx, http.MethodGet, "/api/v1/tables?status="+url.QueryEscape(status), token, nil, &l)
 	return l.Tables, err
 }
 

@@ -627,7 +627,7 @@ func TestWireTypes(t *testing.T) {
 	}
 	_, err = ann.Chat(ctx, annTok, quizl, "players", "good luck")
 	must("Ann writes", err)
-	_, err = ann.Lobby(ctx, "playing")
+	_, err = ann.Lobby(ctx, annS.Token, "playing")
 	must("the games in play", err)
 	_, err = ann.TV(ctx)
 	must("the featured game", err)
@@ -647,7 +647,7 @@ func TestWireTypes(t *testing.T) {
 	// Salvo with a clock and an invite code, rated, then aborted.
 	salvo, err := ann.Create(ctx, annS.Token, "salvo", map[string]any{"clock": 60}, []string{"me", "open"}, map[string]any{"rated": true})
 	must("the Salvo table", err)
-	_, err = ann.Lobby(ctx, "open")
+	_, err = ann.Lobby(ctx, annS.Token, "open")
 	must("the lobby", err)
 	u, err = ann.Get(ctx, salvo.Token, salvo.Table)
 	must("the Salvo table's code", err)
