@@ -198,8 +198,8 @@ func (s *Service) GetFor(ctx context.Context, p *auth.Principal, id string) (Eve
 	return e, nil
 }
 
-// ratedGames returns how many rated games p has played in pool, and the
-// rating they hold there, when p has an account; nil for a guest.
+// ratedGames returns how many rated games p has played in pool when p
+// has an account; nil for a guest.
 func (s *Service) ratedGames(ctx context.Context, p *auth.Principal, pool string) (*int, error) {
 	_, acct, err := s.tables.NameOf(ctx, p)
 	if err != nil || !acct {
