@@ -1010,9 +1010,20 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 			return e.fetch()
 		}
 	case "ctrl+t":
-		if e.ev != nil {
-			e.chat.open, e.chat.err = true, ""
+		if e.ev == nil {
+			return nil
 		}
+		// The server takes lines from accounts and from the event's
+		// players: anyone else is told what would let them write before
+		// typing a line it would refuse.
+		if e.cfg.Session == "" && e.mine() == nil {
+			e.err, e.note = "sign in on the home screen to write in the event's chat", ""
+			if strings.HasPrefix(e.joinKeys(), "j join") {
+				e.err = "join the event (j), or sign in on the home screen, to write in its chat"
+			}
+			return nil
+		}
+		e.chat.open, e.chat.err = true, ""
 	case "s":
 		if !e.maker() || e.ev.Status != "created" || e.busy {
 			return nil

@@ -416,19 +416,25 @@ func TestEventChat(t *testing.T) {
 	}
 	tm.waitFor("Ben's answer, read with the event", has("Ben: Ben does"))
 
-	// A guest who is not in the event: refused in words, the line kept.
+	// A guest who is not in the event is told, before typing a line the
+	// server would refuse, what would let them write; joined, they write.
 	gm := newTerm(t, ts.URL, "Gus", 80, 24)
 	gm.key("e")
 	gm.waitFor("the list", has("> Chat night"))
 	gm.key("enter")
-	gm.waitFor("the event", has("Ben: Ben does"))
+	gm.waitFor("the event", has("Ben: Ben does", "j join · ctrl+t chat"))
+	gm.key("ctrl+t")
+	s := gm.waitFor("the refusal", has("join the event (j), or sign in on the home screen, to write in its chat"))
+	checkFits(t, gm)
+	if strings.Contains(s, "say:") {
+		t.Errorf("a guest not in the event is given the chat's line:\n%s", s)
+	}
+	gm.key("j")
+	gm.waitFor("Gus in", has("you are in it"))
 	gm.key("ctrl+t")
 	gm.typeText("hello")
 	gm.key("enter")
-	gm.waitFor("the refusal", has("join the event (j) or sign in", "say: hello█"))
-	checkFits(t, gm)
-	gm.key("esc")
-	gm.waitFor("the chat closed", has("j join · ctrl+t chat"))
+	gm.waitFor("Gus's message sent", has("Gus (guest): hello"))
 }
 
 // TestEventRecordsSaved: d on a finished event saves every game's record,

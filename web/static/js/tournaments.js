@@ -434,6 +434,9 @@ export async function event(main, id) {
   };
 
   const drawActions = () => {
+    // An account writes in the chat; a guest once in the event (as the
+    // server tells a reader it knows, or by a join made here).
+    chat.gate(!!signedIn() || (typeof e.joined === "boolean" ? e.joined : !!joinedHere()[id]));
     // A Swiss under way takes back only its own field: a player who
     // withdrew may come back, unless it withdrew them for no-shows.
     const myLine = (e.standings || []).find(s => s.you);
@@ -766,14 +769,24 @@ class EventChat {
     showCount(this.count, this.input);
     this.input.addEventListener("input", () => showCount(this.count, this.input));
     this.err = h("p", { class: "error", role: "alert", id: "t-chat-error" });
-    const form = h("form", { class: "stack", id: "t-chat-form", onsubmit: ev => { ev.preventDefault(); this.send(); } },
+    this.form = h("form", { class: "stack", id: "t-chat-form", onsubmit: ev => { ev.preventDefault(); this.send(); } },
       h("div", { class: "row" }, this.input, h("button", { type: "submit", id: "t-chat-send" }, "Send")), this.count, this.err);
+    // The server takes lines from accounts and from the event's players:
+    // anyone else reads the chat, and is told what would let them write.
+    this.closed = h("p", { class: "muted", id: "t-chat-closed", hidden: true }, "Sign in, or join the event, to write in its chat.");
     // A player with an account reports a line of the chat to the
     // moderators, as at a table (report.js).
     this.reportSlot = h("div", { id: "t-chat-report" });
     this.actions = h("div", { class: "row", id: "t-chat-actions" });
     this.el = h("section", { class: "card", id: "t-chat", "aria-labelledby": "t-chat-h", hidden: true },
-      h("h2", { id: "t-chat-h" }, "Chat"), this.log, form, this.actions, this.reportSlot);
+      h("h2", { id: "t-chat-h" }, "Chat"), this.log, this.form, this.closed, this.actions, this.reportSlot);
+  }
+
+  // gate shows the line to write in when the viewer may write (open),
+  // and else what would let them.
+  gate(open) {
+    this.form.hidden = !open;
+    this.closed.hidden = open;
   }
 
   // load asks for the lines after the last one seen, page by page
