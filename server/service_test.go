@@ -1157,6 +1157,13 @@ func TestStoreOutageReads(t *testing.T) {
 	if st, body := ann.do("GET", "/api/v1/daily/quizl", nil, &d); st != 200 {
 		t.Fatalf("the daily puzzle: %d %s", st, body)
 	}
+	// An event that asks for rated games: its page tells a reader not in
+	// it their count, from the store, and is read from memory without it.
+	var club struct{ ID string }
+	if st, body := ann.do("POST", "/api/v1/tournaments", map[string]any{"kind": "arena", "game": "nymphabet", "clock": 60, "minutes": 60, "min_rated_games": 3,
+		"starts": time.Now().Add(time.Hour).UTC().Format(time.RFC3339)}, &club); st != 201 {
+		t.Fatalf("an event: %d %s", st, body)
+	}
 	// The finished table leaves memory, so that reading it needs the store.
 	f.s.Drop(finished)
 
@@ -1203,6 +1210,7 @@ func TestStoreOutageReads(t *testing.T) {
 		{"a finished table's invite link", "/t/" + finished, ben, false},
 		{"the leaderboards", "/api/v1/leaderboards", ann, true},
 		{"the open tables", "/api/v1/tables", ben, true},
+		{"an event asking for rated games", "/api/v1/tournaments/" + club.ID, ben, true},
 		{"one's tables", "/api/v1/identity/tables", ann, true},
 		{"a live table", "/api/v1/tables/" + live.Table, ann, true},
 		{"a live table's record", "/api/v1/tables/" + live.Table + "/record", ann, true},

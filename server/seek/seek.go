@@ -1256,8 +1256,10 @@ func (s *Service) List(ctx context.Context, p *auth.Principal, gameName string) 
 		return out[i].ID < out[j].ID
 	})
 	if p != nil && len(ranged) > 0 {
+		// Ratings that cannot be read leave the seeks unmarked: an
+		// accept still finds the range.
 		if err := s.markOutOfRange(ctx, p.Identity, out, ranged, now); err != nil {
-			return nil, err
+			s.cfg.Logger.Warn("the seeks listed unmarked: the reader's ratings could not be read", "err", err)
 		}
 	}
 	return out, nil
@@ -1266,7 +1268,8 @@ func (s *Service) List(ctx context.Context, p *auth.Principal, gameName string) 
 // markOutOfRange sets OutOfRange on those of seeks, the ranged ones'
 // entries by id, whose rating range leaves identity out, as Accept would
 // find it at now: a guest has no rating, an account new to a pool the
-// rating every player starts with.
+// rating every player starts with. On an error, those marked before it
+// stay marked.
 func (s *Service) markOutOfRange(ctx context.Context, identity string, seeks []Seek, ranged map[string]*entry, now time.Time) error {
 	me, err := s.cfg.Players.Player(ctx, identity)
 	if err != nil {

@@ -66,15 +66,21 @@ func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) ([]
 
 // LobbyFor is LobbyGame as reader (an identity; "" for none) may take
 // the tables: the open tables where an account sits that a block keeps
-// apart from reader (Config.ApartNames) are left out.
+// apart from reader (Config.ApartNames) are left out. Blocks that cannot
+// be read leave the list whole: it comes from memory, and a join there
+// is still refused.
 func (s *Service) LobbyFor(ctx context.Context, reader string, status store.Status, gameName string, limit int) ([]Info, error) {
 	out, err := s.LobbyGame(ctx, status, gameName, limit)
 	if err != nil || reader == "" || s.cfg.ApartNames == nil || (status != "" && status != store.Open) {
 		return out, err
 	}
 	apart, err := s.cfg.ApartNames(ctx, reader)
-	if err != nil || len(apart) == 0 {
-		return out, err
+	if err != nil {
+		s.log.Warn("the lobby lists every open table: the reader's blocks could not be read", "err", err)
+		return out, nil
+	}
+	if len(apart) == 0 {
+		return out, nil
 	}
 	return slices.DeleteFunc(out, func(in Info) bool {
 		return slices.ContainsFunc(in.Seats, func(st SeatInfo) bool { return st.Player == "account" && apart[strings.ToLower(st.Name)] })

@@ -188,9 +188,11 @@ func (s *Service) GetFor(ctx context.Context, p *auth.Principal, id string) (Eve
 		e.Joined = &in
 		markReader(&e, entrants, p.Identity)
 		if !in && e.MinRatedGames > 0 && pool != "" {
+			// A live event reads from memory: ratings that cannot be
+			// read leave the count out, and a join still checks it.
 			games, err := s.ratedGames(ctx, p, pool)
 			if err != nil {
-				return Event{}, err
+				s.log.Warn("an event read without the reader's rated games", "event", id, "err", err)
 			}
 			e.RatedGames = games
 		}
