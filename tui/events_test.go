@@ -757,16 +757,24 @@ func TestEventLineCapped(t *testing.T) {
 	}
 }
 
+// offline is the screens' shared state of a guest, Ann (identity
+// "ann"), whose client names a server it never asks: for the tests that
+// draw an event's screens from events they make up.
+func offline(t *testing.T, w, h int) *shared {
+	t.Helper()
+	c, err := client.New("http://parlour.example", "Ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &shared{w: w, h: h, c: c, idToken: "ann", games: []client.Game{{Name: "wordfight", Title: "Sightless Word Fight"}, {Name: "nymphabet", Title: "Nymphabet"}}}
+}
+
 // TestEventAbout: the list of events says, under it, what its line has
 // no room for about the chosen event: rated or casual, the game's whole
 // title and mode, the length and the terms of entry.
 func TestEventAbout(t *testing.T) {
 	t.Parallel()
-	c, err := client.New("http://parlour.example", "Ann")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh := &shared{w: 80, h: 24, c: c, games: []client.Game{{Name: "wordfight", Title: "Sightless Word Fight"}, {Name: "nymphabet", Title: "Nymphabet"}}}
+	sh := offline(t, 80, 24)
 	for _, c := range []struct {
 		name string
 		ev   client.Tournament
@@ -801,11 +809,7 @@ func TestEventAbout(t *testing.T) {
 // own rather than cut "rated" off its end, and the screen still fits.
 func TestEventHead(t *testing.T) {
 	t.Parallel()
-	c, err := client.New("http://parlour.example", "Ann")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh := &shared{w: 80, h: 24, c: c, games: []client.Game{{Name: "wordfight", Title: "Sightless Word Fight"}, {Name: "nymphabet", Title: "Nymphabet"}}}
+	sh := offline(t, 80, 24)
 	for _, c := range []struct {
 		name, game string
 		lines      int
@@ -947,11 +951,7 @@ func TestEventSameNameGuest(t *testing.T) {
 // is told neither.
 func TestEventRoundState(t *testing.T) {
 	t.Parallel()
-	c, err := client.New("http://parlour.example", "Ann")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh := &shared{w: 100, h: 24, c: c, idToken: "ann", games: []client.Game{{Name: "nymphabet", Title: "Nymphabet"}}}
+	sh := offline(t, 100, 24)
 	for _, c := range []struct {
 		name string
 		me   client.Standing
@@ -981,11 +981,7 @@ func TestEventRoundState(t *testing.T) {
 // come back, but not for one it withdrew for not showing up.
 func TestEventKeys(t *testing.T) {
 	t.Parallel()
-	c, err := client.New("http://parlour.example", "Ann")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh := &shared{w: 100, h: 24, c: c, idToken: "ann", games: []client.Game{{Name: "nymphabet", Title: "Nymphabet"}}}
+	sh := offline(t, 100, 24)
 	me := func(s client.Standing) *client.Standing {
 		s.Rank, s.Name, s.You = 1, "Ann", true
 		return &s
@@ -1051,7 +1047,7 @@ func TestEventKeys(t *testing.T) {
 	// offered a join the server refuses; an account is offered it.
 	// An event that asks for rated games takes accounts only too, and of
 	// them those with the games: the server tells an account its count.
-	signed := &shared{w: 100, h: 24, c: c, idToken: "ann", cfg: Config{Session: "a session", Account: "Ann"}, games: sh.games}
+	signed := &shared{w: 100, h: 24, c: sh.c, idToken: "ann", cfg: Config{Session: "a session", Account: "Ann"}, games: sh.games}
 	played := func(n int) *int { return &n }
 	for _, r := range []struct {
 		name, kind, status string
@@ -1136,11 +1132,7 @@ func TestEventGamesPlayed(t *testing.T) {
 // on it says so rather than open a table there is not.
 func TestEventGameLines(t *testing.T) {
 	t.Parallel()
-	c, err := client.New("http://parlour.example", "Ann")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh := &shared{w: 100, h: 30, c: c, idToken: "ann", games: []client.Game{{Name: "nymphabet", Title: "Nymphabet"}}}
+	sh := offline(t, 100, 30)
 	ended := time.Now().Add(-time.Minute)
 	live := client.TournamentGame{Table: "t3", Round: 2, Players: []string{"Ann", "Ben"}}
 	ev := &client.Tournament{Kind: "swiss", Name: "Club Swiss", Game: "nymphabet", Rounds: 3, Round: 2, ClockText: "1+0", Status: "started",
@@ -1413,11 +1405,7 @@ func TestEventGameInHistory(t *testing.T) {
 // game again before it leaves the event.
 func TestEventPlayerGames(t *testing.T) {
 	t.Parallel()
-	c, err := client.New("http://parlour.example", "Ann")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh := &shared{w: 80, h: 24, c: c, idToken: "ann", games: []client.Game{{Name: "nymphabet", Title: "Nymphabet"}}}
+	sh := offline(t, 80, 24)
 	ended := time.Now().Add(-time.Minute)
 	live := client.TournamentGame{Table: "t3", Round: 2, Players: []string{"Ann", "Ben"}}
 	ev := &client.Tournament{Kind: "swiss", Name: "Club Swiss", Game: "nymphabet", Rounds: 3, Round: 2, ClockText: "1+0", Status: "started",
