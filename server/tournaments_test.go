@@ -607,12 +607,23 @@ func TestTournamentBadInput(t *testing.T) {
 			t.Errorf("%s changed the event: %+v", c.name, after)
 		}
 	}
+	// The event says why its creator cannot start it yet, in the
+	// refusal's words, so that a page offers no start it refuses.
+	if got := f.get(locked.ID).CannotStart; !strings.Contains(got, "needs at least 2 players to start; it has 0") {
+		t.Errorf("the Swiss without players says it cannot start: %q", got)
+	}
 	// Too many rounds for the field, at the start: two players cannot
 	// play three rounds.
 	for _, n := range []string{"Eve", "Fay"} {
 		if st, got := f.players[n].do("POST", "/api/v1/tournaments/"+locked.ID+"/join", `{"password": "open sesame"}`, nil); st != 200 {
 			t.Fatalf("%s joins with the password: %d %s", n, st, got)
 		}
+	}
+	if got := f.get(locked.ID).CannotStart; !strings.Contains(got, "at most 1 round; wait for more players") {
+		t.Errorf("the Swiss of two players for three rounds says it cannot start: %q", got)
+	}
+	if got := f.get(arena.ID).CannotStart; got != "" {
+		t.Errorf("an arena under way says it cannot start: %q", got)
 	}
 	if st, got := f.players["Ann"].do("POST", "/api/v1/tournaments/"+locked.ID+"/start", nil, nil); st != 409 || !strings.Contains(got, "at most 1 round; wait for more players, or for its start, when it plays the rounds its field can") {
 		t.Errorf("starting 3 rounds of 2 players: %d %s", st, got)

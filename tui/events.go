@@ -1028,6 +1028,11 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 		if !e.maker() || e.ev.Status != "created" || e.busy {
 			return nil
 		}
+		if e.ev.CannotStart != "" {
+			// The server says why it would refuse: say it without asking.
+			e.err, e.note = e.ev.CannotStart, ""
+			return nil
+		}
 		e.busy = true
 		gen, id, tok, c := e.gen, e.id, e.cfg.Session, e.c
 		return func() tea.Msg {
@@ -1244,7 +1249,10 @@ func (e *eventScreen) view() string {
 		keys = k + " · " + keys
 	}
 	if e.maker() && ev.Status == "created" {
-		keys = "s start it now · c cancel it · " + keys
+		keys = "c cancel it · " + keys
+		if ev.CannotStart == "" {
+			keys = "s start it now · " + keys
+		}
 	}
 	if ev.Status == "finished" {
 		keys = "d save every game's record · " + keys

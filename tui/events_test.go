@@ -1077,6 +1077,23 @@ func TestEventKeys(t *testing.T) {
 			t.Errorf("%s: the join is offered with a refusal's words:\n%s", r.name, got)
 		}
 	}
+	// Its maker may start an event early, but not a Swiss the server
+	// says its field cannot play yet: s says why, without asking.
+	for _, cannot := range []string{"", "Club night needs at least 2 players to start; it has 1"} {
+		ev := &client.Tournament{Kind: "swiss", Name: "Club night", Game: "nymphabet", Rounds: 3, ClockText: "1+0", Status: "created", Creator: "Ann",
+			CannotStart: cannot, Starts: time.Now().Add(time.Hour), Standings: []client.Standing{{Rank: 1, Name: "Ann", You: true}}}
+		e := &eventScreen{shared: signed, ev: ev, opened: map[string]bool{}}
+		got := ansi.Strip(e.view())
+		if strings.Contains(got, "s start it now") != (cannot == "") || !strings.Contains(got, "c cancel it") {
+			t.Errorf("the maker of a Swiss that %q: the keys read\n%s", cannot, got)
+		}
+		if cannot == "" {
+			continue
+		}
+		if cmd := e.update(keyMsg("s")); cmd != nil || e.err != cannot {
+			t.Errorf("s on a Swiss that cannot start: the screen says %q, and asked the server %v", e.err, cmd != nil)
+		}
+	}
 }
 
 // TestEventGamesPlayed: a finished event lists its games played, each

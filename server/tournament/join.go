@@ -330,6 +330,20 @@ func over(t store.Tournament) error {
 	return nil
 }
 
+// cannotStart is why ev's creator could not start it now, in the
+// words of the refusal: "" for an event that could start, one under way
+// or over, or one of the house's, which nobody starts early. ev.mu must
+// be held.
+func (ev *event) cannotStart() string {
+	if ev.t.Status != store.TournamentCreated || ev.t.Creator == "" {
+		return ""
+	}
+	if err := ev.startable(); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
 // startable refuses a Swiss its field cannot play. ev.mu must be held.
 func (ev *event) startable() error {
 	if ev.t.Kind != Swiss {

@@ -59,6 +59,11 @@ type Event struct {
 	// that asks for rated games (MinRatedGames) how many they have played
 	// in its pool, so that a front end offers no join the event refuses.
 	RatedGames *int `json:"rated_games,omitempty"`
+	// CannotStart says, while a player's event waits for its start, why
+	// its creator could not start it now (a Swiss whose field is too
+	// small for its rounds), so that a page offers no start the event
+	// refuses; empty when it could.
+	CannotStart string `json:"cannot_start,omitempty"`
 
 	Standings []Standing `json:"standings,omitempty"`
 	// Playing are the games under way; Games every game, the newest
@@ -174,6 +179,7 @@ func (s *Service) GetFor(ctx context.Context, p *auth.Principal, id string) (Eve
 		if ev.done() == nil {
 			pool, _ = game.Pool(ev.g, ev.rules)
 		}
+		e.CannotStart = ev.cannotStart()
 		ev.mu.Unlock()
 	} else {
 		t, err := s.stored(ctx, id)
@@ -251,6 +257,7 @@ func markReader(e *Event, entrants []store.Entrant, identity string) {
 // Joined, as GetFor tells it. ev.mu must be held.
 func (s *Service) viewFor(ev *event, p *auth.Principal) Event {
 	e := s.view(ev.t, ev.g, ev.version, true)
+	e.CannotStart = ev.cannotStart()
 	me := ev.entrant(p.Identity)
 	in := me != nil && !me.Left
 	e.Joined = &in

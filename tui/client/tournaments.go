@@ -41,6 +41,9 @@ type Tournament struct {
 	// RatedGames are the rated games in that pool of the account that
 	// asked, when the event asks for some and the account is not in it.
 	RatedGames *int `json:"rated_games,omitempty"`
+	// CannotStart is why its maker could not start it now (a Swiss
+	// whose field is too small), before its start; empty when they could.
+	CannotStart string `json:"cannot_start,omitempty"`
 	// MaxPlayers is the most players it takes.
 	MaxPlayers int `json:"max_players,omitempty"`
 	// Password says joining needs the event's password.

@@ -445,7 +445,7 @@ export async function event(main, id) {
     // The server tells an account not in the event its rated games in
     // the event's pool when the event asks for some.
     const short = e.rated_games != null && e.rated_games < (e.min_rated_games || 0);
-    const key = [e.status, inIt(), e.password, isCreator(), signedIn(), back, back && myLine.forfeits, full, short].join();
+    const key = [e.status, inIt(), e.password, isCreator(), signedIn(), back, back && myLine.forfeits, full, short, e.cannot_start || ""].join();
     if (key === actionsKey) return;
     actionsKey = key;
     err.textContent = "";
@@ -477,8 +477,11 @@ export async function event(main, id) {
       buttons.push(h("span", { class: "muted" }, "This Swiss has started: it plays with the field it started with."));
     }
     if (isCreator() && e.status === "created") {
-      buttons.push(h("button", { type: "button", id: "t-start", onclick: start }, "Start now"),
-        h("button", { type: "button", id: "t-cancel", onclick: cancel }, "Cancel the event"));
+      // The server says why it would refuse an early start (a Swiss
+      // whose field is too small for its rounds): no button, its words.
+      buttons.push(e.cannot_start ? h("span", { class: "muted", id: "t-cannot-start" }, `Not yet startable: ${e.cannot_start}.`)
+        : h("button", { type: "button", id: "t-start", onclick: start }, "Start now"),
+      h("button", { type: "button", id: "t-cancel", onclick: cancel }, "Cancel the event"));
     }
     fill(actions, buttons);
   };
