@@ -22,10 +22,13 @@ type playScreen struct {
 	marks   map[string]bool
 	down    bool
 	preview string
-	// Salvo's outline, drawn like a fleet on the ocean aimed at.
+	// Salvo's outline of the fleet tracked, drawn like a fleet beside the
+	// ocean aimed at; outlineOf names the table and target it is of, so
+	// that one left with esc is taken up again.
 	outline   []ship
 	osel      int
 	outlining bool
+	outlineOf string
 	pseq      int // the latest preview asked for
 	pdone     int // the latest preview answered
 }
@@ -51,6 +54,9 @@ func (t *tableScreen) onUpdate() tea.Cmd {
 func (p *playScreen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case helperMsg:
+		if strings.HasPrefix(msg.kind, "outline:") {
+			return p.onOutlineFleet(msg)
+		}
 		return p.onPreview(msg)
 	case tea.KeyPressMsg:
 		return p.key(msg.String(), msg)

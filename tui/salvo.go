@@ -107,19 +107,7 @@ func (p *playScreen) salvoKey(s string) tea.Cmd {
 		}
 		p.marks[sq] = !p.marks[sq]
 	case "o":
-		// Start from ships as long as this seat's own, laid on the
-		// ocean aimed at; with no fleet of its own, type the outline.
-		p.outline = nil
-		for _, sh := range v.Fleet {
-			if o, ok := parseShip(sh.Ship); ok {
-				p.outline = append(p.outline, o)
-			}
-		}
-		if len(p.outline) == 0 || len(p.outline) != len(v.Fleet) {
-			p.line = ":outline "
-			return nil
-		}
-		p.outlining, p.osel = true, 0
+		return p.startOutline(v)
 	case "enter":
 		if len(p.aim) == 0 {
 			p.t.err = "choose squares with space first (or : to type a move)"
@@ -200,17 +188,15 @@ func (p *playScreen) salvoView() string {
 			if aim[q] {
 				cell = warm(" * ")
 			}
-			if p.outlining {
-				for i, o := range p.outline {
-					if o.covers(c, row) {
-						cell = " " + strconv.Itoa(o.n) + " "
-						if i == p.osel {
-							cell = hi("[" + strconv.Itoa(o.n) + "]")
-						}
-					}
+			switch {
+			case p.outlining:
+				// The numbers stay in sight to outline by; the ship
+				// being moved shows on them too (the outline beside
+				// it has the shapes).
+				if p.outline[p.osel].covers(c, row) {
+					cell = hi(cell)
 				}
-			}
-			if row == p.r && c == p.c && !v.Finished {
+			case row == p.r && c == p.c && !v.Finished:
 				cell = cursorCell(cell)
 			}
 			l.WriteString(cell)
@@ -230,7 +216,9 @@ func (p *playScreen) salvoView() string {
 		r.WriteString("\n")
 	}
 	right := r.String()
-	if v.Practice {
+	if p.outlining {
+		right = p.outlineOcean()
+	} else if v.Practice {
 		// No fleet of one's own: say what practice is instead of an
 		// empty ocean.
 		head := "Practice"
@@ -257,12 +245,13 @@ func (p *playScreen) salvoView() string {
 		for _, o := range p.outline {
 			ships = append(ships, o.String())
 		}
-		info = append(info, warm("Outline: "+strings.Join(ships, " ")+" (tab ship · arrows · space turn · enter send · esc)"))
+		info = append(info, warm("Outline: "+strings.Join(ships, " ")))
 	} else if v.MustOutline && !p.t.watching() && !p.t.replaying {
 		info = append(info, warm("Every ship is sunk: o outlines the fleet (or : to type it)"))
 	}
-	if !p.t.watching() && !p.t.replaying {
-		// The salvo being aimed: nobody aims at a game watched or replayed.
+	if !p.t.watching() && !p.t.replaying && !v.MustOutline {
+		// The salvo being aimed: nobody aims at a game watched or
+		// replayed, nor once the fleet is to be outlined.
 		info = append(info, fmt.Sprintf("Salvo: %s (%d of %s)", strings.Join(p.aim, " "), len(p.aim), game.Count(v.Shots, "shot", "shots")))
 	}
 	prompt := ""
@@ -272,7 +261,10 @@ func (p *playScreen) salvoView() string {
 	// The keys on one line at 80 columns (? lists the rest: : types a
 	// move, esc goes home), so that the reports have the room.
 	keys := "arrows aim · space choose · enter fire · m mark · o outline · l reports · ? help"
-	if p.t.w >= 120 {
+	switch {
+	case p.outlining:
+		keys = "tab next ship · arrows move · space turn · enter send the outline · esc aim"
+	case p.t.w >= 120:
 		keys = "arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline · l every report · : type a move · esc home · ? help"
 	}
 	// Under the oceans: the table's first line, 13 lines of oceans, the
@@ -280,6 +272,102 @@ func (p *playScreen) salvoView() string {
 	room := p.height() - len(info) - 16 - p.t.msgExtra() - strings.Count(wrapKeys(keys, p.t.w), "\n") - strings.Count(prompt, ":")
 	info = append(info, p.t.wrappedLog(max(1, room), p.t.w))
 	return body + strings.Join(info, "\n") + "\n" + p.footer(prompt, keys)
+}
+
+// outlineOcean draws the outline being written as the fleet editor draws
+// a fleet: each ship by its length, the one the keys move in brackets.
+// It is of the fleet in the ocean aimed at, whose title names it.
+func (p *playScreen) outlineOcean() string {
+	var b strings.Builder
+	b.WriteString(title("Your outline") + "\n")
+	b.WriteString("    " + strings.Join(strings.Split("ABCDEFGHIJ", ""), "  ") + "\n")
+	for row := range 10 {
+		fmt.Fprintf(&b, "%2d ", row+1)
+		for c := range 10 {
+			cell := " · "
+			for _, o := range p.outline {
+				if o.covers(c, row) {
+					cell = " " + strconv.Itoa(o.n) + " "
+				}
+			}
+			// The ship being moved lies on top of any it overlaps.
+			if o := p.outline[p.osel]; o.covers(c, row) {
+				cell = hi("[" + strconv.Itoa(o.n) + "]")
+			}
+			b.WriteString(cell)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// startOutline opens the outline editor on the fleet tracked. An outline
+// of that fleet begun before and left with esc is taken up where it was;
+// a first one starts from ships as long as this seat's own, laid as its
+// own lie, or, with no fleet of its own (practice, the daily puzzle),
+// from a fleet the server lays at random, so that the ships' lengths come
+// from the referee. A fleet the editor cannot lay (a diagonal ship) is
+// typed on the move line instead.
+func (p *playScreen) startOutline(v salvoView) tea.Cmd {
+	of := p.t.id + "/" + strconv.Itoa(v.Target)
+	if len(p.outline) > 0 && p.outlineOf == of {
+		p.outlining = true
+		return nil
+	}
+	if len(v.Fleet) == 0 {
+		body := map[string]any{"game": "salvo"}
+		var rules map[string]json.RawMessage
+		if json.Unmarshal(p.t.upd.Table.Rules, &rules) == nil && rules != nil {
+			// The editor lays ships along rows and columns only.
+			rules["diagonal_ships"] = json.RawMessage("false")
+			body["rules"] = rules
+		}
+		return p.t.helper("outline:"+of, "/api/v1/tools/random-setup", body)
+	}
+	var fleet []string
+	for _, sh := range v.Fleet {
+		fleet = append(fleet, sh.Ship)
+	}
+	p.beginOutline(of, fleet)
+	return nil
+}
+
+// beginOutline opens the editor on fleet for the outline of; a fleet it
+// cannot lay opens the move line to type the outline on.
+func (p *playScreen) beginOutline(of string, fleet []string) {
+	var out []ship
+	for _, s := range fleet {
+		if o, ok := parseShip(s); ok {
+			out = append(out, o)
+		}
+	}
+	if len(out) == 0 || len(out) != len(fleet) {
+		p.line = ":outline "
+		return
+	}
+	p.outline, p.outlineOf, p.osel, p.outlining = out, of, 0, true
+}
+
+// onOutlineFleet takes the random fleet asked for to start an outline.
+func (p *playScreen) onOutlineFleet(msg helperMsg) tea.Cmd {
+	of := strings.TrimPrefix(msg.kind, "outline:")
+	var v salvoView
+	json.Unmarshal(p.t.upd.View, &v)
+	if of != p.t.id+"/"+strconv.Itoa(v.Target) || !v.MustOutline {
+		return nil // asked for a fleet no longer tracked
+	}
+	var a struct {
+		Setup struct {
+			Fleet []string `json:"fleet"`
+		} `json:"setup"`
+	}
+	if msg.err != nil || json.Unmarshal(msg.raw, &a) != nil {
+		// Without the editor the outline can still be typed.
+		p.line = ":outline "
+		return nil
+	}
+	p.beginOutline(of, a.Setup.Fleet)
+	return nil
 }
 
 // outlineKey moves the outline's ships as the fleet editor moves a fleet.

@@ -298,11 +298,35 @@ func TestSalvoPractice(t *testing.T) {
 	for _, sh := range fleets[0] {
 		outline = append(outline, sh.String())
 	}
+	if strings.Contains(s, "Salvo: ") {
+		t.Errorf("a salvo to aim is offered once only the outline is left:\n%s", s)
+	}
 	// Practice has no fleet of its own to start the outline from: o opens
-	// the line to type it.
+	// the editor on a fleet the server lays, beside the ocean aimed at,
+	// whose salvos' numbers stay in sight to outline by.
+	aimedAt := func(s string) []string {
+		var left []string
+		for _, l := range strings.Split(s, "\n")[3:13] {
+			r := []rune(l)
+			// The cursor's > < (no cursor while outlining) aside.
+			left = append(left, strings.NewReplacer(">", " ", "<", " ").Replace(string(r[:min(len(r), 33)])))
+		}
+		return left
+	}
 	tm.key("o")
-	tm.waitFor("the outline line", has("Move: :outline █"))
-	tm.typeText(strings.Join(outline, " "))
+	o := tm.waitFor("the outline editor", has("Your outline", "enter send the outline"))
+	checkFits(t, tm)
+	if !slices.Equal(aimedAt(o), aimedAt(s)) || strings.Contains(o, "Practice") {
+		t.Fatalf("the outline is not beside the ocean as it was:\n%s\nbefore:\n%s", o, s)
+	}
+	layOutline(tm, outline)
+	want := "Outline: " + strings.Join(outline, " ")
+	tm.waitFor("the outline laid", has(want))
+	// esc goes back to aiming, and o takes the outline up where it was.
+	tm.key("esc")
+	tm.waitFor("the ocean again", func(s string) bool { return !strings.Contains(s, "Your outline") })
+	tm.key("o")
+	tm.waitFor("the same outline", has("Your outline", want))
 	tm.key("enter")
 	s = tm.waitFor("the end", over)
 	checkFits(t, tm)

@@ -222,28 +222,7 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 		tm.view(&v)
 		if v.MustOutline {
 			tm.key("o")
-			p := tm.table().play
-			for i, want := range benFleet.Fleet {
-				w, _ := parseShip(want)
-				for p.osel != i {
-					tm.key("tab")
-				}
-				if p.outline[i].down != w.down {
-					tm.key("space")
-				}
-				for p.outline[i].row > w.row {
-					tm.key("up")
-				}
-				for p.outline[i].row < w.row {
-					tm.key("down")
-				}
-				for p.outline[i].col > w.col {
-					tm.key("left")
-				}
-				for p.outline[i].col < w.col {
-					tm.key("right")
-				}
-			}
+			layOutline(tm, benFleet.Fleet)
 			if s := tm.screen(); !strings.Contains(s, "Outline: "+strings.Join(benFleet.Fleet, " ")) {
 				t.Fatalf("the outline is not Ben's fleet:\n%s", s)
 			}
@@ -431,5 +410,36 @@ func TestWaitingNoteGoes(t *testing.T) {
 	s := tm.waitFor("play", has("Aiming at Ben's ocean"))
 	if strings.Contains(s, "waiting for the setups") {
 		t.Errorf("the waiting note stays once play began:\n%s", s)
+	}
+}
+
+// layOutline moves the ships of the outline editor, open, onto fleet with
+// its keys: tab to each ship, space to turn it, the arrows to move it.
+func layOutline(tm *term, fleet []string) {
+	tm.t.Helper()
+	p := tm.table().play
+	for i, want := range fleet {
+		w, ok := parseShip(want)
+		if !ok {
+			tm.t.Fatalf("the test's outline %v holds a ship the editor cannot lay", fleet)
+		}
+		for p.osel != i {
+			tm.key("tab")
+		}
+		if p.outline[i].down != w.down {
+			tm.key("space")
+		}
+		for p.outline[i].row > w.row {
+			tm.key("up")
+		}
+		for p.outline[i].row < w.row {
+			tm.key("down")
+		}
+		for p.outline[i].col > w.col {
+			tm.key("left")
+		}
+		for p.outline[i].col < w.col {
+			tm.key("right")
+		}
 	}
 }

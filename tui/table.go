@@ -282,7 +282,7 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 		if msg.gen != t.gen {
 			return nil
 		}
-		if strings.HasPrefix(msg.kind, "preview:") {
+		if strings.HasPrefix(msg.kind, "preview:") || strings.HasPrefix(msg.kind, "outline:") {
 			return t.play.update(msg)
 		}
 		return t.setup.update(msg)
