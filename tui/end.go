@@ -437,6 +437,9 @@ func (t *tableScreen) endNews() string {
 	switch {
 	case res.Status == "aborted":
 		s = "aborted"
+		if a := t.upd.Table.Aborted; a != nil {
+			return s + ": " + t.abortNews(a.Seat, a.Name, a.Why)
+		}
 	case slices.Contains(res.Winners, t.seat):
 		s = "you won"
 	case len(res.Winners) > 0:
@@ -496,6 +499,26 @@ func (t *tableScreen) eventAbortText(name string, seat int, why string) string {
 	s := "no result at the table, and no rating changes; " + name + " counts it as " + loss
 	if len(others) > 0 {
 		s += " and a win for " + strings.Join(others, " and ")
+	}
+	return s
+}
+
+// abortNews says who aborted the game on show and how, and, when an
+// event's, how the event counts it for the player: the next game of an
+// arena takes the end screen's place within a second, and "aborted"
+// alone would say there was no result where the event scored one.
+func (t *tableScreen) abortNews(seat int, name, why string) string {
+	if seat == t.seat {
+		name = "you"
+	}
+	s := abortText(name, why)
+	ev := t.upd.Table.Event
+	switch {
+	case ev == nil || t.seat < 0:
+	case seat == t.seat:
+		s += ", which " + ev.Name + " counts as your loss"
+	default:
+		s += ", which " + ev.Name + " counts as your win"
 	}
 	return s
 }

@@ -214,9 +214,23 @@ func TestEventPairingOnTheStream(t *testing.T) {
 	if e := tm.table().event; e == nil || e.id != ev.ID {
 		t.Errorf("the next game is not the event's: %+v", e)
 	}
-	// Home, both games name the event: the one under way as the table
-	// has it, the one over as the account's history does.
+	// Ben resigns the next game before anyone has moved: the table
+	// aborts it, without a result, but the arena counts it as Ann's win,
+	// and the news that replaces its end screen says so rather than a
+	// bare "aborted".
 	next := tm.table().id
+	if _, err := ben.Move(ctx, benS.Token, next, "resign", 0, false); err != nil {
+		t.Fatal(err)
+	}
+	s = tm.waitFor("the game after", func(s string) bool {
+		return tm.table() != nil && tm.table().id != next && strings.Contains(s, "you: Ann")
+	})
+	checkFits(t, tm)
+	if !strings.Contains(strings.Join(strings.Fields(s), " "), "Your last game: aborted: Ben resigned before every player had moved, which Stream night counts as your win. Stream night paired you") {
+		t.Errorf("the news of an aborted game does not say how the event counts it:\n%s", s)
+	}
+	// Home, the games name the event: those under way as the table
+	// has them, those over as the account's history does.
 	tm.key("esc")
 	tm.waitFor("the event", has("Stream night", "Arena of 30 minutes"))
 	tm.key("esc")
