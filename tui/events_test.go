@@ -174,9 +174,9 @@ func TestEventPairingOnTheStream(t *testing.T) {
 	first := tm.table().id
 
 	// A word each, then Ben resigns (a resignation before both moved
-	// would abort the game, and withdraw him from the arena): the game
-	// is over, and after the arena's pause the next pairing brings Ann's
-	// next game to her screen by itself.
+	// would abort the game, as the next one is): the game is over, and
+	// after the arena's pause the next pairing brings Ann's next game to
+	// her screen by itself.
 	u, err := ben.Get(ctx, benS.Token, first)
 	if err != nil {
 		t.Fatal(err)
