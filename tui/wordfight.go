@@ -261,15 +261,18 @@ func (p *playScreen) wordfightView() string {
 	if len(shown) > 0 {
 		info = append(info, faint(wrapKeys(strings.Join(append(shown, "arrows scroll"), " · "), max(20, p.t.w-(4+2*(right-left)+2)))))
 	}
+	// Whom the table waits for wraps beside the board rather than being
+	// cut: names are long, and several may be waited for.
+	gw := 4 + 2*(right-left) + 2
 	switch {
 	case cur != "" && p.t.myTurn():
 		info = append(info, "Place "+title(cur)+" at "+p.placement(), wrap(p.preview, 34))
 	case cur != "":
-		info = append(info, "Waiting for "+p.others()+" to answer "+cur)
+		info = append(info, wrap("Waiting for "+p.others()+" to answer "+cur, max(20, p.t.w-gw)))
 	case p.declaring():
 		info = append(info, "Your turn to declare a word")
 	case p.t.upd != nil && p.t.upd.Table.Status == "playing" && v.Declarer >= 0:
-		info = append(info, "Waiting for "+p.t.name(v.Declarer)+" to declare a word")
+		info = append(info, wrap("Waiting for "+p.t.name(v.Declarer)+" to declare a word", max(20, p.t.w-gw)))
 	}
 	info = append(info, "", title("The list"))
 	start := max(0, len(v.List)-8)
@@ -315,7 +318,6 @@ func (p *playScreen) wordfightView() string {
 	// the lines drawn so far leave, not what their count does; and the
 	// columns beside the board there are.
 	used := strings.Count(strings.Join(info, "\n"), "\n") + 1
-	gw := 4 + 2*(right-left) + 2
 	info = append(info, "", p.t.logBlock(max(1, p.height()-used-6-p.t.msgExtra()), max(1, p.t.w-gw)))
 	body := side(fit(g.String(), gw, p.height()), gw, strings.Join(info, "\n"), p.t.w-gw)
 	prompt, keys := "", "arrows move · space/tab across or down · enter place · c twice cannot · : type a move · esc home · ? help"

@@ -312,3 +312,49 @@ func TestWordFightListMarks(t *testing.T) {
 	}
 	checkFits(t, tm)
 }
+
+// TestWordFightWaitingWraps: beside a board that leaves the list a narrow
+// column, whom the table waits for wraps there rather than being cut, a
+// name of the longest a guest may take included.
+func TestWordFightWaitingWraps(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("wordfight", 3) // a friend
+	tm.key("enter")
+	tm.waitFor("the table", func(string) bool { return tm.table() != nil })
+	const long = "Bartholomew Fitzgeraldo" // 23 characters
+	ben, err := client.New(ts.URL, long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ben.Join(ctx, "", tm.table().id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The column beside the 20-wide board: what each line holds past it.
+	column := func(s string) string {
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			if r := []rune(l); len(r) > 46 {
+				out = append(out, string(r[46:]))
+			}
+		}
+		return strings.Join(strings.Fields(strings.Join(out, " ")), " ")
+	}
+	tm.waitFor("Ann's turn", has("Your turn to declare a word"))
+	tm.typeText("quiz")
+	tm.key("enter")
+	tm.waitFor("QUIZ to place", has("▸ 1 QUIZ"))
+	tm.key("enter") // A1 across
+	want := "Waiting for " + long + " to answer QUIZ"
+	tm.waitFor("the wait for the answer", func(s string) bool { return strings.Contains(column(s), want) })
+	checkFits(t, tm)
+	if _, err := ben.Move(ctx, b.Token, b.Table, "place A1 across", 0, false); err != nil {
+		t.Fatal(err)
+	}
+	want = "Waiting for " + long + " to declare a word"
+	tm.waitFor("the wait for the word", func(s string) bool { return strings.Contains(column(s), want) })
+	checkFits(t, tm)
+}
