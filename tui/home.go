@@ -431,14 +431,33 @@ func (hm *homeScreen) view() string {
 	keys := wrapKeys("↑↓ choose · enter open · 1-4 new table · r rules · g quick game · d daily · i join · l lobby · p players · e events · t leaderboards · ? help", hm.w)
 	// Under the games: a blank line, the message's line and the keys'.
 	room := hm.h - strings.Count(b.String(), "\n") - 3 - strings.Count(keys, "\n")
-	for j, r := range rs {
-		// The last line left says how many more there are, when more
-		// than one does not fit.
-		if room <= 0 || room == 1 && j < len(rs)-1 {
-			fmt.Fprintf(&b, "  … and %d more\n", len(rs)-j)
-			break
+	start, end := 0, len(rs)
+	if len(rs) > room {
+		// More games than lines: a line says how many more there are,
+		// and the list moves on with the cursor, so that the game it
+		// opens is in sight, a line above saying how many are newer.
+		end = max(0, room-1)
+		if sel := hm.at - (i + 3); sel >= end && sel < len(rs) {
+			end = sel + 1
+			k := room - 1
+			if end < len(rs) {
+				k--
+			}
+			start = max(0, end-max(1, k))
 		}
-		room--
+	}
+	// Lines to spare once the games shown and the lines about the others
+	// have theirs: a game's notes may take one below it.
+	spare := room - (end - start)
+	if start > 0 {
+		spare--
+		fmt.Fprintf(&b, "  … %d newer above\n", start)
+	}
+	if end < len(rs) {
+		spare--
+	}
+	for j := start; j < end; j++ {
+		r := rs[j]
 		rated := "     "
 		if r.Rated {
 			rated = "rated"
@@ -455,14 +474,17 @@ func (hm *homeScreen) view() string {
 			switch {
 			case ansi.StringWidth(line+" · "+note) <= hm.w:
 				line += " · " + note
-			case room > 0 && len(rs)-j-1 < room:
-				room--
+			case spare > 0:
+				spare--
 				line += "\n" + faint("    "+note)
 			default:
 				line += " · " + note
 			}
 		}
 		b.WriteString(fit(line, hm.w, 2) + "\n")
+	}
+	if end < len(rs) {
+		fmt.Fprintf(&b, "  … and %d more\n", len(rs)-end)
 	}
 	b.WriteString("\n" + hm.message() + "\n")
 	b.WriteString(faint(keys))

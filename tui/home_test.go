@@ -458,6 +458,21 @@ func TestHomeFits(t *testing.T) {
 				if !strings.HasSuffix(s, "? help") || !strings.Contains(s, "… and ") {
 					t.Errorf("%dx%d, %+v, news %v: the keys or the count of games left out are cut:\n%s", size[0], size[1], cfg, news != nil, s)
 				}
+				// The cursor going down the games keeps the one it is on
+				// in sight, to the last.
+				for j, r := range recent {
+					hm.at = len(games) + 3 + j
+					s := strings.TrimRight(ansi.Strip(hm.view()), " ")
+					for _, p := range fitProblems(s, size[0], size[1]) {
+						t.Errorf("%dx%d, %+v, news %v, game %d chosen: %s", size[0], size[1], cfg, news != nil, j, p)
+					}
+					if l := lineWith(s, r.Table); !strings.HasPrefix(l, "> ") {
+						t.Fatalf("%dx%d, %+v, news %v: game %d, chosen, is not in sight:\n%s", size[0], size[1], cfg, news != nil, j, s)
+					}
+					if last := j == len(recent)-1; last == strings.Contains(s, "… and ") || j > 10 && !strings.Contains(s, "newer above") {
+						t.Errorf("%dx%d, %+v, news %v: game %d chosen, the games left out above or below are not counted:\n%s", size[0], size[1], cfg, news != nil, j, s)
+					}
+				}
 			}
 		}
 	}
