@@ -24,6 +24,7 @@ import (
 	"parlour/glicko"
 	"parlour/lexicon"
 	"parlour/server/auth"
+	"parlour/server/httpapi"
 	"parlour/server/internal/servertest"
 	"parlour/server/limit"
 	"parlour/server/players"
@@ -708,6 +709,68 @@ func TestRatedBadInput(t *testing.T) {
 	}
 	if v, _ := f.s.View(context.Background(), nil, rated.Table); v.Table.Seats[1].Kind != "open" {
 		t.Fatal("the refused join took the seat")
+	}
+}
+
+// TestGamesTellRatedOptions: each game's rated_options in GET
+// /api/v1/games are exactly the options a rated table may set away from
+// their defaults, so that a form can keep the others at theirs: a rated
+// table with one of them changed is made, with any other refused as
+// changing the game.
+func TestGamesTellRatedOptions(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	var games []httpapi.GameInfo
+	if st, body := ann.do("GET", "/api/v1/games", nil, &games); st != 200 {
+		t.Fatalf("games: %d %s", st, body)
+	}
+	tried := 0
+	for _, g := range games {
+		if g.RatedOptions == nil {
+			t.Errorf("%s: no rated_options, though every game here may be rated", g.Name)
+			continue
+		}
+		if g.ModeOption != "" && !slices.Contains(g.RatedOptions, g.ModeOption) {
+			t.Errorf("%s: rated_options %v leave out its mode option %s", g.Name, g.RatedOptions, g.ModeOption)
+		}
+		for _, o := range g.Options {
+			// A value away from the default, as a form would set it.
+			var v any
+			switch o.Kind {
+			case game.Bool:
+				v = o.Default != true
+			case game.Choice:
+				for _, c := range o.Choices {
+					if c != o.Default {
+						v = c
+						break
+					}
+				}
+			case game.Int:
+				d, _ := o.Default.(float64)
+				v = int(d) + 1
+				if int(d)+1 > o.Max {
+					v = int(d) - 1
+				}
+			default:
+				continue // a text (a board's shape) has no value every game takes
+			}
+			tried++
+			rules, _ := json.Marshal(map[string]any{o.Name: v})
+			body := fmt.Sprintf(`{"game": %q, "seats": ["me", "open"], "rated": true, "rules": %s}`, g.Name, rules)
+			st, res := ann.do("POST", "/api/v1/tables", body, nil)
+			switch allowed := slices.Contains(g.RatedOptions, o.Name); {
+			case allowed && st != 201:
+				t.Errorf("%s: %s, named in rated_options, is refused at a rated table: %d %s", g.Name, rules, st, res)
+			case !allowed && (st != 400 || !strings.Contains(res, "changes the game")):
+				t.Errorf("%s: %s, not named in rated_options, is not refused as changing the game: %d %s", g.Name, rules, st, res)
+			}
+		}
+	}
+	if tried < 10 {
+		t.Errorf("only %d options tried", tried)
 	}
 }
 

@@ -139,9 +139,22 @@ func (cs *challengeScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			cs.rated = !cs.rated
 		}
 	default:
+		if o := opts[cs.at-2]; cs.rated && ratedFixed(cs.chosen(), o) {
+			cs.err = ratedRefusal(o)
+			return nil
+		}
 		cs.rules.change(opts[cs.at-2], s, k)
 	}
 	return nil
+}
+
+// values are the rules the challenge sends: a rated game's keep those it
+// may not change at their defaults.
+func (cs *challengeScreen) values() ruleValues {
+	if cs.rated {
+		return cs.rules.asRated(cs.chosen(), cs.opts())
+	}
+	return cs.rules
 }
 
 // send sends the challenge, unless one is on its way or the name is
@@ -156,7 +169,7 @@ func (cs *challengeScreen) send() tea.Cmd {
 		return nil
 	}
 	cs.busy, cs.err = true, ""
-	rules, lexicon := cs.rules.request(cs.lexicon)
+	rules, lexicon := cs.values().request(cs.lexicon)
 	p := client.Proposal{Game: g.Name, Rated: cs.rated, Rules: rules, Lexicon: lexicon}
 	tok, c := cs.cfg.Session, *cs.c
 	return func() tea.Msg {
@@ -201,14 +214,19 @@ func (cs *challengeScreen) view() string {
 	}
 	row(1, "Game", game, choiceRange(titles, game, rowRoom(cs.w, lw, game)))
 	typing := false // the field chosen takes a text typed in
+	values := cs.values()
 	for i, o := range opts {
+		if cs.rated && ratedFixed(cs.chosen(), o) {
+			row(2+i, optionLabel(o), values.text(o), ratedNote)
+			continue
+		}
 		if o.Kind == "text" {
-			t, _ := cs.rules[o.Name].(string)
+			t, _ := values[o.Name].(string)
 			typing = typing || 2+i == cs.at
 			formText(&b, 2+i == cs.at, optionLabel(o), lw, t, cs.w)
 			continue
 		}
-		val := cs.rules.text(o)
+		val := values.text(o)
 		row(2+i, optionLabel(o), val, optionRange(o, val, rowRoom(cs.w, lw, val)))
 	}
 	rated := "no"

@@ -572,6 +572,60 @@ func TestEventChatMute(t *testing.T) {
 	am.waitFor("the refusal", has("only the event's creator mutes players in its chat", "say: /mute ben_e█"))
 }
 
+// TestNewEventRatedKeepsDefaults: the new-event form, Rated chosen,
+// holds the game's options a rated game may not change at their defaults
+// and refuses keys that would change them; the rated event made plays the
+// default rules.
+func TestNewEventRatedKeepsDefaults(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	_, as := signedUp(t, ts, "ann_e")
+	tm := newTermWith(t, ts.URL, "ann_e", 80, 24, Config{DataDir: t.TempDir(), Session: as.Token, Account: "ann_e"})
+	tm.key("e")
+	tm.waitFor("the list", has("Events", "n make one"))
+	tm.key("n")
+	tm.waitFor("the form", has("New event", "Kind"))
+	tm.keyUntil("down", "> Game")
+	tm.keyUntil("right", "‹ Salvo ›")
+	tm.keyUntil("down", "> Ship placement")
+	tm.key("right")
+	tm.waitFor("free placement", func(s string) bool { return strings.Contains(lineWith(s, "Ship placement"), "‹ free ›") })
+	tm.keyUntil("down", "> Rated")
+	tm.key("right")
+	s := tm.waitFor("rated", func(s string) bool { return strings.Contains(lineWith(s, "Rated"), "‹ yes ›") })
+	checkFits(t, tm)
+	if l := lineWith(s, "Ship placement"); !strings.Contains(l, "‹ strict ›") || !strings.Contains(l, "rated: the default") {
+		t.Fatalf("a rated event's placement is not held at its default: %q\n%s", l, s)
+	}
+	tm.keyUntil("up", "> Ship placement")
+	tm.key("right")
+	tm.waitFor("the refusal", has("! a rated game keeps ship placement at its default"))
+	tm.key("enter")
+	tm.waitFor("the event made", has("is made", "Arena of 30 minutes · Salvo", "rated"))
+	var made struct {
+		Tournaments []struct {
+			Creator string         `json:"creator"`
+			Rated   bool           `json:"rated"`
+			Rules   map[string]any `json:"rules"`
+		} `json:"tournaments"`
+	}
+	if err := getJSON(ts.URL+"/api/v1/tournaments?status=created", "", &made); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range made.Tournaments {
+		if e.Creator == "ann_e" {
+			found = true
+			if !e.Rated || e.Rules["placement"] == "free" {
+				t.Errorf("the event made is not rated at the default placement: %+v", e)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("ann_e's event is not among those to come: %+v", made.Tournaments)
+	}
+}
+
 // TestMakeEvent: n on the events list opens the form of a new event (a
 // guest, not offered the key, is told events are an account's); a clock slower than the arena
 // is long is refused in the server's words, the form kept; a clock typed

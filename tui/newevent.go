@@ -94,6 +94,24 @@ func (ne *newEventScreen) field() int {
 	return fs[min(ne.at, len(fs)-1)]
 }
 
+// chosen is the game chosen, or nil when the server has none two play.
+func (ne *newEventScreen) chosen() *client.Game {
+	gs := ne.games()
+	if len(gs) == 0 {
+		return nil
+	}
+	return &gs[ne.game%len(gs)]
+}
+
+// values are the rule options the event asks for: a rated event's keep
+// those a rated game may not change at their defaults.
+func (ne *newEventScreen) values() ruleValues {
+	if ne.rated {
+		return ne.rules.asRated(ne.chosen(), ne.options())
+	}
+	return ne.rules
+}
+
 // options are the rule options of the game chosen.
 func (ne *newEventScreen) options() []client.Option {
 	gs := ne.games()
@@ -168,7 +186,12 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	}
 	f := ne.field()
 	if f >= evOption {
-		ne.rules.change(ne.options()[f-evOption], s, k)
+		o := ne.options()[f-evOption]
+		if ne.rated && ratedFixed(ne.chosen(), o) {
+			ne.err = ratedRefusal(o)
+			return nil
+		}
+		ne.rules.change(o, s, k)
 		return nil
 	}
 	if typing {
@@ -342,8 +365,9 @@ func (ne *newEventScreen) make() tea.Cmd {
 // the event takes them; nil when none is.
 func (ne *newEventScreen) changed() map[string]any {
 	var out map[string]any
+	values := ne.values()
 	for _, o := range ne.options() {
-		if v := ne.rules[o.Name]; fmt.Sprint(v) != fmt.Sprint(o.Default) {
+		if v := values[o.Name]; fmt.Sprint(v) != fmt.Sprint(o.Default) {
 			if out == nil {
 				out = map[string]any{}
 			}
@@ -435,12 +459,16 @@ func (ne *newEventScreen) view() string {
 	for _, o := range ne.options() {
 		lw = max(lw, ansi.StringWidth(optionLabel(o)))
 	}
+	values := ne.values()
 	for i, o := range ne.options() {
-		val := ne.rules.text(o)
+		val := values.text(o)
 		rows[evOption+i] = row{optionLabel(o), "‹ " + val + " ›", optionRange(o, val, rowRoom(ne.w, lw, val))}
-		if o.Kind == "text" {
+		switch {
+		case ne.rated && ratedFixed(ne.chosen(), o):
+			rows[evOption+i] = row{optionLabel(o), "‹ " + val + " ›", ratedNote}
+		case o.Kind == "text":
 			// Typed in, as the name is.
-			t, _ := ne.rules[o.Name].(string)
+			t, _ := values[o.Name].(string)
 			switch {
 			case f == evOption+i:
 				t = tailOf(t, max(1, ne.w-lw-4)) + "█"

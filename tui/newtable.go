@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -203,6 +204,39 @@ func (sh *shared) options(g *client.Game) []client.Option {
 	return os
 }
 
+// ratedFixed reports whether a rated game of g keeps option o (of
+// sh.options) at its default, as the server's rated_options say: the
+// word list, and each of the game's own options they do not name; the
+// clock is free. Nothing is fixed when the server does not say.
+func ratedFixed(g *client.Game, o client.Option) bool {
+	if g == nil || g.RatedOptions == nil || o.Name == "clock" {
+		return false
+	}
+	return o.Name == "lexicon" || !slices.Contains(g.RatedOptions, o.Name)
+}
+
+// asRated is values v as a rated game of g sends them: those of opts it
+// keeps fixed at their defaults, whatever was chosen before Rated was.
+func (v ruleValues) asRated(g *client.Game, opts []client.Option) ruleValues {
+	out := maps.Clone(v)
+	for _, o := range opts {
+		if ratedFixed(g, o) {
+			out[o.Name] = o.Default
+		}
+	}
+	return out
+}
+
+// ratedRefusal is what a key that would change option o says while a
+// rated game is chosen.
+func ratedRefusal(o client.Option) string {
+	return fmt.Sprintf("a rated game keeps %s at its default: set Rated to no to change it", strings.ToLower(optionLabel(o)))
+}
+
+// ratedNote is what a form's row of an option a rated game keeps at its
+// default shows after the value.
+const ratedNote = "rated: the default"
+
 // lexiconTitles says what each word list is.
 func (sh *shared) lexiconTitles() string {
 	var ts []string
@@ -255,18 +289,17 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		}
 		nt.creating, nt.err = true, ""
 		o := opps[nt.opp]
-		seats := slices.Clone(o.seats)
-		for _, c := range nt.more[:sf] {
-			seats = append(seats, moreSeats[c].seats...)
-		}
+		seats := nt.seats()
 		extra := map[string]any{}
 		if o.maker != "" {
 			extra["maker"] = o.maker
 		}
-		if nt.rated && nt.cfg.Session != "" {
+		values := nt.values
+		if nt.isRated() {
 			extra["rated"] = true
+			values = values.asRated(g, opts)
 		}
-		rules, lexicon := nt.values.request(nt.lexicon)
+		rules, lexicon := values.request(nt.lexicon)
 		if lexicon != "" {
 			extra["lexicon"] = lexicon
 		}
@@ -298,12 +331,47 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	}
 	if nt.at > sf+len(opts) {
 		if step != 0 {
+			if why := nt.unrated(); why != "" {
+				nt.err = why
+				return nil
+			}
 			nt.rated = !nt.rated
 		}
 		return nil
 	}
+	if o := opts[nt.at-1-sf]; nt.isRated() && ratedFixed(g, o) {
+		nt.err = ratedRefusal(o)
+		return nil
+	}
 	nt.values.change(opts[nt.at-1-sf], s, k)
 	return nil
+}
+
+// isRated says whether the table asked for is rated: Rated chosen, by
+// a player signed in (nobody else is asked), at a table that may be.
+func (nt *newTableScreen) isRated() bool {
+	return nt.rated && nt.cfg.Session != "" && nt.unrated() == ""
+}
+
+// seats are the seats the form asks for.
+func (nt *newTableScreen) seats() []string {
+	g := nt.gameByName(nt.game)
+	o := opponents(g)[nt.opp]
+	seats := slices.Clone(o.seats)
+	for _, c := range nt.more[:nt.seatFields(g, o)] {
+		seats = append(seats, moreSeats[c].seats...)
+	}
+	return seats
+}
+
+// unrated says why the table the form asks for cannot be rated, as the
+// server would refuse it; "" when it may be. A rated game is between two
+// people.
+func (nt *newTableScreen) unrated() string {
+	if !slices.Equal(nt.seats(), []string{"me", "open"}) {
+		return "a rated game is between two people: choose a friend (invite link) to play against, and nobody in the seats after"
+	}
+	return ""
 }
 
 // ruleValues are the values of a form's rule options (sh.options: the
@@ -564,27 +632,41 @@ func (nt *newTableScreen) view() string {
 		row(1+i, fmt.Sprintf("Seat %d", 3+i), moreSeats[c].label, "")
 	}
 	typing := false // the field chosen takes a text typed in
+	rated := nt.isRated()
+	values := nt.values
+	if rated {
+		values = values.asRated(g, opts)
+	}
 	for i, o := range opts {
+		if rated && ratedFixed(g, o) {
+			// Shown at the default a rated game keeps it at; what
+			// was chosen comes back with Rated no.
+			row(1+sf+i, optionLabel(o), values.text(o), ratedNote)
+			continue
+		}
 		if o.Kind == "text" {
-			t, _ := nt.values[o.Name].(string)
+			t, _ := values[o.Name].(string)
 			typing = typing || 1+sf+i == nt.at
 			formText(&rb, 1+sf+i == nt.at, optionLabel(o), lw, t, nt.w)
 			continue
 		}
-		val := nt.values.text(o)
+		val := values.text(o)
 		row(1+sf+i, optionLabel(o), val, optionRange(o, val, rowRoom(nt.w, lw, val)))
 	}
 	if nt.cfg.Session != "" {
-		r := "no"
-		if nt.rated {
+		r, rng := "no", "yes/no"
+		if rated {
 			r = "yes"
 		}
-		row(1+sf+len(opts), "Rated", r, "yes/no")
+		if nt.unrated() != "" {
+			rng = "for two people: play against a friend"
+		}
+		row(1+sf+len(opts), "Rated", r, rng)
 	}
 	help := "choose whom to play"
 	switch {
 	case nt.at > sf+len(opts):
-		help = "a rated game changes both players' ratings; both must be signed in, and neither a computer"
+		help = "a rated game changes both players' ratings; both must be signed in, and neither a computer; it keeps the game's rules at their defaults (a few, such as Nymphabet's mode, may change) and the default word list"
 	case nt.at > sf:
 		help = opts[nt.at-1-sf].Help
 	case nt.at > 0:

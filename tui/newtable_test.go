@@ -52,6 +52,81 @@ func TestRatedTable(t *testing.T) {
 	}
 }
 
+// TestRatedFormKeepsDefaults: with Rated chosen, the forms hold the
+// options a rated game may not change (the server's rated_options say
+// which) at their defaults, and say so, rather than send a table the
+// server refuses; what was chosen before comes back with Rated no. A
+// table against the computer cannot be rated: the form says why.
+func TestRatedFormKeepsDefaults(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	_, annS := signedUp(t, ts, "Ann")
+	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "Ann"})
+	tm.waitFor("home", has("signed in as Ann"))
+	tm.open("salvo", 0) // the computer
+	tm.key("up")        // the last field: rated
+	s := tm.waitFor("rated, against the computer", has("Rated", "‹ no ›  for two people: play against a friend"))
+	tm.key("space")
+	s = tm.waitFor("the refusal", has("! a rated game is between two people"))
+	if !strings.Contains(lineWith(s, "Rated"), "‹ no ›") {
+		t.Fatalf("rated against the computer:\n%s", s)
+	}
+	tm.key("down") // the opponent
+	for range 3 {
+		tm.key("right") // a friend
+	}
+	// Salvo seats more: the third seat, then the placement.
+	toPlacement := func() {
+		tm.key("down")
+		tm.key("down")
+	}
+	toRated := func() { // from the placement
+		for range 3 {
+			tm.key("up")
+		}
+	}
+	toPlacement()
+	tm.key("right")
+	tm.waitFor("free placement", func(s string) bool { return strings.Contains(lineWith(s, "Ship placement"), "‹ free ›") })
+	toRated()
+	tm.key("space")
+	s = tm.waitFor("rated", func(s string) bool { return strings.Contains(lineWith(s, "Rated"), "‹ yes ›") })
+	checkFits(t, tm)
+	if l := lineWith(s, "Ship placement"); !strings.Contains(l, "‹ strict ›") || !strings.Contains(l, "rated: the default") {
+		t.Fatalf("a rated game's placement is not held at its default: %q\n%s", l, s)
+	}
+	if l := lineWith(s, "Clock"); strings.Contains(l, "rated") {
+		t.Errorf("the clock, free in a rated game, is held: %q", l)
+	}
+	tm.key("down") // the opponent
+	toPlacement()
+	tm.key("right")
+	s = tm.waitFor("the refusal", has("! a rated game keeps ship placement at its default: set Rated to no to change it"))
+	if l := lineWith(s, "Ship placement"); !strings.Contains(l, "‹ strict ›") {
+		t.Fatalf("the key changed a held option: %q", l)
+	}
+	// Rated no: the placement chosen comes back; yes again, and the
+	// table made is rated, at the default placement.
+	toRated()
+	tm.key("space")
+	tm.waitFor("unrated", func(s string) bool { return strings.Contains(lineWith(s, "Ship placement"), "‹ free ›") })
+	tm.key("space")
+	tm.waitFor("rated again", func(s string) bool { return strings.Contains(lineWith(s, "Ship placement"), "‹ strict ›") })
+	tm.key("enter")
+	tm.waitFor("the table", has("you: Ann"))
+	var up struct {
+		Table struct {
+			Rated bool `json:"rated"`
+			Rules struct {
+				Placement string `json:"placement"`
+			} `json:"rules"`
+		} `json:"table"`
+	}
+	if err := getJSON(ts.URL+"/api/v1/tables/"+tm.table().id, annS.Token, &up); err != nil || !up.Table.Rated || up.Table.Rules.Placement != "strict" {
+		t.Fatalf("the table: %+v, %v", up.Table, err)
+	}
+}
+
 // TestNewTableWordList: the form of a word game offers the server's word
 // lists, the default chosen; a table opened on another says so on its
 // first line, and the server holds it to that list.

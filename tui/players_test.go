@@ -521,6 +521,48 @@ func TestChallengeText(t *testing.T) {
 	}
 }
 
+// TestChallengeRatedKeepsDefaults: on the challenge form, Rated holds
+// the options a rated game may not change at their defaults, the word
+// list among them, and refuses keys that would change them; the rated
+// challenge sent is one the server takes, at the defaults.
+func TestChallengeRatedKeepsDefaults(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ben, bs := signedUp(t, ts, "ben_r")
+	_, as := signedUp(t, ts, "ann_r")
+	tm := newTermWith(t, ts.URL, "ann_r", 80, 24, Config{DataDir: t.TempDir(), Session: as.Token, Account: "ann_r"})
+	tm.key("p")
+	tm.waitFor("the players screen", has("c challenge by name"))
+	tm.key("c")
+	tm.waitFor("the form", has("Challenge a player"))
+	tm.typeText("ben_r")
+	tm.key("down")
+	tm.keyUntil("right", "‹ Sightless Word Fight ›")
+	tm.keyUntil("down", "> Strike limit")
+	tm.key("right")
+	tm.keyUntil("down", "> Word list")
+	tm.keyUntil("right", "‹ en-large ›")
+	tm.keyUntil("down", "> Rated")
+	tm.key("right")
+	s := tm.waitFor("rated", func(s string) bool { return strings.Contains(lineWith(s, "Rated"), "‹ yes ›") })
+	checkFits(t, tm)
+	for _, want := range []string{"Strike limit", "Word list"} {
+		if l := lineWith(s, want); !strings.Contains(l, "rated: the default") || strings.Contains(l, "‹ 4 ›") || strings.Contains(l, "en-large") {
+			t.Errorf("a rated challenge's %s is not held at its default: %q", want, l)
+		}
+	}
+	tm.keyUntil("up", "> Word list")
+	tm.key("left")
+	tm.waitFor("the refusal", has("! a rated game keeps word list at its default"))
+	tm.key("enter")
+	tm.waitFor("the challenge made", has("you challenged ben_r to Sightless Word Fight"))
+	in, _, err := ben.Challenges(ctx, bs.Token)
+	if err != nil || len(in) != 1 || !in[0].Rated || in[0].Lexicon != "" || len(in[0].Rules["strike_limit"]) > 0 {
+		t.Fatalf("ben_r's challenges: %+v, %v", in, err)
+	}
+}
+
 // TestPlayersAsGuest: a guest's players screen says that challenges are
 // an account's and offers only the keys a guest may use; the others,
 // pressed anyway, say why not.

@@ -565,6 +565,13 @@ type GameInfo struct {
 	// rating pool (Nymphabet's "mode"): a seek or an event takes it as
 	// its "mode". Empty for a game of one pool.
 	ModeOption string `json:"mode_option,omitempty"`
+	// RatedOptions names the game's options a rated table may set away
+	// from their defaults, ModeOption among them: a rated table keeps
+	// every other option of the game at its default, and checks words
+	// against the default word list (its clock is free), so that a form
+	// need not offer a rated game the server refuses. Empty for a game
+	// rated only as it comes; null for one never rated.
+	RatedOptions []string `json:"rated_options"`
 }
 
 func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
@@ -575,6 +582,10 @@ func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
 		info := GameInfo{Name: n, Title: g.Title(), Min: lo, Max: hi, HasSetup: g.HasSetup(), Options: g.Options(), TableOptions: game.TableOptions(), Words: game.UsesWords(g)}
 		if r, ok := g.(game.Rated); ok {
 			info.ModeOption = r.PoolOption()
+			info.RatedOptions = append([]string{}, r.RatedOptions()...)
+			if info.ModeOption != "" {
+				info.RatedOptions = append(info.RatedOptions, info.ModeOption)
+			}
 		}
 		out = append(out, info)
 	}

@@ -83,6 +83,10 @@ type Game struct {
 	// ModeOption names the option whose choices are rated apart
 	// (Nymphabet's "mode"), which a seek takes as its mode; "" for none.
 	ModeOption string `json:"mode_option,omitempty"`
+	// RatedOptions names the options a rated table may set away from
+	// their defaults, the mode option among them; nil when the server
+	// does not say (or never rates the game).
+	RatedOptions []string `json:"rated_options"`
 }
 
 // Event is one thing a move revealed.
