@@ -6,7 +6,7 @@ import { h, fill, field } from "./dom.js";
 import { call } from "./api.js";
 import { games } from "./catalog.js";
 import { handle } from "./stream.js";
-import { optionControl, readOptions, clockControl, clockPresets } from "./options.js";
+import { optionControl, readOptions, clockControl, clockPresets, holdForRated } from "./options.js";
 import { lexiconSelect } from "./lexicons.js";
 import { offerNames } from "./names.js";
 
@@ -32,7 +32,7 @@ export async function challengeForm(to) {
     fill(opts, h("legend", {}, `${g.title} rules`), g.options.length ? g.options.map(optionControl) : h("p", { class: "muted" }, "This game has no rule options."));
     lexBox.hidden = !g.words;
   };
-  gameSel.addEventListener("change", drawOpts);
+  gameSel.addEventListener("change", () => { drawOpts(); held(); });
   drawOpts();
   const form = h("form", { class: "card stack challenge-form", id: "challenge-form", "aria-labelledby": "challenge-title", novalidate: true },
     h("h2", { id: "challenge-title" }, "Challenge a player"),
@@ -41,9 +41,12 @@ export async function challengeForm(to) {
     opts,
     clock.element,
     lexBox,
-    field("Rated game", rated, "Both ratings change when the game ends; the rules must then be the defaults (a few options, such as Nymphabet's mode, may change)."),
+    field("Rated game", rated, "Both ratings change when the game ends; the rules must then be the defaults (a few options, such as Nymphabet's mode, may change), and the word list the default."),
     err, sent,
     h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "challenge-send" }, "Send the challenge")));
+  // A rated game keeps the options it may not change at their defaults.
+  const held = () => holdForRated(form, current(), rated.checked, lexSel);
+  rated.addEventListener("change", held);
   form.addEventListener("submit", async e => {
     e.preventDefault();
     err.textContent = "";

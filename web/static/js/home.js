@@ -5,7 +5,7 @@ import { h, field, toast, fill, append, plural, redraw } from "./dom.js";
 import { call, myName, setMyName, rememberSeat, recent, identityToken, signedIn } from "./api.js";
 import { games, gameInfo, title, forfeitWords, eventWords } from "./catalog.js";
 import { go } from "./nav.js";
-import { optionControl, readOptions, clockControl, clockPresets } from "./options.js";
+import { optionControl, readOptions, clockControl, clockPresets, holdForRated } from "./options.js";
 import { quickButtons, isMine } from "./seek.js";
 import { lexiconSelect } from "./lexicons.js";
 import { whenWords } from "./when.js";
@@ -214,14 +214,19 @@ export async function newTable(main, name) {
   const ratedCheck = h("input", { id: "rated", type: "checkbox", "aria-describedby": "rated-help" });
   const ratedHelp = h("p", { class: "help", id: "rated-help" });
   const ratedBox = h("div", { class: "field" }, h("label", { for: "rated" }, ratedCheck, " Rated game"), ratedHelp);
+  // held holds the options a rated game keeps at their defaults while
+  // it is chosen; it needs the form, made below.
+  let held = () => {};
   const drawRated = () => {
     let why = "";
     if (!signedIn()) why = "Rated games are between accounts: sign up or sign in to play one.";
     else if (!(others.length === 1 && others[0] === "open")) why = "Rated games are for two people: choose a friend for the one other seat.";
     ratedCheck.disabled = !!why;
     if (why) ratedCheck.checked = false;
-    ratedHelp.textContent = why || "Both ratings change when the game ends. The rules must be the defaults (a few options, such as Nymphabet's mode, may change).";
+    ratedHelp.textContent = why || "Both ratings change when the game ends. The rules must be the defaults (a few options, such as Nymphabet's mode, may change), and the word list the default.";
+    held();
   };
+  ratedCheck.addEventListener("change", () => held());
 
   const lexSel = lexiconSelect("lexicon");
   const form = h("form", { class: "stack", novalidate: true },
@@ -239,6 +244,7 @@ export async function newTable(main, name) {
     signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players; leave blank to be a guest."),
     err,
     h("button", { class: "primary", type: "submit" }, "Open the table"));
+  held = () => holdForRated(form, g, ratedCheck.checked && !ratedCheck.disabled, g.words ? lexSel : null);
   markMode();
   form.addEventListener("submit", async e => {
     e.preventDefault();

@@ -3,7 +3,7 @@
 // (challenge.js). Each option comes from the game's entry in
 // /api/v1/games (catalog.js), with its kind, range, default and help.
 
-import { h, field } from "./dom.js";
+import { h, field, append } from "./dom.js";
 import { optionLabel } from "./rulestext.js";
 
 // optionControl renders one rule option as a form control, labelled with
@@ -45,6 +45,44 @@ export function readOptions(form, opts) {
     if (v !== o.default) rules[o.name] = v;
   }
   return rules;
+}
+
+// holdForRated holds, while rated, the controls in form of g's options a
+// rated game keeps at their defaults (those g.rated_options does not
+// name) and the word list select lexSel at the default list: each shows
+// its default, disabled, with a note saying why, so that the form sends
+// nothing the server refuses. Not rated, what was chosen before comes
+// back. A server that does not say which options a rated game may change
+// has nothing held.
+export function holdForRated(form, g, rated, lexSel) {
+  if (!g || !Array.isArray(g.rated_options)) return;
+  for (const o of g.options) {
+    const el = form.elements[o.name];
+    if (el && !g.rated_options.includes(o.name)) hold(el, o.default, rated);
+  }
+  if (lexSel) hold(lexSel, lexSel.dataset.default ?? "", rated);
+}
+
+// hold puts control el at def and disables it (on), or gives back what it
+// held before (off).
+function hold(el, def, on) {
+  const box = el.closest(".field");
+  const note = box && box.querySelector(".rated-held");
+  const check = el.type === "checkbox";
+  if (on && el.dataset.chosen === undefined) {
+    el.dataset.chosen = JSON.stringify(check ? el.checked : el.value);
+    if (check) el.checked = !!def;
+    else el.value = String(def);
+    el.disabled = true;
+    if (box && !note) append(box, h("p", { class: "help rated-held" }, "A rated game keeps this at its default."));
+  } else if (!on && el.dataset.chosen !== undefined) {
+    const v = JSON.parse(el.dataset.chosen);
+    if (check) el.checked = v;
+    else el.value = v;
+    delete el.dataset.chosen;
+    el.disabled = false;
+    if (note) note.remove();
+  }
 }
 
 // clockControl is the clock picker of the two forms: no clock, presets

@@ -14,7 +14,7 @@ import { h, append, fill, field, plural, toast, redraw } from "./dom.js";
 import { call, identityToken, guestToken, signedIn, myName, rememberSeat, seatFor } from "./api.js";
 import { games, title } from "./catalog.js";
 import { go } from "./nav.js";
-import { clockControl, clockPresets, optionControl, readOptions } from "./options.js";
+import { clockControl, clockPresets, optionControl, readOptions, holdForRated } from "./options.js";
 import { clockWords } from "./rulestext.js";
 import { whenWords } from "./when.js";
 import { chatReportButton } from "./report.js";
@@ -279,6 +279,7 @@ function createForm() {
   const opts = h("fieldset", { id: "t-rules" });
   let drawn = "";
   let offered = [];
+  let formEl = null; // the form, once made below
   const sync = () => {
     const swiss = kind.value === "swiss";
     minutesField.hidden = swiss;
@@ -294,9 +295,13 @@ function createForm() {
       fill(opts, h("legend", {}, `${g.title} rules`), g.options.length ? g.options.map(optionControl) : h("p", { class: "muted" }, "This game has no rule options."),
         h("p", { class: "help" }, "A rated event keeps the standard rules, but for a mode rated apart (Nymphabet's)."));
     }
+    // A rated event keeps the options a rated game may not change at
+    // their defaults.
+    if (g && formEl) holdForRated(formEl, g, rated.checked);
   };
   kind.addEventListener("change", sync);
   game.addEventListener("change", sync);
+  rated.addEventListener("change", sync);
   games().then(gs => {
     // An event is between players: the games two or more may play.
     offered = gs.filter(g => g.max_players >= 2);
@@ -347,6 +352,7 @@ function createForm() {
     field("Most players", most, `Optional: blank takes up to ${MAX_ARENA.toLocaleString("en")} in an arena, ${MAX_SWISS} in a Swiss. A Swiss needs enough players for its rounds.`),
     err,
     h("button", { class: "primary", type: "submit" }, "Make the event"));
+  formEl = form;
   append(box, form);
   return box;
 }
