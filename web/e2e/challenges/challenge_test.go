@@ -57,14 +57,21 @@ func TestChallenges(t *testing.T) {
 	ann.Click("#challenge-send")
 	ann.Wait("the refusal of a challenge to nobody", `document.querySelector("#challenge-error").textContent.includes("Zed")`)
 	t.Logf("a challenge to nobody: %s", ann.Text("#challenge-error"))
-	// Rated with a rule that changes the game.
+	// Rated with a rule that changes the game: the form holds the rule
+	// at its default, rather than send what the server refuses, and
+	// gives it back unrated.
 	ann.TypeIn("#challenge-to", "Ben")
 	e2e.Eval[bool](ann, `(s => { s.value = "salvo"; s.dispatchEvent(new Event("change")); return true; })(document.querySelector("#challenge-game"))`)
 	ann.Click("#opt-diagonal_ships")
 	ann.Click("#challenge-rated")
-	ann.Click("#challenge-send")
-	ann.Wait("the refusal of a rated game with changed rules", `document.querySelector("#challenge-error").textContent.includes("rated")`)
-	t.Logf("rated with changed rules: %s", ann.Text("#challenge-error"))
+	diagonal := `(d => [d.checked, d.disabled].join(","))(document.querySelector("#opt-diagonal_ships"))`
+	if got := e2e.Eval[string](ann, diagonal); got != "false,true" {
+		t.Errorf("rated, diagonal ships read %q, not held off", got)
+	}
+	ann.Click("#challenge-rated")
+	if got := e2e.Eval[string](ann, diagonal); got != "true,false" {
+		t.Errorf("unrated again, diagonal ships read %q, not as chosen", got)
+	}
 	if n := e2e.Eval[int](ann, `document.querySelectorAll(".banner.challenge").length`); n != 0 {
 		t.Errorf("refused challenges left %d banners", n)
 	}
