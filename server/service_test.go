@@ -1164,6 +1164,12 @@ func TestStoreOutageReads(t *testing.T) {
 		"starts": time.Now().Add(time.Hour).UTC().Format(time.RFC3339)}, &club); st != 201 {
 		t.Fatalf("an event: %d %s", st, body)
 	}
+	// A seek waiting: the list, read as a player whose blocks are in the
+	// store, is answered from memory without it, whole.
+	var seek struct{ ID string }
+	if st, body := ann.do("POST", "/api/v1/seeks", map[string]any{"game": "salvo"}, &seek); st != 201 && st != 200 {
+		t.Fatalf("a seek: %d %s", st, body)
+	}
 	// The finished table leaves memory, so that reading it needs the store.
 	f.s.Drop(finished)
 
@@ -1210,6 +1216,7 @@ func TestStoreOutageReads(t *testing.T) {
 		{"a finished table's invite link", "/t/" + finished, ben, false},
 		{"the leaderboards", "/api/v1/leaderboards", ann, true},
 		{"the open tables", "/api/v1/tables", ben, true},
+		{"the seeks", "/api/v1/seeks", ben, true},
 		{"an event asking for rated games", "/api/v1/tournaments/" + club.ID, ben, true},
 		{"one's tables", "/api/v1/identity/tables", ann, true},
 		{"a live table", "/api/v1/tables/" + live.Table, ann, true},
@@ -1245,6 +1252,8 @@ func TestStoreOutageReads(t *testing.T) {
 		switch {
 		case r.live && st != 200:
 			t.Errorf("%s while PostgreSQL is away: %d %s, want 200 (from memory)", r.what, st, body)
+		case r.path == "/api/v1/seeks" && !strings.Contains(body, seek.ID):
+			t.Errorf("the seeks while PostgreSQL is away leave out Ann's: %s", body)
 		case !r.live && st != 503:
 			t.Errorf("%s while PostgreSQL is away: %d %s, want 503", r.what, st, body)
 		case !r.live && (!strings.Contains(body, "could not be read just now") || !strings.Contains(body, "try again")):

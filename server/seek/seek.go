@@ -1221,14 +1221,18 @@ func (s *Service) Get(ctx context.Context, p *auth.Principal, id string) (Mine, 
 
 // List returns the seeks waiting, oldest first, for game when it is not
 // empty, as p (nil for anybody) may take them: those of players p blocks
-// or who block p are left out. A player's own reading of it counts as
-// being about.
+// or who block p are left out, unless p's blocks cannot be read just now.
+// A player's own reading of it counts as being about.
 func (s *Service) List(ctx context.Context, p *auth.Principal, gameName string) ([]Seek, error) {
 	var apart map[string]bool
 	if p != nil && s.cfg.Apart != nil {
 		var err error
 		if apart, err = s.cfg.Apart(ctx, p.Identity); err != nil {
-			return nil, err
+			// Blocks that cannot be read (the store away) leave the list
+			// whole, as the open tables are: an accept still keeps two
+			// players apart (Blocked).
+			s.cfg.Logger.Warn("the seeks listed whole: the reader's blocks could not be read", "err", err)
+			apart = nil
 		}
 	}
 	now := s.now()
