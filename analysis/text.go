@@ -194,7 +194,7 @@ func salvoText(b *strings.Builder, a *salvobot.Analysis, name func(int) string, 
 		switch m.Kind {
 		case "fire":
 			fmt.Fprintf(b, "%s at %s: %s. Fleets possible %s -> %s. Expected hits %.2f, the strong salvo's %.2f (%s); strong: %s.",
-				strings.TrimPrefix(m.Move, "fire "), name(m.Target), game.Count(m.Hits, "hit", "hits"), count(m.Before), count(*m.After), m.Expected, m.Strong, pct(m.Share), strings.TrimPrefix(m.StrongSalvo, "fire "))
+				salvoSquares(m.Move), name(m.Target), game.Count(m.Hits, "hit", "hits"), count(m.Before), count(*m.After), m.Expected, m.Strong, pct(m.Share), strings.TrimPrefix(m.StrongSalvo, "fire "))
 		case "outline":
 			verdict := "wrong"
 			if m.Right {
@@ -214,12 +214,27 @@ func salvoText(b *strings.Builder, a *salvobot.Analysis, name func(int) string, 
 	b.WriteString("\nThe JSON form (--json) holds each salvo's map: the chance of a ship on every square.\n")
 }
 
-// count writes a fleet count, with its interval when it is an estimate.
+// salvoSquares writes a salvo's squares as the game's reports do
+// ("H2 H3"), however the move was typed ("fire h2 h3": the notation is
+// case-insensitive, and a record keeps a move as it was sent).
+func salvoSquares(move string) string {
+	f := strings.Fields(strings.ToUpper(move))
+	if len(f) > 0 && f[0] == "FIRE" {
+		f = f[1:]
+	}
+	return strings.Join(f, " ")
+}
+
+// count writes a fleet count, with its interval when it is an estimate
+// and its bounds differ as written.
 func count(c salvobot.Count) string {
 	if c.Exact {
 		return fmt.Sprintf("%.0f", c.Fleets)
 	}
-	return fmt.Sprintf("about %s (%s-%s, too many to count)", big(c.Fleets), big(c.Low), big(c.High))
+	if lo, hi := big(c.Low), big(c.High); lo != hi {
+		return fmt.Sprintf("about %s (%s-%s, too many to count)", big(c.Fleets), lo, hi)
+	}
+	return fmt.Sprintf("about %s (too many to count)", big(c.Fleets))
 }
 
 func big(x float64) string {

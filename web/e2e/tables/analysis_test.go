@@ -131,7 +131,9 @@ func TestAnalysisViewer(t *testing.T) {
 	}{
 		{"nymphabet", finishedTable(t, base, "nymphabet", []string{"me", "open"}, "0", "abdicate", "1", "defog", "0", "hijack", "1", "resign"), "Mistake: win → loss", "", false},
 		{"quizl", finishedTable(t, base, "quizl", []string{"me"}, "0", "50", "0", "62", "0", "74", "0", "resign"), "The grid: ", "grid's grid", false},
-		{"salvo", finishedTable(t, base, "salvo", []string{"me"}, "0", "fire A1 C3 E5 G7 I9", "0", "fire B2 D4 F6 H8 J10", "0", "resign"), "fleets", "", true},
+		// The last salvo typed in lower case, as a terminal sends it: the
+		// notation is case-insensitive, and the record keeps it so.
+		{"salvo", finishedTable(t, base, "salvo", []string{"me"}, "0", "fire A1 C3 E5 G7 I9", "0", "fire b2 d4 f6 h8 j10", "0", "resign"), "fleets", "", true},
 		// The computer declares first and Ann answers before resigning:
 		// a resignation before every player has moved aborts the game.
 		{"wordfight", finishedTable(t, base, "wordfight", []string{"computer:easy", "me"}, "0", "cannot", "0", "resign"), "", "", false},

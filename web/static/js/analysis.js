@@ -58,7 +58,7 @@ export function marks(game, n) {
       if (n.kind === "call") {
         // A solitaire grid has no owner: the analysis names it "the grid".
         for (const b of n.boards || []) out.push({ kind: "info", text: `${b.name === "the grid" ? "The grid" : b.name + "'s grid"}: ${big(b.before)} → ${big(b.after)} ${noun(b.after, "candidate")}, ${pct(b.on_line)} on the line` });
-        if (n.strong && n.strong !== n.move) out.push({ kind: "info", text: "The strong solver: " + n.strong });
+        if (n.strong && n.strong.toUpperCase() !== n.move.toUpperCase()) out.push({ kind: "info", text: "The strong solver: " + n.strong });
         for (const tr of n.trips || []) {
           if (tr.announceable_at > 0) out.push({ kind: "missed", text: `Missed win: ${tr.password} could have been announced at move ${tr.announceable_at}` });
           else out.push({ kind: "info", text: `Tripped on ${tr.password}; it could not have been announced earlier` });
@@ -197,7 +197,8 @@ function pointsBars(a, g) {
 export function heat(a, n) {
   if (!n || n.kind !== "fire" || !n.map) return null;
   const cols = "ABCDEFGHIJ", sz = 26, off = 22;
-  const fired = new Set(n.move.split(/\s+/).slice(1));
+  // The notation is case-insensitive, and a record keeps a move as sent.
+  const fired = new Set(n.move.toUpperCase().split(/\s+/).slice(1));
   const svg = s("svg", { viewBox: `0 0 ${off + 10 * sz + 4} ${off + 10 * sz + 4}`, class: "heat", role: "img",
     "aria-label": `Probability map after move ${n.index}; the salvo's squares are outlined` });
   for (let c = 0; c < 10; c++) svg.append(s("text", { x: off + c * sz + sz / 2, y: 15, "text-anchor": "middle", class: "tick" }, cols[c]));
