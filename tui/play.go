@@ -124,7 +124,13 @@ func (p *playScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 func (p *playScreen) submitLine() tea.Cmd {
 	line := strings.TrimSpace(p.line)
 	if raw, ok := strings.CutPrefix(line, ":"); ok {
-		return p.t.send(strings.TrimSpace(raw))
+		raw = strings.TrimSpace(raw)
+		if sq := onlySquares(raw); p.t.game == "salvo" && sq != nil {
+			// Squares alone are a salvo, as the browser's "Fire at"
+			// box takes them.
+			raw = "fire " + strings.Join(sq, " ")
+		}
+		return p.t.send(raw)
 	}
 	switch p.t.game {
 	case "quizl":

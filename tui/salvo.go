@@ -65,6 +65,22 @@ type salvoView struct {
 
 func sqName(c, r int) string { return fmt.Sprintf("%c%d", 'A'+c, r+1) }
 
+// onlySquares returns the squares of s when it is one or more squares of
+// the ocean and nothing else ("b7 c8", "B7,C8"), a salvo typed without
+// its verb; nil otherwise.
+func onlySquares(s string) []string {
+	f := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
+	if len(f) == 0 {
+		return nil
+	}
+	for _, q := range f {
+		if c, r, ok := parseSquare(q); !ok || c >= 10 || r >= 10 {
+			return nil
+		}
+	}
+	return f
+}
+
 // classLetter is the letter a ship of class is drawn with: "battleship"
 // is B. A class with no letter to draw (none the server sends) is "?".
 func classLetter(class string) string {
@@ -110,7 +126,7 @@ func (p *playScreen) salvoKey(s string) tea.Cmd {
 		return p.startOutline(v)
 	case "enter":
 		if len(p.aim) == 0 {
-			p.t.err = "choose squares with space first (or : to type a move)"
+			p.t.err = "choose squares with space first (or type them after :)"
 			return nil
 		}
 		return p.t.send("fire " + strings.Join(p.aim, " "))

@@ -443,3 +443,31 @@ func layOutline(tm *term, fleet []string) {
 		}
 	}
 }
+
+// TestSalvoTypedSquares: squares typed after ":" without the verb are a
+// salvo, as the browser's "Fire at" box takes them, commas or not; a line
+// that is not squares alone goes to the referee as written, whose refusal
+// shows.
+func TestSalvoTypedSquares(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("salvo", 0)
+	tm.key("enter")
+	tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
+	tm.key("enter")
+	tm.waitFor("play", has("▶ your turn", "(0 of 5 shots)"))
+	tm.key("enter")
+	tm.waitFor("the hint", has("! choose squares with space first (or type them after :)"))
+	version := tm.table().upd.Version
+	tm.typeText(":b7 k1 c8 d9 e10")
+	tm.key("enter")
+	tm.waitFor("the refusal", has(`is not a Salvo move`))
+	if tm.table().upd.Version != version {
+		t.Fatalf("the refused line moved")
+	}
+	tm.key("esc")
+	tm.typeText(":b7, c8 d9 e10,f1")
+	tm.key("enter")
+	tm.waitFor("the salvo", has("Ann fired salvo 1 at Computer (easy): B7 C8 D9 E10 F1"))
+}
