@@ -742,6 +742,11 @@ func (e *endScreen) keys() string {
 		// Refused until the day ends, which the screen says above.
 		keys = "r rematch · esc home · ? help"
 	}
+	if e.t != nil && e.t.upd != nil && e.t.upd.Table.Result != nil && e.t.upd.Table.Result.Status == "aborted" {
+		// A game ended before every player moved has no analysis, as
+		// the browser's end leaves its link out: a would only say so.
+		keys = strings.Replace(keys, "a analysis · ", "", 1)
+	}
 	if e.t != nil && e.t.game == "salvo" {
 		keys = "l every report · " + keys
 	}

@@ -231,17 +231,22 @@ func TestEndKeys(t *testing.T) {
 		daily     string
 		reveal    bool
 		noDisk    bool
+		aborted   bool
 		want, not []string
 	}{
-		{"two seats", 2, "", true, false, []string{"a analysis · p replay · s save the record · r rematch · esc home"}, []string{"new game"}},
-		{"solitaire", 1, "", true, false, []string{"r new game · esc home"}, []string{"rematch"}},
-		{"daily", 1, "quizl/2026-12-03", false, false, []string{"r new game · esc your daily result"}, []string{"rematch", "analysis", "replay", "record"}},
-		{"daily over SSH", 1, "quizl/2026-12-03", false, true, []string{"r new game · esc your daily result"}, []string{"analysis", "replay", "record"}},
-		{"daily, the day over", 1, "quizl/2026-12-03", true, false, []string{"a analysis · p replay · s save the record · r new game · esc your daily result"}, []string{"rematch"}},
+		{"two seats", 2, "", true, false, false, []string{"a analysis · p replay · s save the record · r rematch · esc home"}, []string{"new game"}},
+		{"solitaire", 1, "", true, false, false, []string{"r new game · esc home"}, []string{"rematch"}},
+		{"daily", 1, "quizl/2026-12-03", false, false, false, []string{"r new game · esc your daily result"}, []string{"rematch", "analysis", "replay", "record"}},
+		{"daily over SSH", 1, "quizl/2026-12-03", false, true, false, []string{"r new game · esc your daily result"}, []string{"analysis", "replay", "record"}},
+		{"daily, the day over", 1, "quizl/2026-12-03", true, false, false, []string{"a analysis · p replay · s save the record · r new game · esc your daily result"}, []string{"rematch"}},
+		{"aborted", 2, "", true, false, true, []string{"p replay · s save the record · r rematch · esc home"}, []string{"analysis"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			ts := &tableScreen{game: "quizl", shared: &shared{cfg: Config{NoDisk: c.noDisk}}, upd: &client.Update{Table: client.Table{Daily: c.daily}}}
+			if c.aborted {
+				ts.upd.Table.Result = &client.Result{Status: "aborted"}
+			}
 			for i := range c.seats {
 				ts.upd.Table.Seats = append(ts.upd.Table.Seats, client.Seat{Seat: i})
 				if c.reveal {
