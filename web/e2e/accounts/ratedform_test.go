@@ -27,13 +27,14 @@ func TestRatedFormHoldsDefaults(t *testing.T) {
 	ann.TypeIn("#opt-width", "10")
 	ann.Pick("#lexicon", "en-large")
 	held := `(() => { const w = document.querySelector("#opt-width"), l = document.querySelector("#lexicon"), c = document.querySelector("#opt-strike_limit");
-		return [w.value, w.disabled, l.value, l.disabled, !!w.closest(".field").querySelector(".rated-held"), c ? c.disabled : null].join(","); })()`
+		return [w.value, w.disabled, l.value, l.disabled, !!w.closest(".field").querySelector(".rated-held"), c ? c.disabled : null, (w.getAttribute("aria-describedby") || "").includes("opt-width-rated")].join(","); })()`
 	ann.Click("#rated")
-	if got := e2e.Eval[string](ann, held); got != "20,true,en,true,true,true" {
+	ann.Accessible("the new-table form, rated")
+	if got := e2e.Eval[string](ann, held); got != "20,true,en,true,true,true,true" {
 		t.Errorf("rated: the width, the word list and the strike limit read %q, not held at their defaults", got)
 	}
 	ann.Click("#rated")
-	if got := e2e.Eval[string](ann, held); got != "10,false,en-large,false,false,false" {
+	if got := e2e.Eval[string](ann, held); got != "10,false,en-large,false,false,false,false" {
 		t.Errorf("unrated again: %q, not what was chosen", got)
 	}
 	ann.Click("#rated")

@@ -74,14 +74,24 @@ function hold(el, def, on) {
     if (check) el.checked = !!def;
     else el.value = String(def);
     el.disabled = true;
-    if (box && !note) append(box, h("p", { class: "help rated-held" }, "A rated game keeps this at its default."));
+    if (box && !note) {
+      // Read with the control, as its help is.
+      const id = el.id + "-rated";
+      append(box, h("p", { class: "help rated-held", id }, "A rated game keeps this at its default."));
+      el.setAttribute("aria-describedby", [el.getAttribute("aria-describedby"), id].filter(Boolean).join(" "));
+    }
   } else if (!on && el.dataset.chosen !== undefined) {
     const v = JSON.parse(el.dataset.chosen);
     if (check) el.checked = v;
     else el.value = v;
     delete el.dataset.chosen;
     el.disabled = false;
-    if (note) note.remove();
+    if (note) {
+      const rest = (el.getAttribute("aria-describedby") || "").split(" ").filter(x => x && x !== note.id).join(" ");
+      if (rest) el.setAttribute("aria-describedby", rest);
+      else el.removeAttribute("aria-describedby");
+      note.remove();
+    }
   }
 }
 
