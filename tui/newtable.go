@@ -660,6 +660,9 @@ func (nt *newTableScreen) view() string {
 		}
 		if nt.unrated() != "" {
 			rng = "for two people: play against a friend"
+			if ansi.StringWidth(rng) > rowRoom(nt.w, lw, r) {
+				rng = "for two people"
+			}
 		}
 		row(1+sf+len(opts), "Rated", r, rng)
 	}
