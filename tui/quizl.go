@@ -220,12 +220,19 @@ func (p *playScreen) quizlView() string {
 		first = max(0, p.board) % max(1, len(blocks))
 	}
 	var left []string
+	shown := 0
 	for k := range blocks {
 		block := blocks[(first+k)%len(blocks)]
 		if k > 0 && len(left)+len(block) > room {
 			break
 		}
 		left = append(left, block...)
+		shown++
+	}
+	if hidden := len(blocks) - shown; hidden > 0 && len(left) > 0 {
+		// The blank line after the last grid shown says that more are
+		// hunted than show, and how to bring them up.
+		left[len(left)-1] = faint("  tab: " + game.Count(hidden, "more grid", "more grids"))
 	}
 	var right []string
 	if len(v.Grid) > 0 {

@@ -436,20 +436,22 @@ func TestQuizlWrongWords(t *testing.T) {
 // with the cursor however far down the seats it is (the third opponent's
 // once went undrawn), and the screen keeps to the terminal's height, each
 // grid with its list of wrong words; when every grid fits they stay in
-// seat order.
+// seat order. Grids that do not fit are counted under those that do,
+// with the key that brings them up.
 func TestQuizlGridsInView(t *testing.T) {
 	t.Parallel()
 	blank := []string{".....", ".....", ".....", ".....", "....."}
 	for _, c := range []struct {
 		h, board int
 		want     []string // grid titles in order on the screen
+		more     string   // the count of grids out of sight, if any
 	}{
-		{24, 0, []string{"▸ Tracking Ben"}},
-		{24, 2, []string{"▸ Tracking Dan"}},
-		{30, 0, []string{"▸ Tracking Ben", "Tracking Cy"}},
-		{30, 1, []string{"▸ Tracking Cy", "Tracking Dan"}},
-		{30, 2, []string{"▸ Tracking Dan", "Tracking Ben"}},
-		{40, 2, []string{"Tracking Ben", "Tracking Cy", "▸ Tracking Dan"}},
+		{24, 0, []string{"▸ Tracking Ben"}, "tab: 2 more grids"},
+		{24, 2, []string{"▸ Tracking Dan"}, "tab: 2 more grids"},
+		{30, 0, []string{"▸ Tracking Ben", "Tracking Cy"}, "tab: 1 more grid"},
+		{30, 1, []string{"▸ Tracking Cy", "Tracking Dan"}, "tab: 1 more grid"},
+		{30, 2, []string{"▸ Tracking Dan", "Tracking Ben"}, "tab: 1 more grid"},
+		{40, 2, []string{"Tracking Ben", "Tracking Cy", "▸ Tracking Dan"}, ""},
 	} {
 		t.Run(fmt.Sprintf("%d rows, board %d", c.h, c.board), func(t *testing.T) {
 			t.Parallel()
@@ -476,6 +478,9 @@ func TestQuizlGridsInView(t *testing.T) {
 					t.Fatalf("want the grids %q in that order:\n%s", c.want, s)
 				}
 				at = i
+			}
+			if c.more != "" && !strings.Contains(s, c.more) || c.more == "" && strings.Contains(s, "tab: ") {
+				t.Errorf("the grids out of sight are not counted as %q:\n%s", c.more, s)
 			}
 		})
 	}
