@@ -215,14 +215,15 @@ func salvoText(b *strings.Builder, a *salvobot.Analysis, name func(int) string, 
 }
 
 // salvoSquares writes a salvo's squares as the game's reports do
-// ("H2 H3"), however the move was typed ("fire h2 h3": the notation is
-// case-insensitive, and a record keeps a move as it was sent).
+// ("H2 H3"), however the move was typed ("fire h2 h-3": the notation is
+// case-insensitive and takes A-1 for A1, and a record keeps a move as it
+// was sent).
 func salvoSquares(move string) string {
 	f := strings.Fields(strings.ToUpper(move))
 	if len(f) > 0 && f[0] == "FIRE" {
 		f = f[1:]
 	}
-	return strings.Join(f, " ")
+	return strings.ReplaceAll(strings.Join(f, " "), "-", "")
 }
 
 // count writes a fleet count, with its interval when it is an estimate

@@ -15,6 +15,7 @@ func TestSalvoWords(t *testing.T) {
 		{"fire h2 h3 h4", "H2 H3 H4"},
 		{"FIRE A1 J10", "A1 J10"},
 		{"  Fire  b7 ", "B7"},
+		{"fire a-1 J-10", "A1 J10"},
 		{"fire", ""},
 	} {
 		if got := salvoSquares(tc.move); got != tc.want {

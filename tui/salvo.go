@@ -66,17 +66,19 @@ type salvoView struct {
 func sqName(c, r int) string { return fmt.Sprintf("%c%d", 'A'+c, r+1) }
 
 // onlySquares returns the squares of s when it is one or more squares of
-// the ocean and nothing else ("b7 c8", "B7,C8"), a salvo typed without
-// its verb; nil otherwise.
+// the ocean and nothing else ("b7 c8", "B7,C-8": the notation takes C-8
+// for C8), a salvo typed without its verb; nil otherwise.
 func onlySquares(s string) []string {
 	f := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
 	if len(f) == 0 {
 		return nil
 	}
-	for _, q := range f {
+	for i, q := range f {
+		q = strings.Replace(q, "-", "", 1)
 		if c, r, ok := parseSquare(q); !ok || c >= 10 || r >= 10 {
 			return nil
 		}
+		f[i] = q
 	}
 	return f
 }

@@ -467,7 +467,7 @@ func TestSalvoTypedSquares(t *testing.T) {
 		t.Fatalf("the refused line moved")
 	}
 	tm.key("esc")
-	tm.typeText(":b7, c8 d9 e10,f1")
+	tm.typeText(":b7, c8 d9 e-10,f1")
 	tm.key("enter")
 	tm.waitFor("the salvo", has("Ann fired salvo 1 at Computer (easy): B7 C8 D9 E10 F1"))
 }

@@ -197,8 +197,9 @@ function pointsBars(a, g) {
 export function heat(a, n) {
   if (!n || n.kind !== "fire" || !n.map) return null;
   const cols = "ABCDEFGHIJ", sz = 26, off = 22;
-  // The notation is case-insensitive, and a record keeps a move as sent.
-  const fired = new Set(n.move.toUpperCase().split(/\s+/).slice(1));
+  // The notation is case-insensitive and takes A-1 for A1, and a record
+  // keeps a move as sent.
+  const fired = new Set(n.move.toUpperCase().replace(/-/g, "").split(/\s+/).slice(1));
   const svg = s("svg", { viewBox: `0 0 ${off + 10 * sz + 4} ${off + 10 * sz + 4}`, class: "heat", role: "img",
     "aria-label": `Probability map after move ${n.index}; the salvo's squares are outlined` });
   for (let c = 0; c < 10; c++) svg.append(s("text", { x: off + c * sz + sz / 2, y: 15, "text-anchor": "middle", class: "tick" }, cols[c]));
