@@ -986,6 +986,8 @@ type encodedSetup struct {
 
 // uniqueName returns name, or name with a number after it, so that no two
 // seats share a name (records need unique names). Seat skip is ignored.
+// The number goes before a closing parenthesis ("Computer 2 (easy)"), so
+// that it does not read as a score after the name ("Computer (easy) 2 0").
 func uniqueName(seats []seatMeta, name string, skip int) string {
 	taken := func(n string) bool {
 		for i, s := range seats {
@@ -998,8 +1000,12 @@ func uniqueName(seats []seatMeta, name string, skip int) string {
 	if !taken(name) {
 		return name
 	}
+	base, paren := name, ""
+	if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") {
+		base, paren = name[:i], name[i:]
+	}
 	for i := 2; ; i++ {
-		if n := fmt.Sprintf("%s %d", name, i); !taken(n) {
+		if n := fmt.Sprintf("%s %d%s", base, i, paren); !taken(n) {
 			return n
 		}
 	}
