@@ -274,8 +274,8 @@ function createForm() {
   const minutesField = field("Minutes it runs", minutes, "Games are paired until the last minutes, so that every game can end within the arena.");
   const roundsField = field("Rounds", rounds, "A round begins when every game of the one before has ended.");
   const seatsField = field("Players a table", seats, "Word Fight and Quizl play well with three or four: first to last place score 6, 4, 2 and 0 points at four (4, 2 and 0 at three), as a win scores 2.");
-  // The game's rule options, at their defaults: Nymphabet's mode among
-  // them, the one a rated event may change.
+  // The game's rule options, at their defaults; Rated holds those a
+  // rated game may not change (options.js, holdForRated).
   const opts = h("fieldset", { id: "t-rules" });
   let drawn = "";
   let offered = [];
@@ -293,7 +293,7 @@ function createForm() {
     if (g && drawn !== g.name) {
       drawn = g.name;
       fill(opts, h("legend", {}, `${g.title} rules`), g.options.length ? g.options.map(optionControl) : h("p", { class: "muted" }, "This game has no rule options."),
-        h("p", { class: "help" }, "A rated event keeps the standard rules, but for a mode rated apart (Nymphabet's)."));
+        h("p", { class: "help" }, "A rated event keeps the rules a rated game may not change at their defaults: ticking Rated holds them."));
     }
     // A rated event keeps the options a rated game may not change at
     // their defaults.
