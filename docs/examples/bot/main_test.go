@@ -528,9 +528,12 @@ func arenaOfBots(t *testing.T, gameName string) {
 		st  Standing
 		err error
 	}
+	// The standings are read every two seconds: the stream, which the
+	// test checks brings the pairings, has that long to come first on a
+	// loaded machine (it lost to a read every 200 ms once in a few runs).
 	runs := []*run{{}, {}}
-	runs[0].bot = &Bot{Server: srv.URL, Words: strings.Fields(builtinWords), Poll: 200 * time.Millisecond}
-	runs[1].bot = &Bot{Server: srv.URL, Words: strings.Fields(builtinWords), Poll: 200 * time.Millisecond}
+	runs[0].bot = &Bot{Server: srv.URL, Words: strings.Fields(builtinWords), Poll: 2 * time.Second}
+	runs[1].bot = &Bot{Server: srv.URL, Words: strings.Fields(builtinWords), Poll: 2 * time.Second}
 	for _, r := range runs {
 		r.bot.Log = &r.out
 	}
