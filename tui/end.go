@@ -449,8 +449,12 @@ func (t *tableScreen) endNews() string {
 		}
 		s = strings.Join(ws, " and ") + " won"
 	}
+	// The end's own reason, as the headline says it (a timeout or a
+	// claim among them); the server's last forced move only where the
+	// end gives none, since another seat's timeout may have come before
+	// the move that ended the game.
 	why := t.reasonText()
-	if n := len(t.forced); n > 0 {
+	if n := len(t.forced); why == "" && n > 0 {
 		why = t.forced[n-1]
 	}
 	if why != "" {

@@ -471,6 +471,11 @@ func TestEndForcedResign(t *testing.T) {
 			if strings.Contains(strings.Split(s, "\n")[1], c.not) {
 				t.Errorf("the end's headline says %q:\n%s", c.not, s)
 			}
+			// The news of the end, for the screen that takes its place
+			// (an event's next game), says why as the headline does.
+			if news, want := ts.endNews(), "you won ("+strings.TrimPrefix(c.head, "Game over: ")+")"; news != want {
+				t.Errorf("the end's news is %q, want %q", news, want)
+			}
 
 			ans := client.Replay{Game: "nymphabet", Title: "Nymphabet", Players: []string{"Ann", "Ben", "Cy"}, Result: *tb.Result}
 			for _, mv := range moves {
