@@ -107,11 +107,7 @@ func TestSmallTerminalAndHelp(t *testing.T) {
 func BenchmarkKeystroke(b *testing.B) {
 	ts := newTestServer(b)
 	tm := newTerm(b, ts.URL, "Ann", 80, 24)
-	tm.open("salvo", 0)
-	tm.key("enter")
-	tm.waitFor("the fleet editor", has("✓ the referee accepts"))
-	tm.key("enter")
-	tm.waitFor("play", has("▶ your turn"))
+	salvoAgainstTheComputer(tm)
 	keys := []tea.KeyPressMsg{keyMsg("right"), keyMsg("down"), keyMsg("left"), keyMsg("up")}
 	b.ResetTimer()
 	var worst time.Duration

@@ -24,11 +24,7 @@ func TestSalvoReportsWhole(t *testing.T) {
 			t.Parallel()
 			ts := newTestServer(t)
 			tm := newTerm(t, ts.URL, "Annabel Lee-Smith Jr III", w, h)
-			tm.open("salvo", 0)
-			tm.key("enter")
-			tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
-			tm.key("enter")
-			tm.waitFor("play", has("▶ your turn", "Your ocean"))
+			salvoAgainstTheComputer(tm)
 			next := 0
 			for salvo := 1; salvo <= 10; salvo++ {
 				var v salvoView

@@ -258,11 +258,8 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 func TestSalvoSixthShotRefused(t *testing.T) {
 	ts := newTestServer(t)
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.open("salvo", 0)
-	tm.key("enter")
-	tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
-	tm.key("enter")
-	tm.waitFor("play", has("▶ your turn", "(0 of 5 shots)"))
+	salvoAgainstTheComputer(tm)
+	tm.waitFor("play", has("(0 of 5 shots)"))
 	for range 5 {
 		tm.key("space")
 		tm.key("right")
@@ -452,11 +449,8 @@ func TestSalvoTypedSquares(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.open("salvo", 0)
-	tm.key("enter")
-	tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
-	tm.key("enter")
-	tm.waitFor("play", has("▶ your turn", "(0 of 5 shots)"))
+	salvoAgainstTheComputer(tm)
+	tm.waitFor("play", has("(0 of 5 shots)"))
 	tm.key("enter")
 	tm.waitFor("the hint", has("! choose squares with space first (or type them after :)"))
 	version := tm.table().upd.Version
@@ -470,4 +464,16 @@ func TestSalvoTypedSquares(t *testing.T) {
 	tm.typeText(":b7, c8 d9 e-10,f1")
 	tm.key("enter")
 	tm.waitFor("the salvo", has("Ann fired salvo 1 at Computer (easy): B7 C8 D9 E10 F1"))
+}
+
+// salvoAgainstTheComputer opens a Salvo table against the computer, easy,
+// hands in the random fleet the editor starts from, and returns the
+// screen once play begins with the player's turn.
+func salvoAgainstTheComputer(tm *term) string {
+	tm.t.Helper()
+	tm.open("salvo", 0)
+	tm.key("enter")
+	tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
+	tm.key("enter")
+	return tm.waitFor("play", has("▶ your turn", "Your ocean"))
 }
