@@ -393,6 +393,40 @@ func TestSalvoFleetSurvivesReload(t *testing.T) {
 	}
 }
 
+// TestSalvoFleetOnAPhone: on a 375-pixel phone, the ocean of the fleet
+// placement, which sits in a card, fits the card whole, column J
+// included, with no sideways scrolling of its own, and its squares stay
+// large enough to tap: a battleship laid down from J1 by taps lands there.
+func TestSalvoFleetOnAPhone(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.Phone(true)
+	ann.CreateTable("salvo", "The computer")
+	ann.Wait("fleet placement", `!!document.querySelector("#s-submit")`)
+	ann.FitsWidth("Salvo's fleet placement")
+	fits := e2e.Eval[string](ann, `(() => {
+		const card = document.querySelector("#s-setup-h").closest(".card"), j = document.querySelector('#s-setup-h ~ div [data-sq="J1"]');
+		const inner = card.getBoundingClientRect().right - parseFloat(getComputedStyle(card).paddingRight);
+		const wide = [...card.querySelectorAll("*")].filter(e => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "visible").map(e => e.tagName + "." + e.className);
+		return Math.round(j.getBoundingClientRect().right) + " " + Math.round(inner) + " " + Math.round(j.getBoundingClientRect().width) + " " + wide.join(",");
+	})()`)
+	var right, inner, side int
+	var scrolled string
+	fmt.Sscan(fits, &right, &inner, &side, &scrolled)
+	if right > inner || scrolled != "" || side < 24 {
+		t.Errorf("on a phone, square J1 of the placement ocean ends at %d pixels, the card's room at %d; it is %d pixels wide (want at least 24); scrolling sideways: %q", right, inner, side, scrolled)
+	}
+	ann.Click("#s-rotate")
+	ann.Click(`#s-setup-h ~ div [data-sq="J1"]`)
+	ann.Wait("the battleship", `document.querySelectorAll("#s-setup-h ~ div .ship").length === 5`)
+	if got := e2e.Eval[string](ann, `[...document.querySelectorAll("#s-setup-h ~ div .ship")].map(e => e.dataset.sq).join(" ")`); got != "J1 J2 J3 J4 J5" {
+		t.Errorf("a battleship laid down from J1 by taps covers %q", got)
+	}
+	ann.ShotView("salvo-setup-phone-dark")
+}
+
 // TestSalvoOutlinesTwoFleets: Ann, Ben and Cy play Salvo, a player whose
 // ship is sunk losing the shot (so that Ann's salvos stay at five). Ann
 // sinks Ben's fleet (the salvos sent through the API with the seats'
