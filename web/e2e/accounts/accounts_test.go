@@ -365,6 +365,11 @@ func TestAccountSettings(t *testing.T) {
 	ann.Click("#chpw button[type=submit]")
 	ann.Wait("the change", `document.querySelector("#chpw-old").value === "" && document.querySelector("#chpw-error").textContent === ""`)
 
+	// Deleting the account, which cannot be undone, does not wear the
+	// colour of the way on.
+	if e2e.Eval[bool](ann, `(b => getComputedStyle(b("#delacct")).backgroundColor === getComputedStyle(b("#chpw")).backgroundColor)(f => document.querySelector(f + " button[type=submit]"))`) {
+		t.Errorf("the button that deletes the account looks like the one that changes the password")
+	}
 	ann.TypeIn("#delacct-password", "a brand new phrase")
 	ann.Click("#delacct button[type=submit]")
 	ann.Wait("the unticked box", `document.querySelector("#delacct-error").textContent.includes("tick")`)

@@ -70,13 +70,16 @@ async function ended() {
 
 window.addEventListener(sessionRefused, () => { ended(); });
 
-function form(title, id, fields, submit, onsubmit) {
+// form is a card holding a form of its own, its error line and its submit
+// button; kind is the button's class: "primary", or "danger" for what
+// cannot be undone.
+function form(title, id, fields, submit, onsubmit, kind = "primary") {
   const err = h("p", { class: "error", role: "alert", id: id + "-error" });
   const f = h("form", { class: "card stack", id, "aria-labelledby": id + "-title", novalidate: true, onsubmit: async e => {
     e.preventDefault();
     err.textContent = "";
     try { await onsubmit(f); } catch (ex) { err.textContent = ex.message; }
-  } }, h("h2", { id: id + "-title" }, title), fields, err, h("button", { class: "primary", type: "submit" }, submit));
+  } }, h("h2", { id: id + "-title" }, title), fields, err, h("button", { class: kind, type: "submit" }, submit));
   return f;
 }
 
@@ -191,7 +194,7 @@ export async function account(main) {
         header();
         toast("Account deleted");
         go("/", true);
-      })));
+      }, "danger")));
 }
 
 // settings is the account's stored settings (GET/PUT
