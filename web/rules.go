@@ -20,8 +20,10 @@ import (
 )
 
 // rulesPage is the page around one rules document: the site's own
-// stylesheet and header, so that a rules page opened from a link, without
-// JavaScript, looks like the rest of Parlour.
+// stylesheet and header, so that a rules page opened from a link looks
+// like the rest of Parlour. It reads without JavaScript; its one script,
+// the header's, folds the links into a menu on a phone and names the
+// account signed in, as every other page's header does.
 var rulesPage = template.Must(template.New("rules").Parse(`<!doctype html>
 <html lang="en">
 <head>
@@ -31,6 +33,7 @@ var rulesPage = template.Must(template.New("rules").Parse(`<!doctype html>
 <title>{{.Title}} · Parlour</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/static/app.css">
+<script type="module" src="/static/js/top.js"></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -116,7 +119,7 @@ func rulesPages(header string) (map[string]*asset, error) {
 // siteHeader cuts the site's header out of index.html, so that the rules
 // pages share it rather than copy it. Its Rules link is marked as the
 // current page, as main.js marks the link of the screen shown: a rules
-// page runs no script to do it.
+// page does not run the router that does it.
 func siteHeader(index []byte) (string, error) {
 	s := string(index)
 	i := strings.Index(s, "<header")

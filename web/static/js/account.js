@@ -7,15 +7,14 @@
 import { h, field, append, fill, toast, plural } from "./dom.js";
 import { call, signedIn, setSignedIn, mayBeSignedIn, forgetGuest, guestToken, sessionRefused } from "./api.js";
 import { go } from "./nav.js";
+import { accountLink } from "./top.js";
 
 // header shows "Sign in" or the account's name in the header's menu.
 export function header() {
   const slot = document.getElementById("account-slot");
   if (!slot) return;
   const name = signedIn();
-  fill(slot, name
-    ? h("a", { href: "/account", id: "account-link", "aria-label": `Your account, ${name}` }, name)
-    : h("a", { href: "/account", id: "account-link" }, "Sign in"),
+  fill(slot, accountLink(name),
   // The moderators' page, for moderators only (the server checks).
   name && moderator ? [" ", h("a", { href: "/moderation", id: "moderation-link" }, "Moderation")] : null);
   // Challenges and the player stream: only while signed in, loaded then.

@@ -5,6 +5,7 @@
 
 import { clear, h, append } from "./dom.js";
 import { go, navigated } from "./nav.js";
+import { menu } from "./top.js";
 
 const routes = [
   [/^\/$/, () => import("./home.js").then(m => m.home)],
@@ -31,21 +32,6 @@ let leave = null; // the current screen's clean-up
 let engaged = false;
 for (const kind of ["keydown", "pointerdown"]) document.addEventListener(kind, () => { engaged = true; }, { capture: true, once: true });
 let drawn = ""; // the path and query of the screen drawn last
-
-// On a phone the header's links fold into a menu (see app.css): the Menu
-// button opens it, and following a link or Escape shuts it.
-const top = document.querySelector("header.top");
-const menuButton = document.getElementById("menu-toggle");
-function menu(open) {
-  if (!top || !menuButton) return;
-  top.classList.toggle("menu-open", open);
-  menuButton.setAttribute("aria-expanded", String(open));
-}
-if (top && menuButton) {
-  top.classList.add("menu-ready");
-  menuButton.addEventListener("click", () => menu(menuButton.getAttribute("aria-expanded") !== "true"));
-}
-if (top) top.addEventListener("keydown", e => { if (e.key === "Escape" && top.classList.contains("menu-open")) { menu(false); menuButton.focus(); } });
 
 // arrive moves the keyboard's focus to the new screen's content: the link
 // or button that led there is gone, or stays behind in the header, and
