@@ -55,6 +55,8 @@ func TestHandlerRoutes(t *testing.T) {
 		{"/api", 404, "", ""},
 		{"/lobby/", 200, "text/html", "Parlour"},
 		{"/players/Ann_b-2", 200, "text/html", "Parlour"},
+		{"/players", 200, "text/html", `src="/static/js/main.js"`},
+		{"/events", 200, "text/html", `src="/static/js/main.js"`},
 		// A game's name in any case; a player's name no account has is
 		// the page's to say (No such player), as a mistyped one is.
 		{"/daily/Quizl", 200, "text/html", `src="/static/js/main.js"`},
@@ -67,8 +69,8 @@ func TestHandlerRoutes(t *testing.T) {
 		{"/tournaments/x7k2", 200, "text/html", "Parlour"},
 		{"/j/KQ%2FPX", 200, "text/html", "Parlour"},
 		// No screen of the page's: the page, which says so, with a 404.
-		{"/events", 404, "text/html", `src="/static/js/main.js"`},
-		{"/players", 404, "text/html", `src="/static/js/main.js"`},
+		{"/games", 404, "text/html", `src="/static/js/main.js"`},
+		{"/players/Ann/games", 404, "text/html", `src="/static/js/main.js"`},
 		{"/lobby/more", 404, "text/html", `src="/static/js/main.js"`},
 		{"/new/", 404, "text/html", `src="/static/js/main.js"`},
 	}

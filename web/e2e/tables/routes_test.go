@@ -39,11 +39,13 @@ func TestDeepLinks(t *testing.T) {
 		{"/j/" + code, atTable, "Invite a friend"},
 		{"/j/" + strings.ToLower(code), atTable, "Invite a friend"},
 		{"/tournaments", `!!document.querySelector("#t-list-created")`, "Tournaments"},
+		{"/events", `location.pathname === "/tournaments" && !!document.querySelector("#t-list-created")`, "Tournaments"},
 		{"/tournaments/nosuchevent", `!!document.querySelector("#main h1")`, "No such event"},
 		{"/daily", `!!document.querySelector("#daily-quizl") && !!document.querySelector("#daily-salvo")`, "Daily puzzles"},
 		{"/daily/quizl", `!!document.querySelector("#daily-play")`, "Daily Quizl"},
 		{"/account", `!!document.querySelector("#signup-name")`, "Sign up"},
 		{"/leaderboards", `!!document.querySelector("#lb-quizl")`, "Leaderboards"},
+		{"/players", `location.pathname === "/leaderboards" && !!document.querySelector("#find-name")`, "Find a player"},
 		{"/players/nobody", `!!document.querySelector("#profile-missing")`, "The lobby lists the players online, and the leaderboards the rated ones."},
 		{"/rules", `!!document.querySelector("article.doc h1")`, "Rules"},
 		{"/rules/quizl", `!!document.querySelector("article.doc h2#scoring")`, "Scoring"},
@@ -112,6 +114,7 @@ func TestNavSaysWhere(t *testing.T) {
 		{"/lobby", `document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "Open tables"`, "Lobby"},
 		{"/daily/quizl", `!!document.querySelector("#daily-play")`, "Daily"},
 		{"/new/salvo", `!!document.querySelector("#opt-placement")`, "Play"},
+		{"/players", `location.pathname === "/leaderboards" && !!document.querySelector("#find-name")`, "Leaderboards"},
 		{"/players/nobody", `!!document.querySelector("#profile-missing")`, ""},
 	} {
 		p.Open(tc.path)

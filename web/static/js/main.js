@@ -15,6 +15,8 @@ const routes = [
   [/^\/moderation$/, () => import("./moderation.js").then(m => m.moderation)],
   [/^\/players\/([^/]+)$/, () => import("./players.js").then(m => m.profile)],
   [/^\/leaderboards$/, () => import("./players.js").then(m => m.leaderboards)],
+  [/^\/players$/, () => import("./players.js").then(m => m.leaderboards)], // an alias: see aliases
+  [/^\/events$/, () => import("./tournaments.js").then(m => m.events)], // an alias: see aliases
   [/^\/lobby$/, () => import("./lobby.js").then(m => m.lobby)],
   [/^\/daily$/, () => import("./daily.js").then(m => m.dailyIndex)],
   [/^\/daily\/([a-z]+)$/i, () => import("./daily.js").then(m => m.daily)],
@@ -24,6 +26,12 @@ const routes = [
   [/^\/j\/([^/]+)$/, () => import("./table.js").then(m => m.byCode)],
   [/^\/(?:t|tables?)\/([A-Za-z0-9_-]+)(?:\/join)?$/, () => import("./table.js").then(m => m.table)],
 ];
+
+// aliases are addresses a player may guess, each with the screen it
+// means: the players' directory is the leaderboards, where Find a player
+// opens anybody's profile (/players/NAME), and events, as the terminal
+// calls them, are the tournaments.
+const aliases = { "/players": "/leaderboards", "/events": "/tournaments" };
 
 let leave = null; // the current screen's clean-up
 // engaged says whether the visitor has pressed a key or pointed yet:
@@ -64,7 +72,14 @@ async function route() {
   drawn = location.pathname + location.search;
   if (leave) { try { leave(); } catch { /* a screen's clean-up must not stop the next */ } leave = null; }
   document.title = "Parlour";
-  const path = location.pathname.replace(/\/+$/, "") || "/";
+  let path = location.pathname.replace(/\/+$/, "") || "/";
+  // An address that names another screen is put right, so that it is
+  // shared as that screen's.
+  if (aliases[path]) {
+    path = aliases[path];
+    history.replaceState(history.state, "", path + location.search + location.hash);
+    drawn = location.pathname + location.search;
+  }
   markCurrent(path);
   for (const [re, loader] of routes) {
     const m = re.exec(path);
