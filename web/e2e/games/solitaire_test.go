@@ -25,9 +25,14 @@ func TestQuizlSolitaire(t *testing.T) {
 	ann.Wait("the games", `document.querySelectorAll("#main .cards .card h2").length === 4`)
 	ann.FitsWidth("the home page")
 	ann.Shot("home-phone-dark")
-	ann.Open("/new/quizl")
-	ann.Wait("the new table form", `!!document.querySelector("form button[type=submit]")`)
+	// The Quizl card's Solitaire link opens the form with solitaire
+	// chosen.
+	ann.Click("#quizl-solitaire")
+	ann.WaitPage("the new table form", `location.pathname === "/new/quizl" && !!document.querySelector("form button[type=submit]")`)
 	ann.FitsWidth("the new table form")
+	if got := e2e.Eval[string](ann, `[...document.querySelectorAll("#main form button[aria-pressed=true]")].map(b => b.textContent).join()`); got != "Solitaire" {
+		t.Errorf("the Solitaire link opens the form with %q chosen", got)
+	}
 	ann.CreateTable("quizl", "Solitaire")
 	ann.Wait("the computer's grid", `document.querySelectorAll('[data-board="0"] [data-sq]').length === 25`)
 	ann.FitsWidth("the play screen")

@@ -68,7 +68,8 @@ async function rest(main, events) {
           " · ", h("a", { href: "/rules/" + g.name, "aria-label": g.title + " rules" }, "Rules")),
         h("div", { class: "row" },
           h("a", { class: "button primary", href: "/new/" + g.name, "aria-label": "New table of " + g.title }, "New table"),
-          g.name === "salvo" ? h("a", { href: "/new/salvo?practice", id: "salvo-practice", "aria-label": "Practise Salvo alone against a hidden fleet" }, "Practise") : null),
+          g.name === "salvo" ? h("a", { href: "/new/salvo?practice", id: "salvo-practice", "aria-label": "Practise Salvo alone against a hidden fleet" }, "Practise") : null,
+          g.name === "quizl" ? h("a", { href: "/new/quizl?solitaire", id: "quizl-solitaire", "aria-label": "Play Quizl alone against a grid the computer makes" }, "Solitaire") : null),
         g.max_players >= 2 && g.min_players <= 2 ? h("div", { class: "row quick" }, quickButtons(g)) : null));
     }
   } catch (e) {
@@ -156,10 +157,12 @@ export async function newTable(main, name) {
   // Seats after the creator's: "open" (a friend) or "computer:LEVEL".
   // "Who plays" picks one of three set-ups, shown pressed; the seats
   // below can then be changed one by one. The home page's "Practise"
-  // link for Salvo opens the form with practice chosen.
+  // link for Salvo and "Solitaire" for Quizl open the form with the
+  // game alone chosen.
   const canSolo = g.min_players <= 1;
   const soloName = g.name === "quizl" ? "Solitaire" : g.name === "salvo" ? "Practice" : "Practice alone";
-  const practice = g.name === "salvo" && new URLSearchParams(location.search).has("practice");
+  const asked = new URLSearchParams(location.search);
+  const practice = (g.name === "salvo" && asked.has("practice")) || (g.name === "quizl" && asked.has("solitaire"));
   let mode = g.max_players >= 2 && !practice ? "friend" : "solo";
   let others = mode === "solo" ? [] : Array(Math.max(1, g.min_players - 1)).fill("open");
   let maker = "medium"; // the level of the computer that makes a solo seat's hidden setup
