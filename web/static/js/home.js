@@ -69,7 +69,7 @@ async function rest(main, events) {
         h("div", { class: "row" },
           h("a", { class: "button primary", href: "/new/" + g.name, "aria-label": "New table of " + g.title }, "New table"),
           g.name === "salvo" ? h("a", { href: "/new/salvo?practice", id: "salvo-practice", "aria-label": "Practise Salvo alone against a hidden fleet" }, "Practise") : null,
-          g.name === "quizl" ? h("a", { href: "/new/quizl?solitaire", id: "quizl-solitaire", "aria-label": "Play Quizl alone against a grid the computer makes" }, "Solitaire") : null),
+          g.name === "quizl" ? h("a", { href: "/new/quizl?solitaire", id: "quizl-solitaire", "aria-label": "Solitaire Quizl, alone against a grid the computer makes" }, "Solitaire") : null),
         g.max_players >= 2 && g.min_players <= 2 ? h("div", { class: "row quick" }, quickButtons(g)) : null));
     }
   } catch (e) {
