@@ -28,14 +28,26 @@ func TestRatedFormHoldsDefaults(t *testing.T) {
 	ann.Pick("#lexicon", "en-large")
 	held := `(() => { const w = document.querySelector("#opt-width"), l = document.querySelector("#lexicon"), c = document.querySelector("#opt-strike_limit");
 		return [w.value, w.disabled, l.value, l.disabled, !!w.closest(".field").querySelector(".rated-held"), c ? c.disabled : null, (w.getAttribute("aria-describedby") || "").includes("opt-width-rated")].join(","); })()`
+	// A shape drawn on the board of 10 columns.
+	ann.Click("#opt-shape-draw summary")
+	ann.Click(`#opt-shape-draw [data-sq="A1"]`)
+	drawn := `(() => { const s = document.querySelector("#opt-shape"), cells = [...document.querySelectorAll("#opt-shape-draw [data-sq]")];
+		return [s.value.split("/")[0], s.disabled, cells.length, cells.filter(c => c.getAttribute("aria-selected") === "true").map(c => c.dataset.sq).join(" "), cells.every(c => c.disabled)].join(","); })()`
+	ann.Wait("the shape drawn", drawn+` === "#.........,false,200,A1,false"`)
 	ann.Click("#rated")
 	ann.Accessible("the new-table form, rated")
+	if got := e2e.Eval[string](ann, drawn); got != ",true,400,,true" {
+		t.Errorf("rated: the shape and its drawing read %q, not held at none on the board of 20 by 20", got)
+	}
 	if got := e2e.Eval[string](ann, held); got != "20,true,en,true,true,true,true" {
 		t.Errorf("rated: the width, the word list and the strike limit read %q, not held at their defaults", got)
 	}
 	ann.Click("#rated")
 	if got := e2e.Eval[string](ann, held); got != "10,false,en-large,false,false,false,false" {
 		t.Errorf("unrated again: %q, not what was chosen", got)
+	}
+	if got := e2e.Eval[string](ann, drawn); got != "#.........,false,200,A1,false" {
+		t.Errorf("unrated again: the shape and its drawing read %q, not what was drawn", got)
 	}
 	ann.Click("#rated")
 	ann.Click("form button[type=submit]")

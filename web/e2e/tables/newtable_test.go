@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
 	"parlour/server"
 	"parlour/web/e2e"
 )
@@ -148,5 +151,63 @@ func TestSolitaireMakerFallback(t *testing.T) {
 	ann.Wait("the grid again", `document.querySelectorAll('[data-board="0"] [data-sq]').length === 25 && !!document.querySelector("#q-maker-note")`)
 	if got := ann.Text("#q-maker-note"); got != want {
 		t.Errorf("after a reload the table says %q about its grid", got)
+	}
+}
+
+// TestWordFightShapeDrawn: the new-table form draws Word Fight's board
+// shape: squares chosen in the drawing write the text the option takes,
+// text typed redraws it, a board made wider leaves the drawing standing
+// until a square is changed, the arrow keys move among the squares, and
+// the table opened has the squares masked. On a phone the form needs no
+// sideways scrolling.
+func TestWordFightShapeDrawn(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.Phone(false)
+	ann.Open("/new/wordfight")
+	ann.Wait("the drawing", `!!document.querySelector("#opt-shape-draw")`)
+	ann.TypeIn("#opt-width", "5")
+	ann.TypeIn("#opt-height", "5")
+	ann.Click("#opt-shape-draw summary")
+	cells := `document.querySelectorAll("#opt-shape-draw [data-sq]").length`
+	ann.Wait("a board of 5 by 5", cells+` === 25`)
+	ann.Click(`#opt-shape-draw [data-sq="A1"]`)
+	ann.Click(`#opt-shape-draw [data-sq="E5"]`)
+	value := `document.querySelector("#opt-shape").value`
+	ann.Wait("the text of the drawing", value+` === "#..../...../...../...../....#"`)
+	if got := ann.Text("#opt-shape-drawn"); got != "5 by 5: 2 squares masked." {
+		t.Errorf("the drawing's note reads %q", got)
+	}
+	ann.Click(`#opt-shape-draw [data-sq="A1"]`)
+	ann.Wait("A1 open again", value+` === "...../...../...../...../....#"`)
+
+	ann.TypeIn("#opt-shape", "..#../...../...../...../.....")
+	pressed := `[...document.querySelectorAll('#opt-shape-draw [aria-selected="true"]')].map(b => b.dataset.sq).join(" ")`
+	ann.Wait("the drawing of the text", pressed+` === "C1"`)
+
+	ann.TypeIn("#opt-width", "6")
+	ann.Wait("a board of 6 by 5", cells+` === 30`)
+	if got := ann.Text("#opt-shape-drawn"); !strings.Contains(got, "not a shape of 6 by 5") {
+		t.Errorf("with text of another size the note reads %q", got)
+	}
+	if got := e2e.Eval[string](ann, pressed); got != "C1" {
+		t.Errorf("a board made wider keeps %q of the drawing, want C1", got)
+	}
+	ann.Click(`#opt-shape-draw [data-sq="F1"]`)
+	ann.Wait("the text of the wider drawing", value+` === "..#..#/....../....../....../......"`)
+	// The keyboard: the square changed keeps the focus; an arrow moves on.
+	ann.Do("move down to F2 and mask it", chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("F2 masked", pressed+` === "C1 F1 F2"`)
+	ann.FitsWidth("the Word Fight form with its shape drawn")
+	ann.AccessibleThemes("the Word Fight form with its shape drawn")
+	ann.ShotView("wordfight-shape")
+
+	ann.ClickText("#main form button", "The computer")
+	ann.Click("form button[type=submit]")
+	ann.WaitPage("the table", `location.pathname.startsWith("/t/") && !!document.querySelector(".wf [data-sq]")`)
+	if got := e2e.Eval[string](ann, `[...document.querySelectorAll(".wf .cell.block")].map(c => c.dataset.sq).join(" ")`); got != "C1 F1 F2" {
+		t.Errorf("the table's board masks %q, want C1 F1 F2", got)
 	}
 }

@@ -6,7 +6,7 @@ import { h, fill, field } from "./dom.js";
 import { call } from "./api.js";
 import { games } from "./catalog.js";
 import { handle } from "./stream.js";
-import { optionControl, readOptions, clockControl, clockPresets, holdForRated } from "./options.js";
+import { optionControls, readOptions, clockControl, clockPresets, holdForRated } from "./options.js";
 import { lexiconSelect } from "./lexicons.js";
 import { offerNames } from "./names.js";
 
@@ -29,7 +29,7 @@ export async function challengeForm(to) {
   const current = () => gs.find(g => g.name === gameSel.value);
   const drawOpts = () => {
     const g = current();
-    fill(opts, h("legend", {}, `${g.title} rules`), g.options.length ? g.options.map(optionControl) : h("p", { class: "muted" }, "This game has no rule options."));
+    fill(opts, h("legend", {}, `${g.title} rules`), g.options.length ? optionControls(g) : h("p", { class: "muted" }, "This game has no rule options."));
     lexBox.hidden = !g.words;
   };
   gameSel.addEventListener("change", () => { drawOpts(); held(); });

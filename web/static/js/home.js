@@ -5,7 +5,7 @@ import { h, field, toast, fill, append, plural, redraw } from "./dom.js";
 import { call, myName, setMyName, rememberSeat, recent, identityToken, signedIn } from "./api.js";
 import { games, gameInfo, title, forfeitWords, eventWords } from "./catalog.js";
 import { go } from "./nav.js";
-import { optionControl, readOptions, clockControl, clockPresets, holdForRated } from "./options.js";
+import { optionControls, readOptions, clockControl, clockPresets, holdForRated } from "./options.js";
 import { quickButtons, isMine } from "./seek.js";
 import { lexiconSelect } from "./lexicons.js";
 import { whenWords } from "./when.js";
@@ -240,7 +240,7 @@ export async function newTable(main, name) {
         canSolo ? preset("solo", soloName, () => []) : null),
       whoHelp,
       seatsBox),
-    g.options.length ? h("fieldset", {}, h("legend", {}, "Rule options"), g.options.map(optionControl)) : null,
+    g.options.length ? h("fieldset", {}, h("legend", {}, "Rule options"), optionControls(g)) : null,
     h("fieldset", {}, h("legend", {}, "Clock"), clock.element),
     g.words ? h("fieldset", {}, h("legend", {}, "Word list"), field("Words are checked against", lexSel, "Rated games use the default list.")) : null,
     ratedBox,

@@ -5,11 +5,12 @@
 
 import { h, field, append } from "./dom.js";
 import { optionLabel } from "./rulestext.js";
+import { optionEditor } from "./games/index.js";
 
 // optionControl renders one rule option as a form control, labelled with
 // its label, its range and its default. The control's name is the
 // option's, which readOptions reads back.
-export function optionControl(o) {
+function optionControl(o) {
   const id = "opt-" + o.name;
   const label = optionLabel(o.name, o);
   let c;
@@ -29,6 +30,17 @@ export function optionControl(o) {
       c = h("input", { id, name: o.name, type: "text", value: o.default ?? "", autocomplete: "off" });
       return field(`${label}${o.default ? ` (default ${o.default})` : " (default none)"}`, c, o.help);
   }
+}
+
+// optionControls renders every rule option of game g (optionControl's
+// fields) and, for a game that draws an option better than as text (Word
+// Fight's board shape), adds the drawing beside it once its module has
+// loaded; the controls stay what the form reads.
+export function optionControls(g) {
+  const fields = g.options.map(optionControl);
+  const editor = optionEditor(g.name);
+  if (editor) editor.then(m => m.attach(fields)).catch(() => { /* the text box alone still sets it */ });
+  return fields;
 }
 
 // readOptions reads the rule options of form that differ from their
@@ -64,7 +76,8 @@ export function holdForRated(form, g, rated, lexSel) {
 }
 
 // hold puts control el at def and disables it (on), or gives back what it
-// held before (off).
+// held before (off), and tells el's listeners (a "parlour:held" event) so
+// that a drawing of the option follows.
 function hold(el, def, on) {
   const box = el.closest(".field");
   const note = box && box.querySelector(".rated-held");
@@ -74,6 +87,7 @@ function hold(el, def, on) {
     if (check) el.checked = !!def;
     else el.value = String(def);
     el.disabled = true;
+    el.dispatchEvent(new Event("parlour:held"));
     if (box && !note) {
       // Read with the control, as its help is.
       const id = el.id + "-rated";
@@ -86,6 +100,7 @@ function hold(el, def, on) {
     else el.value = v;
     delete el.dataset.chosen;
     el.disabled = false;
+    el.dispatchEvent(new Event("parlour:held"));
     if (note) {
       const rest = (el.getAttribute("aria-describedby") || "").split(" ").filter(x => x && x !== note.id).join(" ");
       if (rest) el.setAttribute("aria-describedby", rest);

@@ -14,7 +14,7 @@ import { h, append, fill, field, plural, toast, redraw } from "./dom.js";
 import { call, identityToken, guestToken, signedIn, myName, rememberSeat, seatFor } from "./api.js";
 import { games, title } from "./catalog.js";
 import { go } from "./nav.js";
-import { clockControl, clockPresets, optionControl, readOptions, holdForRated } from "./options.js";
+import { clockControl, clockPresets, optionControls, readOptions, holdForRated } from "./options.js";
 import { clockWords } from "./rulestext.js";
 import { whenWords } from "./when.js";
 import { chatReportButton } from "./report.js";
@@ -292,7 +292,7 @@ function createForm() {
     name.placeholder = g ? `left blank: ${g.title} ${swiss ? "Swiss" : "Arena"}` : "left blank, the server names it";
     if (g && drawn !== g.name) {
       drawn = g.name;
-      fill(opts, h("legend", {}, `${g.title} rules`), g.options.length ? g.options.map(optionControl) : h("p", { class: "muted" }, "This game has no rule options."),
+      fill(opts, h("legend", {}, `${g.title} rules`), g.options.length ? optionControls(g) : h("p", { class: "muted" }, "This game has no rule options."),
         h("p", { class: "help" }, "A rated event keeps the rules a rated game may not change at their defaults: ticking Rated holds them."));
     }
     // A rated event keeps the options a rated game may not change at

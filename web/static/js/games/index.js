@@ -13,6 +13,20 @@ const modules = {
   nymphabet: () => import("./nymphabet.js"),
 };
 
+// editors are the modules that draw a game's rule options better than
+// as text in the forms that set them: each exports attach(fields), given
+// the option controls' fields.
+const editors = {
+  wordfight: () => import("./wordfight-shape.js"),
+};
+
+// optionEditor returns the module that draws options of the game called
+// name, or null when its options are all plain controls.
+export function optionEditor(name) {
+  const m = editors[name];
+  return m ? m() : null;
+}
+
 // load returns the module of the game called name.
 export function load(name) {
   const m = modules[name];

@@ -7,9 +7,8 @@
 
 import { h, gridNav, gridRows, plural, fill, append, updateText } from "../dom.js";
 import { previewPlacement } from "../api.js";
+import { colName } from "./wordfight-shape.js";
 
-// colName names column c (from 0): A-Z, then AA-AD.
-export const colName = c => c < 26 ? String.fromCharCode(65 + c) : "A" + String.fromCharCode(65 + c - 26);
 const sqName = (r, c) => colName(c) + (r + 1);
 
 export function play(ctx) {
