@@ -143,6 +143,9 @@ func (cs *challengeScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			cs.err = ratedRefusal(o)
 			return nil
 		}
+		if cs.drawShape(cs, cs.rules, opts[cs.at-2], s) {
+			return nil
+		}
 		cs.rules.change(opts[cs.at-2], s, k)
 	}
 	return nil
@@ -254,6 +257,9 @@ func (cs *challengeScreen) view() string {
 	keys := "↑↓ field · type the name · ←→ change (digits type a number or a clock: 10+5) · enter send · esc back"
 	if typing {
 		keys = "type · backspace erase · ↑↓ field · enter send · esc back"
+		if cs.at >= 2 && cs.at < last && isShape(opts[cs.at-2]) {
+			keys = "type · backspace erase · " + shapeKeys + "↑↓ field · enter send · esc back"
+		}
 	}
 	b.WriteString(faint(wrapKeys(keys, cs.w)))
 	return b.String()

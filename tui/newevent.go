@@ -191,6 +191,9 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			ne.err = ratedRefusal(o)
 			return nil
 		}
+		if ne.drawShape(ne, ne.rules, o, s) {
+			return nil
+		}
 		ne.rules.change(o, s, k)
 		return nil
 	}
@@ -516,6 +519,9 @@ func (ne *newEventScreen) view() string {
 	keys := "↑↓ field · ←→ change (digits type a number or a clock: 10+5) · enter make the event · esc back"
 	if ne.takesText() {
 		keys = "type · ↑↓ field · enter make the event · esc back"
+		if f >= evOption && isShape(ne.options()[f-evOption]) {
+			keys = "type · " + shapeKeys + "↑↓ field · enter make the event · esc back"
+		}
 	}
 	tail += faint(wrapKeys(keys, ne.w))
 	// As many of the fields as the screen holds, the chosen among them.

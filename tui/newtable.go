@@ -343,6 +343,9 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		nt.err = ratedRefusal(o)
 		return nil
 	}
+	if nt.drawShape(nt, nt.values, opts[nt.at-1-sf], s) {
+		return nil
+	}
 	nt.values.change(opts[nt.at-1-sf], s, k)
 	return nil
 }
@@ -684,6 +687,9 @@ func (nt *newTableScreen) view() string {
 	keys := "↑↓ field · ←→ change (digits type a number or a clock: 10+5) · enter open the table · esc back · ? help"
 	if typing {
 		keys = "type · backspace erase · ↑↓ field · enter open the table · esc back · ? help"
+		if isShape(opts[nt.at-1-sf]) {
+			keys = "type · backspace erase · " + shapeKeys + "↑↓ field · enter open the table · esc back · ? help"
+		}
 	}
 	tail.WriteString(faint(wrapKeys(keys, nt.w)))
 	rows := strings.Split(strings.TrimSuffix(rb.String(), "\n"), "\n")

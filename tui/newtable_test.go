@@ -220,7 +220,7 @@ func TestNewTableText(t *testing.T) {
 		nt.update(keyMsg(k))
 	}
 	s := ansi.Strip(nt.view())
-	for _, want := range []string{"> Board shape  .#/█\n", "Multiply     ‹ yes ›", "type · backspace erase · ↑↓ field"} {
+	for _, want := range []string{"> Board shape  .#/█\n", "Multiply     ‹ yes ›", "type · backspace erase · ctrl+e draw it · ↑↓ field"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("typing the shape, the form does not say %q:\n%s", want, s)
 		}

@@ -514,10 +514,18 @@ func TestChallengeText(t *testing.T) {
 	tm.keyUntil("right", "‹ Sightless Word Fight ›")
 	tm.keyUntil("down", "> Board shape")
 	tm.typeText(".#")
-	s := tm.waitFor("the shape typed", has("type · backspace erase · ↑↓ field"))
+	s := tm.waitFor("the shape typed", has("type · backspace erase · ctrl+e draw it · ↑↓ field"))
 	checkFits(t, tm)
 	if !regexp.MustCompile(`> Board shape +\.#█\n`).MatchString(s) {
 		t.Errorf("the shape does not show as typed:\n%s", s)
+	}
+	// ctrl+e draws it, on the board of 20 by 20; esc leaves it as typed.
+	tm.key("ctrl+e")
+	tm.waitFor("the drawing", has("20 by 20", "no shape of this board"))
+	tm.key("esc")
+	tm.waitFor("the form again", has("Challenge a player", "> Board shape"))
+	if s := tm.screen(); !regexp.MustCompile(`> Board shape +\.#█\n`).MatchString(s) {
+		t.Errorf("after the drawing left with esc, the shape reads:\n%s", s)
 	}
 }
 
