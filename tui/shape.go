@@ -75,7 +75,8 @@ func readShape(text string, w, h int) (mask [][]bool, unread bool) {
 	for r, row := range rows {
 		row = strings.TrimSpace(row)
 		if len(row) != w || strings.Trim(row, ".#") != "" {
-			return readShape("", w, h)
+			blank, _ := readShape("", w, h)
+			return blank, true
 		}
 		for c := range w {
 			mask[r][c] = row[c] == '#'

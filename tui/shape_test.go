@@ -86,3 +86,39 @@ func TestShapeDrawn(t *testing.T) {
 	tm.waitFor("A30 masked", has("A30: masked", "rows"))
 	checkFits(t, tm)
 }
+
+// TestReadShape: the shape's text read for a board of a size, and the
+// drawing written back: every bad text reads as nothing masked, said to
+// be no shape of the board.
+func TestReadShape(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		text   string
+		w, h   int
+		unread bool
+		back   string // the drawing written again
+	}{
+		{"", 5, 5, false, ""},
+		{"  ", 5, 5, false, ""},
+		{"#..../...../...../...../....#", 5, 5, false, "#..../...../...../...../....#"},
+		{" #..../.../", 5, 5, true, ""},
+		{"...../...../...../...../.....", 5, 5, false, ""},
+		{"#..../...../...../.....", 5, 5, true, ""},        // a row short
+		{"#..../...../...x./...../.....", 5, 5, true, ""},  // not . nor #
+		{"#..../...../....../...../.....", 5, 5, true, ""}, // a row too long
+		{"#....#/....../....../....../......", 6, 5, false, "#....#/....../....../....../......"},
+		{"#..../...../...../...../.....", 6, 5, true, ""}, // another board's
+	} {
+		mask, unread := readShape(tt.text, tt.w, tt.h)
+		if len(mask) != tt.h || len(mask[0]) != tt.w {
+			t.Errorf("readShape(%q, %d, %d) is %d rows of %d", tt.text, tt.w, tt.h, len(mask), len(mask[0]))
+			continue
+		}
+		if unread != tt.unread {
+			t.Errorf("readShape(%q, %d, %d): unread %v, want %v", tt.text, tt.w, tt.h, unread, tt.unread)
+		}
+		if got := shapeText(mask); got != tt.back {
+			t.Errorf("readShape(%q, %d, %d) written again: %q, want %q", tt.text, tt.w, tt.h, got, tt.back)
+		}
+	}
+}
