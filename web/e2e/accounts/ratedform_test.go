@@ -79,6 +79,8 @@ func TestRatedFormHoldsDefaults(t *testing.T) {
 	ann.Wait("the challenge form", `!!document.querySelector("#challenge-form")`)
 	ann.Pick("#challenge-game", "wordfight")
 	ann.Wait("Word Fight's options", `!!document.querySelector("#challenge-form #opt-width") && document.querySelectorAll("#challenge-lexicon option").length > 1`)
+	// The board's shape is drawn there too.
+	ann.Wait("the shape's drawing", `document.querySelectorAll("#challenge-form #opt-shape-draw [data-sq]").length === 400`)
 	ann.TypeIn("#challenge-form #opt-width", "12")
 	ann.Pick("#challenge-lexicon", "en-common")
 	ann.Click("#challenge-rated")
