@@ -128,6 +128,7 @@ var (
 	_ screen = (*eventScreen)(nil)
 	_ screen = (*promptScreen)(nil)
 	_ screen = (*newTableScreen)(nil)
+	_ screen = (*shapeScreen)(nil)
 	_ screen = (*accountScreen)(nil)
 	_ screen = (*keysScreen)(nil)
 	_ screen = (*playersScreen)(nil)
