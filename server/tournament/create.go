@@ -230,7 +230,14 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, id string, req 
 	}
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
+	// On a cluster this node runs the event it makes: it takes the
+	// event's lease before the event is stored, so that no other node,
+	// looking for live events nobody runs, takes it up in between.
+	held := s.hold(ctx, ev)
 	if err := s.st.WriteTournament(ctx, t.ID, store.TournamentWrite{Event: &ev.t, Create: true}); err != nil {
+		if held {
+			s.lease.Release(ctx, t.ID)
+		}
 		if errors.Is(err, store.ErrConflict) {
 			return Event{}, err
 		}
@@ -240,8 +247,9 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, id string, req 
 	s.mu.Lock()
 	s.events[t.ID] = ev
 	s.mu.Unlock()
-	// On a cluster this node runs the event it made, unless another
-	// node took it up at once from the store: then that node does.
+	// Its lease renewed (or taken now, should the store have been away
+	// a moment ago): unless another node took the event up meanwhile,
+	// this node runs it.
 	if s.hold(ctx, ev) || s.event(t.ID) == ev {
 		s.noteDue(ev)
 	}
