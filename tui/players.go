@@ -35,6 +35,10 @@ type social struct {
 	// longer open (recheck): should one have been accepted, its table's
 	// gameStart line still takes the player there.
 	putAway map[string]bool
+	// accepting holds the challenges to this player that this client
+	// is accepting: the gameStart of one that is not was accepted in
+	// another of the player's windows.
+	accepting map[string]bool
 
 	// served is the recent games as the server lists them (nil until
 	// it answered): a signed-in player's games follow the account to
@@ -335,6 +339,9 @@ func (m *Model) putAway(msg recheckMsg) {
 // declined: the challenges open change on every screen.
 func (m *Model) challenged(msg challengeMsg) tea.Cmd {
 	so := &m.soc
+	if msg.verb == "" {
+		delete(so.accepting, msg.ch.ID) // an accept refused
+	}
 	if msg.err != nil {
 		m.err = msg.err.Error()
 		var e *client.Error
@@ -356,6 +363,7 @@ func (m *Model) challenged(msg challengeMsg) tea.Cmd {
 		}
 	case "accepted":
 		so.in = without(so.in, msg.ch.ID)
+		delete(so.accepting, msg.ch.ID)
 		return tea.Batch(m.seated(seatedMsg{s: msg.seat, game: msg.ch.Game}), m.loadServed())
 	case "declined":
 		so.in = without(so.in, msg.ch.ID)
@@ -443,6 +451,16 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 				return tea.Batch(m.sit(s, t.Game), m.loadServed())
 			}
 			m.tell(fmt.Sprintf("your challenge was accepted: the %s table is in your recent games", m.gameTitle(t.Game)))
+		}
+		if t.Challenge != "" && hasChallenge(so.in, t.Challenge) && !so.accepting[t.Challenge] {
+			// A challenge to this player, accepted in another of their
+			// windows (a browser, another terminal): it is answered.
+			for _, ch := range so.in {
+				if ch.ID == t.Challenge {
+					m.tell(fmt.Sprintf("you accepted %s's challenge elsewhere: the %s table is in your recent games", ch.From, m.gameTitle(t.Game)))
+				}
+			}
+			so.in = without(so.in, t.Challenge)
 		}
 		if sk, ok := m.cur.(*seekScreen); ok && t.Challenge == "" {
 			return tea.Batch(sk.paired(t.Game), m.loadServed())
@@ -851,6 +869,11 @@ func (ps *playersScreen) withdraw(ch client.Challenge) tea.Cmd {
 
 func (ps *playersScreen) accept(ch client.Challenge) tea.Cmd {
 	tok, c := ps.cfg.Session, *ps.c
+	so := &ps.soc
+	if so.accepting == nil {
+		so.accepting = map[string]bool{}
+	}
+	so.accepting[ch.ID] = true
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ps.ctx, 15*time.Second)
 		defer cancel()

@@ -610,10 +610,12 @@ func TestRematchOnTheStream(t *testing.T) {
 	tm.waitFor("the next game listed, under way", has(next.Table+" playing"))
 }
 
-// TestWatchYourOwnGame: w on a followed player whose game is against
-// the player at the terminal opens that game at the player's own seat,
-// to play, not as a spectator who cannot move, as the browser's link to
-// the game does.
+// TestWatchYourOwnGame: a challenge to the player at the terminal that
+// they accept elsewhere (the API, as a browser does) leaves the players
+// screen's list, with news of it. Then w on the followed player whose
+// game it opened, against the player at the terminal, opens that game at
+// the player's own seat, to play, not as a spectator who cannot move, as
+// the browser's link to the game does.
 func TestWatchYourOwnGame(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -625,15 +627,22 @@ func TestWatchYourOwnGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	tm.waitFor("Ann's challenge", has("Ann challenges you to Nymphabet"))
 	seat, err := ben.Accept(ctx, benS.Token, ch.ID)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Accepted through the API, as from a browser: the screen's list
+	// drops it.
+	s := tm.waitFor("the challenge answered", has("you accepted Ann's challenge elsewhere"))
+	if strings.Contains(s, "Ann challenges you") {
+		t.Errorf("the challenge accepted elsewhere is still offered:\n%s", s)
 	}
 	tm.key("r")
 	tm.waitFor("Ann playing", has("Ann (following) playing Nymphabet (w watches)"))
 	tm.keyUntil("down", "> Ann (following)")
 	tm.key("w")
-	s := tm.waitFor("Ben's own seat", func(s string) bool {
+	s = tm.waitFor("Ben's own seat", func(s string) bool {
 		return tm.table() != nil && tm.table().id == seat.Table && strings.Contains(s, "you: Ben")
 	})
 	if strings.Contains(s, "watching") || tm.table().watching() {
