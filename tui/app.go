@@ -170,8 +170,13 @@ type shared struct {
 	lexicon  string
 	err      string // the last problem, in a player's words
 	note     string // the last piece of news
-	recent   []Recent
-	soc      social // the player stream, challenges and recent games
+	// asked numbers the lists asked for whose answers may overtake one
+	// another (who is online, whom the account follows and blocks), so
+	// that a screen keeps the newest: an answer asked before the one it
+	// shows is older than it.
+	asked  int
+	recent []Recent
+	soc    social // the player stream, challenges and recent games
 	// idToken binds every seat this client takes to one guest identity.
 	idToken string
 	// toldResume says the table screen has shown Config.Resume.

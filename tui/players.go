@@ -71,6 +71,7 @@ type recheckMsg struct {
 // list asked for beside it could be older than a line it brought.
 type onlineMsg struct {
 	to     screen
+	asked  int // shared.asked when it was asked for
 	online client.Online
 	err    error
 }
@@ -530,6 +531,9 @@ type playersScreen struct {
 	follows, blocks map[string]bool
 	followed        []client.Followed
 	blocked         []client.Relation
+	// onlineAt and relationsAt are the shared.asked of the answers
+	// shown: an answer asked for before is left unread.
+	onlineAt, relationsAt int
 	// report is the report form, open on a player online.
 	report reportForm
 }
@@ -538,6 +542,7 @@ type playersScreen struct {
 // a follow, block or report made or undone.
 type relationsMsg struct {
 	to      screen
+	asked   int // shared.asked when it was asked for
 	follows []client.Followed
 	blocks  []client.Relation
 	err     error
@@ -573,15 +578,17 @@ func (sh *shared) loadRelations(to screen) tea.Cmd {
 		return nil
 	}
 	tok, c := sh.cfg.Session, *sh.c
+	sh.asked++
+	asked := sh.asked
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(sh.ctx, 10*time.Second)
 		defer cancel()
 		fs, err := c.Follows(ctx, tok)
 		if err != nil {
-			return relationsMsg{to: to, err: err}
+			return relationsMsg{to: to, asked: asked, err: err}
 		}
 		bs, err := c.Blocks(ctx, tok)
-		return relationsMsg{to: to, follows: fs, blocks: bs, err: err}
+		return relationsMsg{to: to, asked: asked, follows: fs, blocks: bs, err: err}
 	}
 }
 
@@ -609,6 +616,10 @@ func (sh *shared) relate(what, name string, on bool, to screen) tea.Cmd {
 func (ps *playersScreen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case onlineMsg:
+		if msg.asked < ps.onlineAt {
+			return nil // older than the list shown
+		}
+		ps.onlineAt = msg.asked
 		if msg.err != nil {
 			ps.err = "cannot tell who is online: " + msg.err.Error()
 			return nil
@@ -617,6 +628,10 @@ func (ps *playersScreen) update(msg tea.Msg) tea.Cmd {
 	case challengeMsg:
 		ps.busy = false
 	case relationsMsg:
+		if msg.asked < ps.relationsAt {
+			return nil // older than the lists shown
+		}
+		ps.relationsAt = msg.asked
 		if msg.err != nil {
 			ps.err = "cannot tell whom you follow and block: " + msg.err.Error()
 			return nil
@@ -648,11 +663,13 @@ func (ps *playersScreen) update(msg tea.Msg) tea.Cmd {
 
 func (ps *playersScreen) loadOnline() tea.Cmd {
 	c := *ps.c
+	ps.asked++
+	asked := ps.asked
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ps.ctx, 10*time.Second)
 		defer cancel()
 		o, err := c.Online(ctx)
-		return onlineMsg{to: ps, online: o, err: err}
+		return onlineMsg{to: ps, asked: asked, online: o, err: err}
 	}
 }
 

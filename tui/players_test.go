@@ -651,3 +651,42 @@ func TestWatchYourOwnGame(t *testing.T) {
 	tm.key("esc")
 	tm.waitFor("the players screen again", has("You follow", "Ann playing Nymphabet"))
 }
+
+// TestPlayersKeepNewestAnswers: answers about who is online and whom the
+// account follows and blocks may overtake one another; the players
+// screen and a profile keep the newest asked for, not the last to come
+// (a list asked for as the screen opened, answered after a refresh's).
+func TestPlayersKeepNewestAnswers(t *testing.T) {
+	t.Parallel()
+	sh := &shared{w: 80, h: 24, cfg: Config{Session: "s", Account: "Ben"}, c: &client.Client{}}
+	ps := &playersScreen{shared: sh}
+	first, second := sh.loadRelations(ps), sh.loadRelations(ps) // numbered as asked
+	if first == nil || second == nil {
+		t.Fatal("no request for the relations")
+	}
+	ps.update(relationsMsg{to: ps, asked: sh.asked, follows: []client.Followed{{Name: "Ann"}}})
+	ps.update(relationsMsg{to: ps, asked: sh.asked - 1})
+	if !ps.follows["ann"] {
+		t.Errorf("an older answer of whom Ben follows took the place of the newer: %v", ps.follows)
+	}
+	ps.loadOnline()
+	ps.loadOnline()
+	newer := client.Online{Count: 2}
+	newer.Players = append(newer.Players, struct {
+		Name string `json:"name"`
+	}{"Ann"})
+	ps.update(onlineMsg{to: ps, asked: sh.asked, online: newer})
+	ps.update(onlineMsg{to: ps, asked: sh.asked - 1, online: client.Online{Count: 1}})
+	if ps.online.Count != 2 {
+		t.Errorf("an older answer of who is online took the place of the newer: %+v", ps.online)
+	}
+
+	pr := &profileScreen{shared: sh, name: "Ann"}
+	sh.loadRelations(pr)
+	sh.loadRelations(pr)
+	pr.update(relationsMsg{to: pr, asked: sh.asked, follows: []client.Followed{{Name: "Ann"}}})
+	pr.update(relationsMsg{to: pr, asked: sh.asked - 1})
+	if pr.follows == nil || !*pr.follows {
+		t.Errorf("on Ann's profile an older answer took the place of the newer: follows %v", pr.follows)
+	}
+}

@@ -363,6 +363,7 @@ type profileScreen struct {
 	// this player, as the server last said (nil until it did); busy is
 	// set while a follow or block is on its way.
 	follows, blocks *bool
+	relationsAt     int // the shared.asked of the answer they come from
 	busy            bool
 	// saving is set while every game's record is on its way (d).
 	saving bool
@@ -491,6 +492,10 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 			ps.p, ps.games, ps.next, ps.daily = &msg.p, msg.games, msg.next, msg.daily
 		}
 	case relationsMsg:
+		if msg.asked < ps.relationsAt {
+			return nil // older than what the profile shows
+		}
+		ps.relationsAt = msg.asked
 		if msg.err != nil {
 			ps.err = "cannot tell whom you follow and block: " + msg.err.Error()
 			return nil
