@@ -99,7 +99,7 @@ func nameRune(r rune) bool {
 // what the server calls someone ("deleted", "deleted player", "guest"
 // with or without a number, "spectator", "anonymous", and "the computer"
 // and "the grid", the hidden side of a game played alone), or a computer
-// player's ("computer", "Computer (strong)", "bot" and the computer
+// player's ("computer", "Computer (strong)", "Computer 3 (easy)", "bot" and the computer
 // players' levels: "easy", "medium", "strong", "greedy", "greedy-best",
 // "random", "hunt-target", "density", "fleet-density"); or when it only
 // looks like one of those, spelt with digits or signs for letters
@@ -114,6 +114,8 @@ func Reserved(name string) string {
 		return ""
 	case strings.HasPrefix(f, "guest") && strings.Trim(f[len("guest"):], "0123456789") == "":
 		return "it is what guests are called"
+	case numberedComputer(f):
+		return "it is a computer player's name"
 	}
 	if why := reservedWhy(f); why != "" {
 		return why
@@ -127,6 +129,18 @@ func Reserved(name string) string {
 		}
 	}
 	return ""
+}
+
+// numberedComputer says whether the folded name f is what a table calls
+// one of several computer players of a level ("Computer 3 (easy)"), or
+// such a name without its level.
+func numberedComputer(f string) bool {
+	rest, ok := strings.CutPrefix(f, "computer")
+	if !ok {
+		return false
+	}
+	level := strings.TrimLeft(rest, "0123456789")
+	return level != rest && (level == "" || level == "easy" || level == "medium" || level == "strong")
 }
 
 // reservedWhy returns why the folded name f is reserved, or "".

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 
 	"parlour/games"
@@ -89,5 +91,51 @@ func TestSeatPlayers(t *testing.T) {
 		if want := map[string]string{"Albertine": "account", "Ann": "guest"}[l.Name]; l.Player != want {
 			t.Errorf("afresh, %s's line says %q, want %q", l.Name, l.Player, want)
 		}
+	}
+}
+
+// TestComputerSeatNames: a computer seat is named by its level, and where
+// the table seats more than one of that level, by its seat as well, as an
+// open seat is; a guest may not take such a name to pass for one.
+func TestComputerSeatNames(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	for _, tc := range []struct {
+		seats []string
+		want  []string
+	}{
+		{[]string{"me", "computer:easy"}, []string{"Ann", "Computer (easy)"}},
+		{[]string{"me", "computer:easy", "computer:strong"}, []string{"Ann", "Computer (easy)", "Computer (strong)"}},
+		{[]string{"me", "computer:easy", "computer:easy"}, []string{"Ann", "Computer 2 (easy)", "Computer 3 (easy)"}},
+		{[]string{"computer:medium", "open", "me", "computer:medium", "computer:easy"},
+			[]string{"Computer 1 (medium)", "Seat 2", "Ann", "Computer 4 (medium)", "Computer (easy)"}},
+		{[]string{"me", "computer:easy", "computer:easy", "computer:easy", "computer:easy", "computer:easy", "computer:easy", "computer:easy"},
+			[]string{"Ann", "Computer 2 (easy)", "Computer 3 (easy)", "Computer 4 (easy)", "Computer 5 (easy)", "Computer 6 (easy)", "Computer 7 (easy)", "Computer 8 (easy)"}},
+	} {
+		c := &client{t: t, base: srv.URL}
+		var made table.Seated
+		if st, body := c.do("POST", "/api/v1/tables", map[string]any{"game": "wordfight", "seats": tc.seats, "name": "Ann"}, &made); st != 201 {
+			t.Fatalf("%v: create: %d %s", tc.seats, st, body)
+		}
+		var u table.Update
+		if st, body := c.do("GET", "/api/v1/tables/"+made.Table, nil, &u); st != 200 {
+			t.Fatalf("%v: view: %d %s", tc.seats, st, body)
+		}
+		var got []string
+		for _, s := range u.Table.Seats {
+			got = append(got, s.Name)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("seats %v are named %q, want %q", tc.seats, got, tc.want)
+		}
+	}
+	var made table.Seated
+	c := &client{t: t, base: srv.URL}
+	if st, body := c.do("POST", "/api/v1/tables", map[string]any{"game": "wordfight", "seats": []string{"me", "open"}, "name": "Ann"}, &made); st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	if st, body := (&client{t: t, base: srv.URL}).do("POST", "/api/v1/tables/"+made.Table+"/join", map[string]any{"name": "Computer 2 (easy)"}, nil); st != 400 || !strings.Contains(string(body), "computer player") {
+		t.Errorf("a guest joining as Computer 2 (easy): %d %s, want 400, a computer player's name", st, body)
 	}
 }

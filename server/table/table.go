@@ -984,6 +984,28 @@ type encodedSetup struct {
 	b   []byte
 }
 
+// nameComputers names the computer seats: "Computer (easy)", or, where
+// the table seats more than one computer of that level, "Computer 3
+// (easy)" after its seat, as an open seat is "Seat 3", so that each
+// computer's name says where it sits.
+func nameComputers(seats []seatMeta) {
+	levels := map[string]int{}
+	for _, st := range seats {
+		if st.Computer != "" {
+			levels[st.Computer]++
+		}
+	}
+	for i, st := range seats {
+		switch {
+		case st.Computer == "":
+		case levels[st.Computer] > 1:
+			seats[i].Name = fmt.Sprintf("Computer %d (%s)", i+1, st.Computer)
+		default:
+			seats[i].Name = "Computer (" + st.Computer + ")"
+		}
+	}
+}
+
 // uniqueName returns name, or name with a number after it, so that no two
 // seats share a name (records need unique names). Seat skip is ignored.
 // The number goes before a closing parenthesis ("Computer 2 (easy)"), so

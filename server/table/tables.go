@@ -136,11 +136,11 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 				return Seated{}, refuse.Bad("seat %d: %v", i, err)
 			}
 			seats[i].Computer = level
-			seats[i].Name = "Computer (" + level + ")"
 		default:
 			return Seated{}, refuse.Bad(`seat %d: %q is not "me", "open" or "computer:LEVEL"`, i, refuse.Clip(spec))
 		}
 	}
+	nameComputers(seats)
 	if me < 0 {
 		return Seated{}, refuse.Bad(`seats must hold exactly one "me", the creator's seat`)
 	}
