@@ -85,6 +85,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	perID := fs.Float64("rate-identity", limit.Defaults().PerIdentity, "requests per second allowed for one identity")
 	sshAddr := fs.String("ssh", "", "also serve the terminal client over SSH at this address (e.g. :2222); off when empty")
 	sshIdle := fs.Duration("ssh-idle", sshdoor.DefaultIdle, "close an SSH session after this long without a key pressed")
+	sshSessions := fs.Int("ssh-sessions", sshdoor.DefaultMaxSessions, "SSH sessions the door holds at once")
+	sshPerAddr := fs.Int("ssh-per-addr", sshdoor.DefaultPerAddr, "SSH sessions one remote address may hold at once (raise it for players behind one address: a school, an office)")
+	sshNewPerMinute := fs.Int("ssh-new-per-minute", sshdoor.DefaultNewPerMinute, fmt.Sprintf("new SSH connections a minute one remote address may make, after a burst of %d", sshdoor.DefaultBurst))
 	sshGrace := fs.Duration("ssh-grace", sshdoor.DefaultGrace, "drop an SSH connection that has not signed in and opened its session this long after connecting (one silent for 5s is dropped sooner)")
 	natsURL := fs.String("nats", "", "run as one node of a cluster: the NATS server(s) the nodes talk through (nats://HOST:4222); needs a PostgreSQL --store shared by every node (docs/deploy.md)")
 	node := fs.String("node", "", "this node's name in the cluster, unique among the nodes (letters, digits, - and _); default: the host's name and the port")
@@ -171,6 +174,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		{"rate-new-rated", "rated games new accounts may start from one address", float64(*newRated)},
 		{"rated-per-pair", "rated games two players may finish together in a day", float64(*perPair)},
 		{"conns-per-addr", "connections one address may hold open", float64(*perAddr)},
+		{"ssh-sessions", "SSH sessions the door holds at once", float64(*sshSessions)},
+		{"ssh-per-addr", "SSH sessions one address may hold", float64(*sshPerAddr)},
+		{"ssh-new-per-minute", "new SSH connections one address may make a minute", float64(*sshNewPerMinute)},
 	} {
 		if !(r.v > 0) {
 			fmt.Fprintf(stderr, "parlour serve: --%s must be above 0, not %v: it is the %s (raise it rather than turn it off)\n", r.flag, r.v, r.what)
@@ -362,7 +368,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	lim := limit.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr,
 		TrustedProxies: proxies, SecureCookies: *secureCookies, Streams: fitStreams(log, *streams, flagSet(fs, "streams"), openFileLimit()),
 		ChatPerAddr: *chatAddr, ChatPerAddrBurst: 5 * *chatAddr, NewRatedPerAddr: *newRated}
-	if err := serve(ctx, log, stdout, *addr, *data, where, lim, topt, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl, filter, *house, mo, cal); err != nil {
+	if err := serve(ctx, log, stdout, *addr, *data, where, lim, topt, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace, sessions: *sshSessions, perAddr: *sshPerAddr, newPerMinute: *sshNewPerMinute}, cl, filter, *house, mo, cal); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
@@ -442,6 +448,9 @@ type sshOptions struct {
 	addr  string
 	idle  time.Duration
 	grace time.Duration
+	// sessions, perAddr and newPerMinute limit the door's connections
+	// (0: the door's defaults).
+	sessions, perAddr, newPerMinute int
 }
 
 // storeAt says where parlour serve keeps its tables: a PostgreSQL
@@ -710,6 +719,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		defer pipe.Close()
 		door, err = sshdoor.New(sshOpt.addr, sshdoor.Config{
 			API: base, PublicURL: public, DataDir: data, Idle: sshOpt.idle, Grace: sshOpt.grace, Log: log, HTTP: pipe.Client,
+			MaxSessions: sshOpt.sessions, PerAddr: sshOpt.perAddr, NewPerMinute: sshOpt.newPerMinute,
 			KeySession: func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
 				s, err := svc.KeySession(ctx, pub)
 				return s.Name, s.Token, err

@@ -45,7 +45,7 @@ func TestServeSSHLogsHostKey(t *testing.T) {
 	go func() {
 		// Port 0: the door takes a free port and prints it, where a port
 		// found free beforehand may be taken by then.
-		code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data, "--ssh", "127.0.0.1:0", "--log", "json", "--public-url", "https://parlour.example/"}, strings.NewReader(""), outW, logs)
+		code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data, "--ssh", "127.0.0.1:0", "--ssh-per-addr", "1", "--log", "json", "--public-url", "https://parlour.example/"}, strings.NewReader(""), outW, logs)
 		outW.Close()
 		done <- code
 	}()
@@ -123,6 +123,18 @@ func TestServeSSHLogsHostKey(t *testing.T) {
 	}
 	if !strings.Contains(screen, "https://parlour.example") || strings.Contains(screen, "127.0.0.1") {
 		t.Errorf("the session shows an address other than the public one:\n%s", screen)
+	}
+	// --ssh-per-addr 1: a second connection from the address, while the
+	// first holds its session, is refused in a line that says the limit.
+	second, err := net.DialTimeout("tcp", sshAddr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second.SetDeadline(time.Now().Add(5 * time.Second))
+	refused, _ := bufio.NewReader(second).ReadString('\n')
+	second.Close()
+	if !strings.Contains(refused, "too many sessions at once from your address (at most 1)") {
+		t.Errorf("a second session from one address, with --ssh-per-addr 1, reads %q", refused)
 	}
 	c.Close()
 	stop()
