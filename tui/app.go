@@ -47,6 +47,10 @@ type Config struct {
 	// address. An embedded server, on a new port at each start, is named
 	// for its data directory instead, so its games stay listed.
 	Server string
+	// Offline says that the server is the client's own, embedded in it
+	// (parlour play without --server): nobody else can reach it, so a
+	// quick game is the computer's at once.
+	Offline bool
 	// Session, when set, is an account's session token (a bearer token of
 	// POST /api/v1/sessions, or the SSH door's for a known key): every
 	// table this client opens is the account's. Account is its name.

@@ -383,7 +383,11 @@ func (hm *homeScreen) view() string {
 	}
 	i := len(hm.games)
 	b.WriteString("\n")
-	b.WriteString("  g Quick game: find an opponent who wants the same game\n")
+	if hm.cfg.Offline {
+		b.WriteString("  g Quick game: the computer at your level (offline, nobody else is here)\n")
+	} else {
+		b.WriteString("  g Quick game: find an opponent who wants the same game\n")
+	}
 	b.WriteString("  d Daily puzzles: one a day for each, the same for everyone\n")
 	fmt.Fprintf(&b, "%si Join a table by invite code, link or id\n", cur(i))
 	fmt.Fprintf(&b, "%sl Lobby · p players online and challenges · e events · t leaderboards\n", cur(i+1))

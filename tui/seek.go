@@ -144,7 +144,7 @@ func (sk *seekScreen) key(s string) tea.Cmd {
 			return nil
 		}
 		sk.asking, sk.err, sk.note = true, "", ""
-		return sk.ask(false)
+		return sk.ask(sk.cfg.Offline)
 	}
 	return nil
 }
@@ -157,7 +157,7 @@ func (sk *seekScreen) fields() []string {
 	if sk.modeOption() != nil {
 		fs = append(fs, "mode")
 	}
-	if sk.cfg.Session != "" {
+	if sk.cfg.Session != "" && !sk.cfg.Offline {
 		fs = append(fs, "rated")
 	}
 	return append(fs, "clock")
@@ -390,20 +390,27 @@ func (sk *seekScreen) view() string {
 	if o := sk.modeOption(); o != nil {
 		fmt.Fprintf(&b, "%s %-12s ‹ %s ›  %s\n", mark("mode"), optionLabel(*o), sk.modeName(), faint("each rated apart"))
 	}
-	if sk.cfg.Session != "" {
+	switch {
+	case sk.cfg.Offline:
+	case sk.cfg.Session != "":
 		r := "no"
 		if sk.rated {
 			r = "yes"
 		}
 		fmt.Fprintf(&b, "%s %-12s ‹ %s ›\n", mark("rated"), "Rated", r)
-	} else {
+	default:
 		b.WriteString(faint("  a guest's quick games are casual: sign in for rated ones") + "\n")
 	}
 	fmt.Fprintf(&b, "%s %-12s ‹ %s ›\n", mark("clock"), "Clock", clockWords(seekClocks[sk.clock]))
 	if sk.asking {
 		b.WriteString("\nasking the server…\n")
 	}
+	keys := "↑↓ field · ←→ change · enter look for an opponent · esc back · ? help"
+	if sk.cfg.Offline {
+		b.WriteString("\n" + wrap("You play offline, on a server of your own that nobody else can reach: the computer, at your level, takes the other seat.", sk.w) + "\n")
+		keys = "↑↓ field · ←→ change · enter play the computer · esc back · ? help"
+	}
 	b.WriteString("\n" + sk.message() + "\n")
-	b.WriteString(faint(wrapKeys("↑↓ field · ←→ change · enter look for an opponent · esc back · ? help", sk.w)))
+	b.WriteString(faint(wrapKeys(keys, sk.w)))
 	return b.String()
 }

@@ -213,3 +213,28 @@ func TestQuickGamePassingFailure(t *testing.T) {
 		t.Fatalf("after the seek was not found: err %q, seek %v", sk.err, sk.seek)
 	}
 }
+
+// TestQuickGameOffline: with the client's own server, which nobody else
+// can reach, the quick game says so and plays the computer at once,
+// leaving no seek waiting.
+func TestQuickGameOffline(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: t.TempDir(), Offline: true})
+	tm.waitFor("the home screen", has("g Quick game: the computer at your level (offline"))
+	tm.key("g")
+	tm.waitFor("the quick-game form", has("Quick game", "nobody else can reach", "enter play the computer"))
+	checkFits(t, tm)
+	if s := tm.screen(); strings.Contains(s, "look for an opponent") || strings.Contains(s, "a guest's quick games are casual") {
+		t.Errorf("the offline form offers a search:\n%s", s)
+	}
+	tm.key("enter")
+	s := tm.waitFor("the table against the computer", func(s string) bool {
+		return tm.table() != nil && strings.Contains(s, "Computer")
+	})
+	if strings.Contains(s, "Looking for an opponent") {
+		t.Errorf("the offline quick game looked for an opponent:\n%s", s)
+	}
+	if n := waitingSeeks(t, ts.URL); n != 0 {
+		t.Errorf("%d seeks waiting after the offline quick game", n)
+	}
+}

@@ -79,7 +79,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	cfg := tui.Config{Client: c, DataDir: *data, Game: fs.Arg(0), Table: *join, Guide: true}
 	if *srv == "" {
-		cfg.Server = "embedded:" + *data
+		cfg.Server, cfg.Offline = "embedded:"+*data, true
 	}
 	key := cfg.Server
 	if key == "" {
