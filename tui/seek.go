@@ -351,7 +351,11 @@ func clockWords(secs int) string {
 
 func (sk *seekScreen) view() string {
 	var b strings.Builder
-	b.WriteString(title("Quick game") + "  ·  find an opponent who wants the same game\n\n")
+	if sk.cfg.Offline {
+		b.WriteString(title("Quick game") + "  ·  the computer at your level\n\n")
+	} else {
+		b.WriteString(title("Quick game") + "  ·  find an opponent who wants the same game\n\n")
+	}
 	gs := sk.twoSeat()
 	if len(gs) == 0 {
 		b.WriteString("no game of this server is played by two\n")
