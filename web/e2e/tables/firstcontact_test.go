@@ -2,6 +2,7 @@ package tables
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -362,4 +363,40 @@ func TestPhoneHeaderAndRatings(t *testing.T) {
 	// A wide screen shows the links with no Menu button.
 	cy.Do("a desktop", chromedp.EmulateViewport(1200, 900))
 	cy.Wait("the links in the header", `document.querySelector("header nav").offsetParent !== null && document.querySelector("#menu-toggle").offsetParent === null`)
+}
+
+// TestHeaderOneLineAtEveryWidth: from a phone to a desktop, through a
+// tablet and half a desktop's screen, the header keeps to one line with
+// "Sign in" and with the longest account name, and never widens the page:
+// the links fold under Menu where they do not fit beside the account, and
+// above that a long name gives way to an ellipsis. (Between 640 and 1,000
+// pixels the account went onto a line of its own, or the links did.)
+func TestHeaderOneLineAtEveryWidth(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	oneLine := `(() => { const top = document.querySelector("header.top"), kids = [...top.children].filter(e => e.offsetParent !== null);
+		const r = kids.map(e => e.getBoundingClientRect()); return r.every(x => x.top < r[0].bottom && x.bottom > r[0].top) && top.getBoundingClientRect().height < 72; })()`
+	for _, w := range []int64{360, 600, 700, 768, 769, 800, 900, 1000, 1024, 1280} {
+		ann.Do("the width", chromedp.EmulateViewport(w, 800))
+		ann.Open("/")
+		ann.Wait("the home page", `!!document.querySelector("#main h1") && document.querySelector("header.top").classList.contains("menu-ready")`)
+		for _, name := range []string{"Sign in", "Gus_the_Great_Player"} {
+			e2e.Eval[bool](ann, fmt.Sprintf(`(document.querySelector("#account-link").textContent = %q, true)`, name))
+			if !e2e.Eval[bool](ann, oneLine) {
+				t.Errorf("at %d pixels, with %q, the header takes %v pixels, more than one line", w, name, e2e.Eval[float64](ann, `document.querySelector("header.top").getBoundingClientRect().height`))
+			}
+			if sw := e2e.Eval[int64](ann, `document.documentElement.scrollWidth`); sw > w {
+				t.Errorf("at %d pixels, with %q, the page is %d pixels wide", w, name, sw)
+			}
+			if right := e2e.Eval[float64](ann, `document.querySelector("#account-slot").getBoundingClientRect().right`); right > float64(w) {
+				t.Errorf("at %d pixels, with %q, the account ends at %v pixels", w, name, right)
+			}
+		}
+		folded := e2e.Eval[bool](ann, `document.querySelector("header nav").offsetParent === null`)
+		if folded != (w <= 768) {
+			t.Errorf("at %d pixels the links are folded under Menu: %v", w, folded)
+		}
+	}
 }
