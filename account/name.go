@@ -99,12 +99,12 @@ func nameRune(r rune) bool {
 // what the server calls someone ("deleted", "deleted player", "guest"
 // with or without a number, "spectator", "anonymous", and "the computer"
 // and "the grid", the hidden side of a game played alone), or a computer
-// player's ("computer", "Computer (strong)", "Computer 3 (easy)", "bot" and the computer
-// players' levels: "easy", "medium", "strong", "greedy", "greedy-best",
-// "random", "hunt-target", "density", "fleet-density"); or when it only
-// looks like one of those, spelt with digits or signs for letters
-// ("adm1n", "C0mputer"), with letters of another script that look the
-// same (a Cyrillic "а"), or in full-width letters (see [Skeleton]): a
+// player's ("computer", "Computer (strong)", "Computer 3 (easy)", "bot"
+// and the computer players' levels: "easy", "medium", "strong", "greedy",
+// "greedy-best", "random", "hunt-target", "density", "fleet-density"); or
+// when it only looks like one of those, spelt with digits or signs for
+// letters ("adm1n", "C0mputer"), with letters of another script that look
+// the same (a Cyrillic "а"), or in full-width letters (see [Skeleton]): a
 // player choosing one could pass for the house, for a deleted account or
 // for a computer player.
 func Reserved(name string) string {
