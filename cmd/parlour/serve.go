@@ -102,6 +102,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return err
 	})
+	signInAddr := fs.Float64("rate-sign-in-addr", limit.Defaults().SignIns, "sign-ins, sign-ups and password checks per second one address may make, with bursts of twenty times it (raise it for players who share an address: a school, an office)")
 	chatAddr := fs.Float64("rate-chat-addr", limit.Defaults().ChatPerAddr, "chat messages per second one address may write, across its identities (raise it for parlour loadtest --chat)")
 	newRated := fs.Int("rate-new-rated", table.NewRatedPerAddr, "rated games accounts younger than a week may start from one address: that many at once, then as many again over a day (raise it for parlour loadtest --rated)")
 	perPair := fs.Int("rated-per-pair", table.RatedPerPair, "rated games two players may finish together in a day (raise it for parlour loadtest --rated)")
@@ -171,6 +172,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		{"rate-conn", "requests a second one connection may make", *perConn},
 		{"rate-identity", "requests a second one identity may make", *perID},
 		{"rate-chat-addr", "chat messages a second one address may write", *chatAddr},
+		{"rate-sign-in-addr", "sign-ins a second one address may make", *signInAddr},
 		{"rate-new-rated", "rated games new accounts may start from one address", float64(*newRated)},
 		{"rated-per-pair", "rated games two players may finish together in a day", float64(*perPair)},
 		{"conns-per-addr", "connections one address may hold open", float64(*perAddr)},
@@ -367,7 +369,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	lim := limit.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr,
 		TrustedProxies: proxies, SecureCookies: *secureCookies, Streams: fitStreams(log, *streams, flagSet(fs, "streams"), openFileLimit()),
-		ChatPerAddr: *chatAddr, ChatPerAddrBurst: 5 * *chatAddr, NewRatedPerAddr: *newRated}
+		ChatPerAddr: *chatAddr, ChatPerAddrBurst: 5 * *chatAddr, NewRatedPerAddr: *newRated,
+		// The default burst is 20 sign-ins for 1 a second: a higher rate
+		// keeps that proportion.
+		SignIns: *signInAddr, SignInsBurst: limit.Defaults().SignInsBurst / limit.Defaults().SignIns * *signInAddr}
 	if err := serve(ctx, log, stdout, *addr, *data, where, lim, topt, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace, sessions: *sshSessions, perAddr: *sshPerAddr, newPerMinute: *sshNewPerMinute}, cl, filter, *house, mo, cal); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1

@@ -143,6 +143,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--rate-conn", "NaN"},
 		{"serve", "--rate-identity", "0"},
 		{"serve", "--rate-chat-addr", "-1"},
+		{"serve", "--rate-sign-in-addr", "0"},
+		{"serve", "--rate-sign-in-addr", "NaN"},
 		{"serve", "--rate-new-rated", "0"},
 		{"serve", "--rated-per-pair", "-1"},
 		{"serve", "--conns-per-addr", "0"},
@@ -541,4 +543,29 @@ func TestWarnSQLiteLeft(t *testing.T) {
 			t.Errorf("%s: said %q: the password", tc.name, said)
 		}
 	}
+}
+
+// TestServeSignInRate: --rate-sign-in-addr sets the sign-ins one address
+// may make, its burst twenty times it: at 0.1 a second, two attempts pass
+// (refused for the password) and the third waits for its turn (429), where
+// the default lets twenty through.
+func TestServeSignInRate(t *testing.T) {
+	t.Parallel()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	base, _, done := startServe(t, ctx, "--data", t.TempDir(), "--rate-sign-in-addr", "0.1")
+	var got []int
+	for range 3 {
+		res, err := http.Post(base+"/api/v1/sessions", "application/json", strings.NewReader(`{"name": "Nobody", "password": "not the password"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		got = append(got, res.StatusCode)
+	}
+	if got[0] == http.StatusTooManyRequests || got[1] == http.StatusTooManyRequests || got[2] != http.StatusTooManyRequests {
+		t.Errorf("three sign-ins at --rate-sign-in-addr 0.1 answered %v, want the third, alone, 429", got)
+	}
+	stop()
+	<-done
 }
