@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -55,6 +56,9 @@ type tableScreen struct {
 	cannotAsked             bool      // Word Fight's c was pressed once: a second press says the word cannot be placed
 	errSeen                 string    // the error on screen after the last message
 	errSince                time.Time // when errSeen came on screen
+	// refusal is the referee's refusal of a move and the line it gave
+	// back, while both are on screen (keptRefusal).
+	refusal struct{ err, line string }
 	// moves counts the moves seen, each the next of the record's;
 	// forcedAt holds those the server played for a seat, by their
 	// number in the record: the record says only the move, not why,
@@ -218,7 +222,7 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		return tea.Batch(t.next(), t.onUpdate(), t.tick(), bell, clear)
 	case errStaleMsg:
-		if msg.gen == t.gen && t.err == msg.err && t.errSince.Equal(msg.since) {
+		if msg.gen == t.gen && t.err == msg.err && t.errSince.Equal(msg.since) && !t.keptRefusal() {
 			t.err = ""
 		}
 		return nil
@@ -261,9 +265,14 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		if msg.err != nil {
 			t.err = msg.err.Error()
+			t.refusal.err, t.refusal.line = "", ""
 			// Nothing typed is lost: the refused line comes back.
 			if t.play.line == "" {
 				t.play.line = t.pending
+				var refused *client.Error
+				if errors.As(msg.err, &refused) && refused.Status == http.StatusUnprocessableEntity && t.pending != "" {
+					t.refusal.err, t.refusal.line = t.err, t.pending
+				}
 			}
 			if len(t.play.aim) == 0 {
 				t.play.aim = t.pendingAim
@@ -326,7 +335,7 @@ func (t *tableScreen) markErr() {
 // table: at once when it has been on screen errRead, else when it has
 // (if it is still the one on screen then).
 func (t *tableScreen) staleErr() tea.Cmd {
-	if t.err == "" {
+	if t.err == "" || t.keptRefusal() {
 		return nil
 	}
 	t.markErr() // set while this message was handled: on screen from now
@@ -337,6 +346,17 @@ func (t *tableScreen) staleErr() tea.Cmd {
 	}
 	msg := errStaleMsg{t.gen, t.err, t.errSince}
 	return tea.Tick(left, func(time.Time) tea.Msg { return msg })
+}
+
+// keptRefusal reports whether the error on screen is the referee's
+// refusal of the move still on the line, with the seat still to move:
+// news from the table leaves it, however long it has been on screen. In
+// a Word Fight of four the others' answers come every second or two,
+// and a refused placement's line, back without its reason, would say
+// nothing of what to mend. Mending the line, or the turn passing, makes
+// it stale as any other.
+func (t *tableScreen) keptRefusal() bool {
+	return t.refusal.err != "" && t.err == t.refusal.err && t.play.line == t.refusal.line && t.myTurn()
 }
 
 // apply takes an update in: the view, and the events of the moves not yet

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"parlour/tui/client"
 )
@@ -357,4 +358,66 @@ func TestWordFightWaitingWraps(t *testing.T) {
 	want = "Waiting for " + long + " to declare a word"
 	tm.waitFor("the wait for the word", func(s string) bool { return strings.Contains(column(s), want) })
 	checkFits(t, tm)
+}
+
+// TestWordFightRefusalStaysWithItsLine: the referee's refusal of a
+// placement typed in the notation stays on screen while its line does,
+// however long, though the other players' answers come meanwhile: the
+// line, given back to be mended, means nothing without it. Mending the
+// line lets it go with the next news, as any error.
+func TestWordFightRefusalStaysWithItsLine(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("wordfight", 3) // a friend
+	tm.key("enter")
+	tm.waitFor("the table", func(string) bool { return tm.table() != nil })
+	ben, err := client.New(ts.URL, "Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ben.Join(ctx, "", tm.table().id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	move := func(m string) {
+		t.Helper()
+		if _, err := ben.Move(ctx, b.Token, b.Table, m, 0, false); err != nil {
+			t.Fatalf("Ben's %s: %v", m, err)
+		}
+	}
+	tm.waitFor("Ann's turn", has("Your turn to declare a word"))
+	tm.typeText("quiz")
+	tm.key("enter")
+	tm.waitFor("QUIZ to place", has("▸ 1 QUIZ"))
+	tm.key("enter") // A1 across
+	tm.waitFor("Ann's placement", has("you placed QUIZ"))
+	move("place A1 across")
+	move("declare zip")
+	tm.waitFor("ZIP to place", has("▸ 2 ZIP"))
+
+	const refusal = "! A1 down: the square A1 holds Q"
+	tm.typeText(":place A1 down")
+	tm.key("enter")
+	tm.waitFor("the refusal", has(refusal, "Move: :place A1 down"))
+	tm.table().errSince = time.Now().Add(-2 * errRead) // read, were it news
+	move("place D1 down")
+	s := tm.waitFor("Ben's answer", has("Ben has answered ZIP"))
+	if !strings.Contains(s, refusal) {
+		t.Errorf("Ben's answer took the refusal of the line still there:\n%s", s)
+	}
+
+	// Mended, the line is no longer what was refused.
+	tm.key("backspace")
+	if tm.table().keptRefusal() {
+		t.Error("the refusal is still kept once its line was mended")
+	}
+	tm.key("esc")
+	tm.typeText(":place D1 down")
+	tm.key("enter")
+	s = tm.waitFor("Ann's answer", has("you placed ZIP"))
+	if strings.Contains(s, refusal) {
+		t.Errorf("the refusal outlived the move that answered it:\n%s", s)
+	}
 }
