@@ -3,9 +3,9 @@ package server_test
 import (
 	"context"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
+
+	"parlour/internal/cputime"
 )
 
 // BenchmarkSignIn measures a sign-in: the account's lookup, an argon2id
@@ -53,17 +53,12 @@ func BenchmarkSignIn(b *testing.B) {
 // cpuPerOp starts counting the process's processor time; the function it
 // returns reports it per operation as cpu-ms/op.
 func cpuPerOp(b *testing.B) func() {
-	before := cpuTime()
+	before, ok := cputime.Process()
+	if !ok {
+		b.Skip("no CPU time to read here")
+	}
 	return func() {
-		b.ReportMetric(float64((cpuTime()-before).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+		after, _ := cputime.Process()
+		b.ReportMetric(float64((after-before).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	}
-}
-
-// cpuTime returns the processor time the process has used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -43,10 +42,10 @@ const port = 5432
 
 // Server is a running throwaway PostgreSQL server.
 type Server struct {
-	dir  string   // the temporary folder: data/, the socket, the log
-	bin  string   // the postgres program
-	args []string // its arguments
-	cred *syscall.Credential
+	dir  string        // the temporary folder: data/, the socket, the log
+	bin  string        // the postgres program
+	args []string      // its arguments
+	cred *runAs        // whom the server runs as; nil: the current user
 	cmd  *exec.Cmd     // the running (or last) server process
 	done chan struct{} // closed when cmd has exited
 	next atomic.Int64  // numbers the databases NewDatabase makes
@@ -106,7 +105,7 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 		return nil, err
 	}
 	if cred != nil {
-		if err := os.Chown(dir, int(cred.Uid), int(cred.Gid)); err != nil {
+		if err := chown(dir, cred); err != nil {
 			os.RemoveAll(dir)
 			return nil, fmt.Errorf("pgtest: giving %s to %s: %w", dir, User, err)
 		}
@@ -116,7 +115,7 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 	initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres",
 		"--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C")
 	initdb.Dir = dir
-	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	initdb.SysProcAttr = procAttr(cred)
 	if out, err := initdb.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("pgtest: initdb: %w\n%s", err, out)
@@ -190,24 +189,6 @@ func (s *Server) stop(sig os.Signal) {
 		s.cmd.Process.Kill()
 		<-s.done
 	}
-}
-
-// credential returns the user to run the server as: nil for the current
-// user, User's when the current user is root.
-func credential() (*syscall.Credential, error) {
-	if os.Geteuid() != 0 {
-		return nil, nil
-	}
-	u, err := user.Lookup(User)
-	if err != nil {
-		return nil, fmt.Errorf("pgtest: running as root, PostgreSQL needs an unprivileged user %q: %w", User, err)
-	}
-	uid, err1 := strconv.Atoi(u.Uid)
-	gid, err2 := strconv.Atoi(u.Gid)
-	if err := errors.Join(err1, err2); err != nil {
-		return nil, fmt.Errorf("pgtest: user %s: %w", User, err)
-	}
-	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
 }
 
 // wait waits until the server accepts connections.

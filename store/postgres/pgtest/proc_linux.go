@@ -4,6 +4,6 @@ import "syscall"
 
 // procAttr runs the server as cred and stops it (SIGQUIT: immediate
 // shutdown) if the test process dies without closing it.
-func procAttr(cred *syscall.Credential) *syscall.SysProcAttr {
+func procAttr(cred *runAs) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGQUIT}
 }

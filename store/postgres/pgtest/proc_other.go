@@ -1,10 +1,10 @@
-//go:build !linux
+//go:build unix && !linux
 
 package pgtest
 
 import "syscall"
 
 // procAttr runs the server as cred.
-func procAttr(cred *syscall.Credential) *syscall.SysProcAttr {
+func procAttr(cred *runAs) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Credential: cred}
 }
