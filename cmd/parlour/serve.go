@@ -717,6 +717,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	if mo.public != "" {
 		public = strings.TrimRight(mo.public, "/")
 	}
+	warnNoPublicURL(log, public, mo.public != "", len(lim.TrustedProxies) > 0 || lim.SecureCookies || cl.nats != "")
 	if sshOpt.addr != "" {
 		// The door's sessions reach the same handler through an
 		// in-memory pipe, each under its SSH client's address.
@@ -942,6 +943,18 @@ func warnNewer(log *slog.Logger, db store.Store) {
 	if newer := n.NewerMigrations(); len(newer) > 0 {
 		log.Warn("a newer parlour has migrated this database: this build does not know its migrations, and may not read all it stored", "migrations", strings.Join(newer, ", "))
 	}
+}
+
+// warnNoPublicURL warns when a server that players reach through a proxy
+// or a balancer (behind: --trusted-proxy, --secure-cookies or --nats
+// given) has no --public-url: its invite links, and the links in mail and
+// in SSH sessions, would start with public, the address it listens at,
+// which is not the one players open.
+func warnNoPublicURL(log *slog.Logger, public string, set, behind bool) {
+	if set || !behind {
+		return
+	}
+	log.Warn("the links players are given (invites, mail, SSH sessions) start with the address this server listens at, not the one they open through the proxy or balancer: give --public-url", "links_start_with", public)
 }
 
 // warnSQLiteLeft warns when a server on PostgreSQL finds an SQLite

@@ -569,3 +569,27 @@ func TestServeSignInRate(t *testing.T) {
 	stop()
 	<-done
 }
+
+// TestWarnNoPublicURL: a server behind a proxy or a balancer without
+// --public-url warns that the links it gives players start with its own
+// address; one with it, or one players reach directly, says nothing.
+func TestWarnNoPublicURL(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name        string
+		set, behind bool
+		warn        bool
+	}{
+		{"behind, no --public-url", false, true, true},
+		{"behind, with --public-url", true, true, false},
+		{"reached directly", false, false, false},
+		{"reached directly, with --public-url", true, false, false},
+	} {
+		var out strings.Builder
+		warnNoPublicURL(slog.New(slog.NewTextHandler(&out, nil)), "http://10.0.0.11:8080", tc.set, tc.behind)
+		said := out.String()
+		if tc.warn != strings.Contains(said, "level=WARN") || tc.warn && !strings.Contains(said, "--public-url") || tc.warn && !strings.Contains(said, "http://10.0.0.11:8080") {
+			t.Errorf("%s: said %q, want a warning naming --public-url and the links' start: %v", tc.name, said, tc.warn)
+		}
+	}
+}
