@@ -777,7 +777,7 @@ func (c *Node) takeover(ctx context.Context, id string) error {
 			// fences its writes.
 			if take {
 				if taken, terr := c.leases.TakeLease(ctx, l, c.node, c.ttl); terr == nil {
-					c.log.Info("lease taken from a node that does not answer for the table", "table", id, "node", l.Owner, "on_bus", gone == 0)
+					c.log.Info("lease taken from a node that does not answer for the table", "table", id, "from", l.Owner, "on_bus", gone == 0)
 					l, err = taken, nil
 				}
 			}
@@ -815,6 +815,6 @@ func (c *Node) askHeal(ctx context.Context, node, id string) {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	if _, err := c.b.Request(ctx, bus.ToNode(node), []byte(`{"kind":"heal","table":"`+id+`"}`)); err != nil {
-		c.log.Debug("asking a table's owner to answer for it", "table", id, "node", node, "err", err)
+		c.log.Debug("asking a table's owner to answer for it", "table", id, "owner", node, "err", err)
 	}
 }

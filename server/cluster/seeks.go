@@ -455,7 +455,7 @@ func (c *Node) serveSeeksHTTP(w http.ResponseWriter, r *http.Request) bool {
 			if !c.present(ctx, owner, "") {
 				if taken, err := c.leases.TakeLease(ctx, l, c.node, c.ttl); err == nil {
 					c.keepBook(taken)
-					c.log.Info("seek book taken from a node gone from the bus", "node", owner)
+					c.log.Info("seek book taken from a node gone from the bus", "from", owner)
 					return false
 				}
 			}
