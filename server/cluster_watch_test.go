@@ -504,3 +504,41 @@ func TestClusterRemoteSocketWaitsOutAHandOver(t *testing.T) {
 		t.Errorf("the socket was told the table is changing hands:\n%s", spec.all())
 	}
 }
+
+// TestClusterRemoteWatcherConnected: Ben, whose socket is on node b while
+// a owns the table, shows as connected to Ann, as he would with his socket
+// on a; once his socket closes he shows as not connected, well before
+// the time b's vouching for him would run out.
+func TestClusterRemoteWatcherConnected(t *testing.T) {
+	t.Parallel()
+	nodes := startCluster(t, "a", "b")
+	a, b := nodes[0], nodes[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	id, ann, ben := twoSeats(t, a, a)
+	bens := func() (connected *bool) {
+		var u wireUpdate
+		if st, body := nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u); st != 200 {
+			t.Fatalf("Ann reads the table: %d %s", st, body)
+		}
+		return u.Table.Seats[1].Connected
+	}
+	until := func(what string, want bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			if c := bens(); c != nil && *c == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				c := bens()
+				t.Fatalf("%s: Ben's seat says connected %v, want %v", what, c != nil && *c, want)
+			}
+		}
+	}
+	until("with no socket of Ben's", false)
+	sock := dialSocket(t, ctx, b, "Ben", id, ben.Token)
+	sock.await(`"id":"` + id + `"`)
+	until("with Ben's socket on b", true)
+	sock.ws.Close(websocket.StatusNormalClosure, "")
+	until("once Ben's socket on b closed", false)
+}

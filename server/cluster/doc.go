@@ -75,9 +75,11 @@
 // is cut off from NATS) is answered 503 at once, nothing done.
 //
 // Presence at a table: a watcher on another node tells the owner that its
-// seat is still there at every update it fetches and every quarter of the
-// walk-away time, so its player is not taken for away (it counts as seen
-// then, not as connected: a node that dies stops telling).
+// seat is there when it starts, then every quarter of the walk-away time
+// (every 20 s at most), and that it has gone when it stops; the owner
+// counts the seat as connected, as it would a watcher of its own, until
+// three such intervals after the latest word, so that a node that dies
+// stops vouching for its watchers within a minute.
 //
 // Players. What concerns players rather than one table goes from node to
 // node by name (nodes.go): a player stream's events (a game's

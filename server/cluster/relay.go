@@ -49,6 +49,12 @@ type relayRequest struct {
 	Chat  int  `json:"chat,omitempty"`
 	Sent  bool `json:"sent,omitempty"`
 	Ended bool `json:"ended,omitempty"`
+	// Watcher and Gone are a "here" note's: the id the sender gave one of
+	// its watchers, and whether that watcher stopped (see
+	// remoteWatch.heartbeat). A node from before they were sent leaves
+	// both out.
+	Watcher string `json:"watcher,omitempty"`
+	Gone    bool   `json:"gone,omitempty"`
 	// Identity, Event, Hashes, Status, Limit and Name are a note's, about
 	// players or the lobby rather than a table (nodes.go).
 	Identity string              `json:"identity,omitempty"`
@@ -139,6 +145,9 @@ func decodeRelay(b []byte) (relayRequest, error) {
 	if err := json.Unmarshal(b, &rq); err != nil {
 		return relayRequest{}, fmt.Errorf("a request it cannot read: %w", err)
 	}
+	if rq.Kind != "here" && (rq.Watcher != "" || rq.Gone) {
+		return relayRequest{}, fmt.Errorf("a %q request with a watcher's fields", refuse.Clip(rq.Kind))
+	}
 	if noteKind(rq.Kind) {
 		return decodeNote(rq)
 	}
@@ -159,7 +168,11 @@ func decodeRelay(b []byte) (relayRequest, error) {
 		return relayRequest{}, fmt.Errorf("a request about no table (%q)", refuse.Clip(rq.Table))
 	}
 	switch rq.Kind {
-	case "ping", "here", "heal":
+	case "here":
+		if rq.Watcher != "" && !auth.ValidID(rq.Watcher) || rq.Gone && rq.Watcher == "" {
+			return relayRequest{}, fmt.Errorf("a watcher (%q) at table %s that is none", refuse.Clip(rq.Watcher), rq.Table)
+		}
+	case "ping", "heal":
 	case "update":
 		if rq.Since < -1 {
 			return relayRequest{}, fmt.Errorf("an update since version %d", rq.Since)
@@ -334,14 +347,24 @@ func (c *Node) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, error)
 	return json.Marshal(relayReply{Status: http.StatusOK, Body: b, Chat: last, Mark: mark})
 }
 
-// serveHere notes that the seat of a watcher on another node is still
-// at the table (see remoteWatch.heartbeat).
+// serveHere notes that the seat of a watcher on another node is at the
+// table until its node's next word, remoteHold from now, or has gone
+// (see remoteWatch.heartbeat). A node from before watchers were named
+// only says the seat was seen.
 func (c *Node) serveHere(ctx context.Context, rq relayRequest) ([]byte, error) {
 	p, err := c.auth.Authenticate(ctx, rq.Token)
 	if err != nil {
 		return replyError(err)
 	}
-	if err := c.tables.Touch(ctx, p, rq.Table); err != nil {
+	switch {
+	case rq.Watcher == "":
+		err = c.tables.Touch(ctx, p, rq.Table)
+	case rq.Gone:
+		err = c.tables.Attend(ctx, p, rq.Table, rq.Watcher, time.Time{})
+	default:
+		err = c.tables.Attend(ctx, p, rq.Table, rq.Watcher, c.tables.Now().Add(c.remoteHold()))
+	}
+	if err != nil {
 		return replyError(err)
 	}
 	return json.Marshal(relayReply{Status: http.StatusOK})

@@ -23,6 +23,9 @@ func FuzzDecodeRelay(f *testing.F) {
 		`{"kind":"update","table":"abcdefgh23456789","since":-1,"token":"x"}`,
 		`{"kind":"update","table":"abcdefgh23456789","since":4,"chat":-1,"sent":true,"ended":true}`,
 		`{"kind":"ping","table":"abcdefgh23456789"}`,
+		`{"kind":"here","table":"abcdefgh23456789","token":"x"}`,
+		`{"kind":"here","table":"abcdefgh23456789","token":"x","watcher":"zzzzzzzzzzzzzzzz"}`,
+		`{"kind":"here","table":"abcdefgh23456789","token":"x","watcher":"zzzzzzzzzzzzzzzz","gone":true}`,
 		`{"kind":"http","table":"abcdefgh23456789","method":"TRACE","path":"/api/v1/tables/abcdefgh23456789"}`,
 		`{"kind":"nope"}`, `[]`, ``, `{"kind":"update","table":"../x"}`,
 		`{"kind":"player","identity":"abcdefgh23456789","event":{"type":"gameStart","table":{"id":"abcdefgh23456789","game":"quizl","seat":1}}}`,
@@ -69,6 +72,8 @@ func FuzzDecodeRelay(f *testing.F) {
 			t.Fatalf("read a request about seeks for %q: %+v", rq.Path, rq)
 		case !noteKind(rq.Kind) && !eventKind(rq.Kind) && rq.Kind != "seeks" && (!auth.ValidID(rq.Table) || rq.Tournament != ""):
 			t.Fatalf("read a request about table %q", rq.Table)
+		case (rq.Watcher != "" || rq.Gone) && (rq.Kind != "here" || !auth.ValidID(rq.Watcher)):
+			t.Fatalf("read a watcher's fields, or a watcher gone, wrongly: %+v", rq)
 		case rq.Kind == "player" && (rq.Event == nil || !auth.ValidID(rq.Identity)):
 			t.Fatalf("read a player's note without an event or an identity: %+v", rq)
 		case (rq.Kind == "closed" || rq.Kind == "renamed") != (rq.Name != "") || rq.Name != "" && !auth.ValidID(rq.Identity):
@@ -108,6 +113,11 @@ func TestDecodeRelayRefuses(t *testing.T) {
 		{"a method never forwarded", `{"kind":"http","table":"abcdefgh23456789","method":"CONNECT","path":"/api/v1/tables/abcdefgh23456789"}`},
 		{"a query in the path", `{"kind":"http","table":"abcdefgh23456789","method":"GET","path":"/api/v1/tables/abcdefgh23456789?x=1"}`},
 		{"a version below -1", `{"kind":"update","table":"abcdefgh23456789","since":-2}`},
+		{"a watcher that is no id", `{"kind":"here","table":"abcdefgh23456789","watcher":"../x"}`},
+		{"a watcher gone without its id", `{"kind":"here","table":"abcdefgh23456789","gone":true}`},
+		{"a watcher's id on an update", `{"kind":"update","table":"abcdefgh23456789","watcher":"zzzzzzzzzzzzzzzz"}`},
+		{"a watcher gone on a ping", `{"kind":"ping","table":"abcdefgh23456789","gone":true}`},
+		{"a watcher on a note", `{"kind":"online","watcher":"zzzzzzzzzzzzzzzz"}`},
 		{"a chat message below -1", `{"kind":"update","table":"abcdefgh23456789","chat":-2}`},
 		{"a note about a table", `{"kind":"online","table":"abcdefgh23456789"}`},
 		{"a player's note without an event", `{"kind":"player","identity":"abcdefgh23456789"}`},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"parlour/bus"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/server/table"
 )
@@ -20,6 +21,9 @@ type remoteWatch struct {
 	id      string
 	token   string
 	version int
+	// watcher names this watcher to the owner, which counts its seat as
+	// connected while the watcher's heartbeat lasts (see heartbeat).
+	watcher string
 	// chat is the number of the last chat message sent (-1: none yet),
 	// mark the table's mark (see Node.publish) the last update was
 	// made at; sent and ended are as a local Watcher's.
@@ -43,6 +47,7 @@ func (c *Node) watchRemote(ctx context.Context, id, token string, from int) (*re
 	}
 	w := &remoteWatch{c: c, id: id, token: token, version: from, chat: -1, sub: sub, stop: make(chan struct{})}
 	if token != "" {
+		w.watcher = auth.NewID()
 		go w.heartbeat()
 	}
 	return w, nil
@@ -54,29 +59,55 @@ func (w *remoteWatch) Close() {
 	w.sub.Close()
 }
 
-// heartbeat tells the owner, every quarter of the walk-away time, that
-// the watcher's seat is still at the table.
+// heartbeat tells the owner that the watcher's seat is at the table: at
+// once, then every hereEvery, and that it has gone once the watcher
+// closes. The owner counts the seat as connected until remoteHold after
+// the latest word, so a node that dies stops vouching for its watchers
+// soon after (and a table that changed hands learns of them within
+// hereEvery).
 func (w *remoteWatch) heartbeat() {
-	tick := time.NewTicker(max(100*time.Millisecond, w.c.walkAway/4))
-	defer tick.Stop()
-	for {
-		select {
-		case <-w.stop:
-			return
-		case <-w.c.halted:
-			return
-		case <-tick.C:
-		}
+	tell := func(gone bool) {
 		ctx, cancel := context.WithTimeout(context.Background(), w.c.ttl)
-		rq := relayRequest{Kind: "here", Table: w.id, Token: w.token}
+		defer cancel()
+		rq := relayRequest{Kind: "here", Table: w.id, Token: w.token, Watcher: w.watcher, Gone: gone}
 		if w.c.owns(w.id) {
 			w.c.serveHere(ctx, rq) // the table is this node's now
 		} else {
 			w.c.forward(ctx, "", rq)
 		}
-		cancel()
+	}
+	tell(false)
+	tick := time.NewTicker(w.c.hereEvery())
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.stop:
+			tell(true)
+			return
+		case <-w.c.halted:
+			return
+		case <-tick.C:
+		}
+		tell(false)
 	}
 }
+
+// hereEvery is how often a watcher's node vouches for it to the table's
+// owner: a quarter of the walk-away time, so that a player watching is
+// never taken for away, and at most every maxHereEvery, so that the
+// others see soon whether they are connected.
+func (c *Node) hereEvery() time.Duration {
+	return max(100*time.Millisecond, min(c.walkAway/4, maxHereEvery))
+}
+
+// maxHereEvery is the longest between a watcher's node's words to the
+// table's owner.
+const maxHereEvery = 20 * time.Second
+
+// remoteHold is how long after its node's latest word a watcher on
+// another node keeps its seat connected: long enough for a word or two
+// to be late.
+func (c *Node) remoteHold() time.Duration { return 3 * c.hereEvery() }
 
 // ChatFrom makes the first update carry only the chat messages after
 // number n (see table.Watcher.ChatFrom).

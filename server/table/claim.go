@@ -33,6 +33,25 @@ type attendance struct {
 type presence struct {
 	seen time.Time
 	open int
+	// remote holds the seat's watchers on other nodes of a cluster, each
+	// with the time until which its node last vouched for it (Attend).
+	remote map[string]time.Time
+}
+
+// here reports whether the seat has a connection open: on this node, or
+// on another that has said so lately. A watcher whose vouching ran out
+// (its node died, or lost touch) is forgotten.
+func (p *presence) here(now time.Time) bool {
+	if p.open > 0 {
+		return true
+	}
+	for id, until := range p.remote {
+		if now.Before(until) {
+			return true
+		}
+		delete(p.remote, id)
+	}
+	return false
 }
 
 // size makes sure p has room for n seats, each new one seen at now, in
@@ -73,8 +92,10 @@ func (t *table) arrive(seat game.Seat, now time.Time) {
 		return
 	}
 	t.touch(seat, now)
-	t.here.seats[seat].open++
-	if t.here.seats[seat].open == 1 {
+	p := &t.here.seats[seat]
+	was := p.here(now)
+	p.open++
+	if !was {
 		t.attendanceChanged()
 	}
 }
@@ -83,9 +104,32 @@ func (t *table) leave(seat game.Seat, now time.Time) {
 	if seat < 0 || int(seat) >= len(t.here.seats) {
 		return
 	}
-	t.here.seats[seat].open--
-	t.here.seats[seat].seen = now
-	if t.here.seats[seat].open == 0 {
+	p := &t.here.seats[seat]
+	p.open--
+	p.seen = now
+	if !p.here(now) {
+		t.attendanceChanged()
+	}
+}
+
+// attend notes that watcher, on another node, follows the table for seat
+// until until, or, with until zero, no longer. t.mu must be held.
+func (t *table) attend(seat game.Seat, watcher string, until, now time.Time) {
+	if seat < 0 {
+		return
+	}
+	t.touch(seat, now)
+	p := &t.here.seats[seat]
+	was := p.here(now)
+	if until.IsZero() {
+		delete(p.remote, watcher)
+	} else {
+		if p.remote == nil {
+			p.remote = map[string]time.Time{}
+		}
+		p.remote[watcher] = until
+	}
+	if p.here(now) != was {
 		t.attendanceChanged()
 	}
 }
@@ -105,7 +149,7 @@ func (t *table) attendanceChanged() {
 // connection open. t.mu must be held.
 func (t *table) awayFor(seat int, now time.Time) time.Duration {
 	t.here.size(len(t.m.Seats), now)
-	if t.here.seats[seat].open > 0 {
+	if t.here.seats[seat].here(now) {
 		return 0
 	}
 	return max(now.Sub(t.here.seats[seat].seen), 0)
@@ -154,7 +198,7 @@ func (s *Service) Claim(ctx context.Context, p *auth.Principal, id string) (Clai
 			away := t.awayFor(int(w), now)
 			name := t.cfg.Name(w)
 			switch {
-			case t.here.seats[w].open > 0:
+			case t.here.seats[w].here(now):
 				why = append(why, name+" is here")
 			case away >= s.cfg.WalkAway:
 				absent = append(absent, forfeit{Seat: int(w), Why: forfeitClaim, By: int(seat), Away: int(away / time.Second)})
@@ -226,7 +270,7 @@ func (t *table) awayInfo(in *Info, now time.Time) {
 		if i >= len(in.Seats) || s.Computer != "" || s.open() {
 			continue
 		}
-		here := t.here.seats[i].open > 0
+		here := t.here.seats[i].here(now)
 		in.Seats[i].Connected = &here
 		if !here {
 			seen := t.here.seats[i].seen.UTC()
@@ -237,7 +281,7 @@ func (t *table) awayInfo(in *Info, now time.Time) {
 		return
 	}
 	for _, w := range t.st.ToMove() {
-		if int(w) >= len(in.Seats) || t.m.Seats[w].Computer != "" || t.here.seats[w].open > 0 {
+		if int(w) >= len(in.Seats) || t.m.Seats[w].Computer != "" || t.here.seats[w].here(now) {
 			continue
 		}
 		seen := t.here.seats[w].seen.UTC()

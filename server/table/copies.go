@@ -270,6 +270,24 @@ func (s *Service) Touch(ctx context.Context, p *auth.Principal, id string) error
 	return nil
 }
 
+// Attend notes, on the node that runs table id, that watcher (an id
+// another node of the cluster chose for one of its watchers) follows the
+// table there for p's seat until until, or, with until zero, that it
+// stopped. While such a watcher lasts the seat counts as connected, as a
+// watcher on this node makes it, and the others see it come and go; its
+// node says so again before until passes, and a node that dies stops
+// saying it.
+func (s *Service) Attend(ctx context.Context, p *auth.Principal, id, watcher string, until time.Time) error {
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.attend(t.seatOf(p), watcher, until, s.now())
+	t.unlock()
+	return nil
+}
+
 // LobbyHere returns at most limit public tables in status that this node
 // holds, newest first: what another node asks for its lobby.
 func (s *Service) LobbyHere(status store.Status, limit int) []Info {

@@ -192,7 +192,7 @@ func (t *table) abandoned(now time.Time, walkAway time.Duration) bool {
 			continue
 		}
 		people++
-		if t.here.seats[i].open > 0 || now.Sub(t.here.seats[i].seen) <= walkAway {
+		if t.here.seats[i].here(now) || now.Sub(t.here.seats[i].seen) <= walkAway {
 			return false
 		}
 	}
