@@ -216,31 +216,7 @@ func TestWordFightLogWidth(t *testing.T) {
 // key takes it back.
 func TestWordFightListMarks(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	ctx := context.Background()
-	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.open("wordfight", 3) // a friend
-	tm.key("enter")
-	tm.waitFor("the table", func(string) bool { return tm.table() != nil })
-	ben, err := client.New(ts.URL, "Ben")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := ben.Join(ctx, "", tm.table().id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	move := func(m string) {
-		t.Helper()
-		if _, err := ben.Move(ctx, b.Token, b.Table, m, 0, false); err != nil {
-			t.Fatalf("Ben's %s: %v", m, err)
-		}
-	}
-	tm.waitFor("Ann's turn", has("Your turn to declare a word"))
-	tm.typeText("quiz")
-	tm.key("enter")
-	tm.waitFor("QUIZ to place", has("▸ 1 QUIZ"))
-	tm.key("enter") // A1 across
+	tm, move := wordFightWithBen(t)
 	tm.waitFor("Ann's placement", has("you placed QUIZ", "Waiting for Ben to answer QUIZ"))
 	// Answering again is refused with the reason: the word is answered.
 	tm.key("enter")
@@ -367,31 +343,7 @@ func TestWordFightWaitingWraps(t *testing.T) {
 // line lets it go with the next news, as any error.
 func TestWordFightRefusalStaysWithItsLine(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	ctx := context.Background()
-	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.open("wordfight", 3) // a friend
-	tm.key("enter")
-	tm.waitFor("the table", func(string) bool { return tm.table() != nil })
-	ben, err := client.New(ts.URL, "Ben")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := ben.Join(ctx, "", tm.table().id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	move := func(m string) {
-		t.Helper()
-		if _, err := ben.Move(ctx, b.Token, b.Table, m, 0, false); err != nil {
-			t.Fatalf("Ben's %s: %v", m, err)
-		}
-	}
-	tm.waitFor("Ann's turn", has("Your turn to declare a word"))
-	tm.typeText("quiz")
-	tm.key("enter")
-	tm.waitFor("QUIZ to place", has("▸ 1 QUIZ"))
-	tm.key("enter") // A1 across
+	tm, move := wordFightWithBen(t)
 	tm.waitFor("Ann's placement", has("you placed QUIZ"))
 	move("place A1 across")
 	move("declare zip")
@@ -420,4 +372,37 @@ func TestWordFightRefusalStaysWithItsLine(t *testing.T) {
 	if strings.Contains(s, refusal) {
 		t.Errorf("the refusal outlived the move that answered it:\n%s", s)
 	}
+}
+
+// wordFightWithBen opens a Word Fight table in Ann's terminal, seats Ben
+// at it through the API, and has Ann declare QUIZ and place it at A1
+// across; it returns Ann's terminal and what plays Ben's moves.
+func wordFightWithBen(t *testing.T) (*term, func(string)) {
+	t.Helper()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("wordfight", 3) // a friend
+	tm.key("enter")
+	tm.waitFor("the table", func(string) bool { return tm.table() != nil })
+	ben, err := client.New(ts.URL, "Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ben.Join(ctx, "", tm.table().id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	move := func(m string) {
+		t.Helper()
+		if _, err := ben.Move(ctx, b.Token, b.Table, m, 0, false); err != nil {
+			t.Fatalf("Ben's %s: %v", m, err)
+		}
+	}
+	tm.waitFor("Ann's turn", has("Your turn to declare a word"))
+	tm.typeText("quiz")
+	tm.key("enter")
+	tm.waitFor("QUIZ to place", has("▸ 1 QUIZ"))
+	tm.key("enter") // A1 across
+	return tm, move
 }
