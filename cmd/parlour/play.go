@@ -139,7 +139,7 @@ func startEmbedded(ctx context.Context, data string, served chan<- error) (strin
 	// serve prints the address it listens on: read it from there.
 	pr, pw := io.Pipe()
 	go func() {
-		err := serve(ctx, log, pw, "127.0.0.1:0", data, storeAt{path: filepath.Join(data, "parlour.db"), sqlite: sqlite.Options{Synchronous: "FULL", CommitInterval: sqlite.DefaultCommitInterval}}, limit.Defaults(), tableOptions{openExpiry: table.DefaultOpenExpiry, parkAfter: table.DefaultParkAfter}, sshOptions{}, clusterOptions{}, nil, nil, mailOptions{}, nil)
+		err := serve(ctx, log, pw, "127.0.0.1:0", "", data, storeAt{path: filepath.Join(data, "parlour.db"), sqlite: sqlite.Options{Synchronous: "FULL", CommitInterval: sqlite.DefaultCommitInterval}}, limit.Defaults(), tableOptions{openExpiry: table.DefaultOpenExpiry, parkAfter: table.DefaultParkAfter}, sshOptions{}, clusterOptions{}, nil, nil, mailOptions{}, nil)
 		if err != nil {
 			// serve logs what happens while it serves, not why it
 			// stopped: parlour serve's caller does that.

@@ -84,6 +84,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	traceOut := fs.String("trace", "", "write an execution trace of the whole run to this file (go tool trace; about half a megabyte a second under load)")
 	perID := fs.Float64("rate-identity", limit.Defaults().PerIdentity, "requests per second allowed for one identity")
 	sshAddr := fs.String("ssh", "", "also serve the terminal client over SSH at this address (e.g. :2222); off when empty")
+	metricsAddr := fs.String("metrics-addr", "", "serve GET /metrics at this address alone (127.0.0.1:9100, or one on the servers' own network), and not at --addr, where players come; empty: at --addr")
 	sshIdle := fs.Duration("ssh-idle", sshdoor.DefaultIdle, "close an SSH session after this long without a key pressed")
 	sshSessions := fs.Int("ssh-sessions", sshdoor.DefaultMaxSessions, "SSH sessions the door holds at once")
 	sshPerAddr := fs.Int("ssh-per-addr", sshdoor.DefaultPerAddr, "SSH sessions one remote address may hold at once (raise it for players behind one address: a school, an office)")
@@ -373,7 +374,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		// The default burst is 20 sign-ins for 1 a second: a higher rate
 		// keeps that proportion.
 		SignIns: *signInAddr, SignInsBurst: limit.Defaults().SignInsBurst / limit.Defaults().SignIns * *signInAddr}
-	if err := serve(ctx, log, stdout, *addr, *data, where, lim, topt, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace, sessions: *sshSessions, perAddr: *sshPerAddr, newPerMinute: *sshNewPerMinute}, cl, filter, *house, mo, cal); err != nil {
+	if err := serve(ctx, log, stdout, *addr, *metricsAddr, *data, where, lim, topt, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace, sessions: *sshSessions, perAddr: *sshPerAddr, newPerMinute: *sshNewPerMinute}, cl, filter, *house, mo, cal); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
@@ -653,7 +654,7 @@ type tableOptions struct {
 	leftMemory func(bytes uint64)
 }
 
-func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, topt tableOptions, sshOpt sshOptions, cl clusterOptions, filter *chat.Filter, house []*lexicon.Lexicon, mo mailOptions, cal *calendar.Calendar) error {
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, metricsAddr, data string, where storeAt, lim limit.Limits, topt tableOptions, sshOpt sshOptions, cl clusterOptions, filter *chat.Filter, house []*lexicon.Lexicon, mo mailOptions, cal *calendar.Calendar) error {
 	// Listen first, on both addresses: an address that is wrong or
 	// taken (by this very server, started twice) stops serve before it
 	// makes a data directory or opens, let alone migrates, a database.
@@ -662,6 +663,14 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		return fmt.Errorf("listening on --addr %s: %w", addr, err)
 	}
 	defer ln.Close() // for the returns before the server takes it
+	var mln net.Listener
+	if metricsAddr != "" {
+		mln, err = net.Listen("tcp", metricsAddr)
+		if err != nil {
+			return fmt.Errorf("listening for /metrics on --metrics-addr %s: %w", metricsAddr, err)
+		}
+		defer mln.Close() // for the returns before the server takes it
+	}
 	var sln net.Listener
 	if sshOpt.addr != "" {
 		sln, err = net.Listen("tcp", sshOpt.addr)
@@ -797,7 +806,19 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	// idle connections) and cap each address's connections.
 	srv := &http.Server{ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	h.Configure(srv)
-	served := make(chan error, 2)
+	served := make(chan error, 3)
+	var msrv *http.Server
+	if mln != nil {
+		// The metrics say how busy the server is and which build it
+		// runs: with an address of their own they are not at the
+		// players' address.
+		msrv = &http.Server{ErrorLog: srv.ErrorLog}
+		h.Configure(msrv)
+		msrv.Handler = onlyPath("/metrics", h)
+		srv.Handler = notPath("/metrics", h)
+		go func() { served <- msrv.Serve(mln) }()
+		log.Info("serving metrics", "addr", mln.Addr().String())
+	}
 	go func() { served <- srv.Serve(h.Listener(ln)) }()
 	build := buildinfo.Read()
 	log.Info("serving", "url", base, "store", where.String(), "version", build.Version, "revision", build.Short())
@@ -807,6 +828,9 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		fmt.Fprintf(stdout, "Parlour is serving at %s/ (tables in %s)\n", base, where)
 	}
 
+	if mln != nil {
+		fmt.Fprintf(stdout, "and its metrics at http://%s/metrics\n", mln.Addr())
+	}
 	if door != nil {
 		go srv.Serve(h.Listener(pipe))
 		go func() {
@@ -844,8 +868,33 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	if err := srv.Shutdown(sctx); err != nil {
 		log.Warn("shutdown", "err", err)
 	}
+	if msrv != nil {
+		msrv.Shutdown(sctx)
+	}
 	log.Info("stopped")
 	return nil
+}
+
+// onlyPath serves path through h, and answers every other path 404.
+func onlyPath(path string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != path {
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// notPath serves every path but path through h, and answers path 404.
+func notPath(path string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == path {
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // portOf returns the port of a host:port address.

@@ -363,6 +363,8 @@ func TestServeBadStartChangesNothing(t *testing.T) {
 		{[]string{"--sync", "maybe"}, 2},
 		{[]string{"--addr", "nonsense"}, 1},
 		{[]string{"--addr", taken.Addr().String()}, 1},
+		{[]string{"--metrics-addr", "nonsense"}, 1},
+		{[]string{"--metrics-addr", taken.Addr().String()}, 1},
 	} {
 		data := filepath.Join(t.TempDir(), "data")
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -591,5 +593,63 @@ func TestWarnNoPublicURL(t *testing.T) {
 		if tc.warn != strings.Contains(said, "level=WARN") || tc.warn && !strings.Contains(said, "--public-url") || tc.warn && !strings.Contains(said, "http://10.0.0.11:8080") {
 			t.Errorf("%s: said %q, want a warning naming --public-url and the links' start: %v", tc.name, said, tc.warn)
 		}
+	}
+}
+
+// TestServeMetricsAddr: with --metrics-addr the metrics are served there,
+// and only they, while --addr, where players come, answers /metrics 404
+// and everything else as before.
+func TestServeMetricsAddr(t *testing.T) {
+	t.Parallel()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	out, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--log-level", "error", "--data", t.TempDir()}, strings.NewReader(""), outW, io.Discard)
+		outW.Close()
+	}()
+	lines := bufio.NewReader(out)
+	first, err := lines.ReadString('\n')
+	if err != nil {
+		t.Fatalf("serve printed nothing: %v", err)
+	}
+	second, err := lines.ReadString('\n')
+	if err != nil {
+		t.Fatalf("serve printed one line: %q, %v", first, err)
+	}
+	go io.Copy(io.Discard, lines)
+	base := strings.TrimSuffix(strings.Fields(first)[4], "/")
+	metrics := strings.TrimSpace(strings.TrimPrefix(second, "and its metrics at "))
+	if !strings.HasPrefix(metrics, "http://127.0.0.1:") || !strings.HasSuffix(metrics, "/metrics") {
+		t.Fatalf("serve's second line: %q", second)
+	}
+	get := func(url string) (int, string) {
+		t.Helper()
+		res, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	for _, tc := range []struct {
+		url  string
+		code int
+		has  string
+	}{
+		{metrics, 200, "parlour_build_info"},
+		{base + "/metrics", 404, ""},
+		{base + "/api/v1/games", 200, "nymphabet"},
+		{strings.TrimSuffix(metrics, "/metrics") + "/api/v1/games", 404, ""},
+	} {
+		if code, body := get(tc.url); code != tc.code || !strings.Contains(body, tc.has) {
+			t.Errorf("GET %s: %d, want %d with %q", tc.url, code, tc.code, tc.has)
+		}
+	}
+	stop()
+	if code := <-done; code != 0 {
+		t.Errorf("serve exited %d", code)
 	}
 }
