@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -459,6 +460,16 @@ func TestAdminToPostgres(t *testing.T) {
 		t.Errorf("the reports on the copy: %+v, %v", rs, err)
 	}
 	pg.Close()
+	// The copy is noted beside the database: a server on PostgreSQL over
+	// the data directory does not warn of it.
+	if !moved(path) {
+		t.Errorf("no note of the copy beside %s", path)
+	}
+	var said strings.Builder
+	warnSQLiteLeft(slog.New(slog.NewTextHandler(&said, nil)), dir, storeAt{postgres: url})
+	if said.Len() > 0 {
+		t.Errorf("a server on the copy warns: %s", said.String())
+	}
 	code, _, errs = adminRun("to-postgres", url, "--data", dir)
 	if code != 1 || !strings.Contains(errs, "holds data already") || !strings.Contains(errs, "Nothing was copied") {
 		t.Errorf("a second copy: %d %q", code, errs)

@@ -1007,16 +1007,16 @@ func warnNoPublicURL(log *slog.Logger, public string, set, behind bool) {
 }
 
 // warnSQLiteLeft warns when a server on PostgreSQL finds an SQLite
-// database in its data directory: most likely the one it served before
-// it was moved, whose games, accounts and ratings PostgreSQL does not
-// hold (Parlour has no tool to move them), and which a server without
-// --store would serve again.
+// database in its data directory that to-postgres has not copied there
+// (moved): most likely the one it served before its operator gave it
+// --store, whose games, accounts and ratings PostgreSQL does not hold,
+// and which a server without --store would serve again.
 func warnSQLiteLeft(log *slog.Logger, data string, w storeAt) {
 	if w.postgres == "" {
 		return
 	}
 	path := filepath.Join(data, "parlour.db")
-	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
-		log.Warn("the data directory holds an SQLite database this server does not serve: its games, accounts and ratings are not in PostgreSQL (nothing moves them there); serve it again without --store to reach them", "sqlite", path, "store", w.String())
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && !moved(path) {
+		log.Warn("the data directory holds an SQLite database this server does not serve: its games, accounts and ratings are not in PostgreSQL unless parlour admin to-postgres copies them there (docs/deploy.md); serve it again without --store to reach them", "sqlite", path, "store", w.String())
 	}
 }

@@ -525,6 +525,21 @@ func TestWarnSQLiteLeft(t *testing.T) {
 		t.Fatal(err)
 	}
 	pg := storeAt{postgres: "postgres://parlour:s3cret@db/parlour"}
+	// An SQLite database to-postgres copied, and one written again since.
+	copied, rewritten := t.TempDir(), t.TempDir()
+	then := time.Now().Add(-time.Hour)
+	for _, dir := range []string{copied, rewritten} {
+		db := filepath.Join(dir, "parlour.db")
+		if err := errors.Join(os.WriteFile(db, nil, 0o600), os.WriteFile(db+movedSuffix, nil, 0o600), os.Chtimes(db, then, then)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(rewritten, "parlour.db-wal"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(filepath.Join(rewritten, "parlour.db"+movedSuffix), then, then); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		data string
@@ -532,13 +547,15 @@ func TestWarnSQLiteLeft(t *testing.T) {
 		warn bool
 	}{
 		{"postgres over an sqlite database", withDB, pg, true},
+		{"postgres over an sqlite database it was copied from", copied, pg, false},
+		{"postgres over an sqlite database written again since its copy", rewritten, pg, true},
 		{"postgres over an empty directory", t.TempDir(), pg, false},
 		{"sqlite", withDB, storeAt{path: filepath.Join(withDB, "parlour.db")}, false},
 	} {
 		var out strings.Builder
 		warnSQLiteLeft(slog.New(slog.NewTextHandler(&out, nil)), tc.data, tc.w)
 		said := out.String()
-		if tc.warn != strings.Contains(said, "level=WARN") || tc.warn && !strings.Contains(said, filepath.Join(withDB, "parlour.db")) {
+		if tc.warn != strings.Contains(said, "level=WARN") || tc.warn && !strings.Contains(said, filepath.Join(tc.data, "parlour.db")) {
 			t.Errorf("%s: said %q, want a warning naming the database: %v", tc.name, said, tc.warn)
 		}
 		if strings.Contains(said, "s3cret") {

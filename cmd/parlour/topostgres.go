@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"parlour/store/transfer"
@@ -40,7 +42,34 @@ func adminToPostgres(ctx context.Context, where storeAt, target string, stdout, 
 	fmt.Fprintf(stdout, "Copied %s into %s: %d rows, among them %d accounts, %d tables and %d moves.\n",
 		where.path, redacted(to), copied.Rows(), copied["accounts"], copied["tables"], copied["moves"])
 	fmt.Fprintf(stdout, "Serve it with parlour serve --store URL (and --data for the SSH door's files); %s stays as it was.\n", where.path)
+	note := fmt.Sprintf("%s was copied into %s at %s by parlour admin to-postgres.\n", filepath.Base(where.path), redacted(to), time.Now().UTC().Format(time.RFC3339))
+	if err := os.WriteFile(where.path+movedSuffix, []byte(note), 0o600); err != nil {
+		// The copy stands; a server on PostgreSQL only warns that the
+		// SQLite database may hold what PostgreSQL does not.
+		fmt.Fprintf(stderr, "parlour admin to-postgres: noting the copy beside the database: %v\n", err)
+	}
 	return 0
+}
+
+// movedSuffix names the file to-postgres leaves beside an SQLite database
+// it copied: a server on PostgreSQL over the same data directory knows
+// from it that the database's players are in PostgreSQL (moved).
+const movedSuffix = ".moved"
+
+// moved reports whether to-postgres copied the SQLite database at path
+// into PostgreSQL and nothing has written to it since: its note is no
+// older than the database and its log.
+func moved(path string) bool {
+	note, err := os.Stat(path + movedSuffix)
+	if err != nil {
+		return false
+	}
+	for _, p := range []string{path, path + "-wal"} {
+		if fi, err := os.Stat(p); err == nil && fi.ModTime().After(note.ModTime()) {
+			return false
+		}
+	}
+	return true
 }
 
 // toPostgresTarget returns the PostgreSQL URL that target names, as
