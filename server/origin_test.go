@@ -101,6 +101,28 @@ func TestCrossSiteRequests(t *testing.T) {
 			}
 		})
 	}
+	// Behind a proxy that names the node as the request's host (nginx's
+	// $host drops the site's port), the page's Origin is the address
+	// players open, --public-url: that is Parlour's own.
+	f.s.SetBaseURL("https://parlour.example.org:8443")
+	for _, tc := range []struct {
+		origin string
+		want   int
+	}{
+		{"https://parlour.example.org:8443", 201},
+		{"https://parlour.example.org", 403},
+		{"http://parlour.example.org:8443", 403},
+		{"https://evil.example:8443", 403},
+	} {
+		st, body := cookieRequest(t, srv.URL, "POST", "/api/v1/challenges", challenge, ann.token, map[string]string{"Origin": tc.origin, "Content-Type": "application/json"})
+		if st != tc.want {
+			t.Errorf("Origin %s with --public-url https://parlour.example.org:8443: %d (%s), want %d", tc.origin, st, body, tc.want)
+		}
+		for _, c := range listChallenges(t, ann) {
+			ann.do("DELETE", "/api/v1/challenges/"+c, nil, nil)
+		}
+	}
+	f.s.SetBaseURL(srv.URL)
 	// Reading with the cookie from anywhere is fine: SameSite and CORS
 	// keep the answer from another site's script.
 	if st, body := cookieRequest(t, srv.URL, "GET", "/api/v1/account", "", ann.token, map[string]string{"Origin": other}); st != 200 {

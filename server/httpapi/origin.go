@@ -172,11 +172,17 @@ func (h *Handler) crossSite(r *http.Request) error {
 }
 
 // sameOrigin reports whether origin names the server r was sent to: the
-// same host and port, with the scheme the client used.
+// same host and port, with the scheme the client used; or the address
+// players open it at (--public-url), whatever the proxy in front of it
+// made of the request's host (nginx's $host drops a port).
 func (h *Handler) sameOrigin(r *http.Request, origin string) bool {
 	u, err := url.Parse(origin)
 	if err != nil || u.Host == "" {
 		return false
+	}
+	if pub, err := url.Parse(h.tables.BaseURL()); err == nil && pub.Host != "" &&
+		strings.EqualFold(u.Scheme, pub.Scheme) && strings.EqualFold(withPort(u.Host, u.Scheme), withPort(pub.Host, pub.Scheme)) {
+		return true
 	}
 	scheme := "http"
 	if h.overTLS(r) {
