@@ -1,14 +1,20 @@
 package server
 
 import (
+	"cmp"
+	"context"
 	"io"
 	"net/http"
 	"net/netip"
 	"strings"
 	"testing"
+	"time"
 
 	"parlour/server/auth"
 	"parlour/server/limit"
+	"parlour/server/table"
+
+	"github.com/coder/websocket"
 )
 
 // cookieRequest sends method path with body and the session cookie
@@ -253,5 +259,47 @@ func TestSecureCookies(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSocketOriginBehindAProxy: a table's WebSocket opened from a page
+// is taken when the page's Origin is the request's host, or the address
+// players open the server at (--public-url) whatever host a proxy named;
+// from any other page it is refused before its hello.
+func TestSocketOriginBehindAProxy(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	var made table.Seated
+	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &made); st != 201 {
+		t.Fatalf("a table: %d %s", st, body)
+	}
+	wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/api/v1/tables/" + made.Table + "/socket"
+	for _, tc := range []struct {
+		name, public, origin string
+		ok                   bool
+	}{
+		{"the request's own host", "", srv.URL, true},
+		{"the public address, behind a proxy", "https://parlour.example.org:8443", "https://parlour.example.org:8443", true},
+		{"the public address on its scheme's port", "https://parlour.example.org:443", "https://parlour.example.org", true},
+		{"another port of the public host", "https://parlour.example.org:8443", "https://parlour.example.org", false},
+		{"another scheme", "https://parlour.example.org", "http://parlour.example.org", false},
+		{"another site", "https://parlour.example.org", "https://evil.example", false},
+	} {
+		f.s.SetBaseURL(cmp.Or(tc.public, srv.URL))
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		c, res, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {tc.origin}}})
+		cancel()
+		if c != nil {
+			c.CloseNow()
+		}
+		if ok := err == nil; ok != tc.ok {
+			status := 0
+			if res != nil {
+				status = res.StatusCode
+			}
+			t.Errorf("%s: Origin %s with --public-url %q: opened %v (%d %v), want %v", tc.name, tc.origin, tc.public, ok, status, err, tc.ok)
+		}
 	}
 }

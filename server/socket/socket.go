@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -385,6 +387,24 @@ func (s *socket) remote(remote string) socketOpener {
 	}
 }
 
+// publicOrigin is the origin of the address players open the server at
+// (--public-url), as a pattern websocket.Accept takes a page's Origin
+// against besides the request's own host: behind a proxy that names the
+// node as the host (nginx's $host drops the port), a page of the site
+// is still the site's.
+func (d *Door) publicOrigin() []string {
+	u, err := url.Parse(d.tables.BaseURL())
+	if err != nil || u.Host == "" {
+		return nil
+	}
+	host := u.Host
+	if p := u.Port(); p == "443" && u.Scheme == "https" || p == "80" && u.Scheme == "http" {
+		host = strings.TrimSuffix(host, ":"+p) // a browser's Origin leaves it out
+	}
+	escape := strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`, "]", `\]`)
+	return []string{escape.Replace(u.Scheme + "://" + host)}
+}
+
 // acceptSocket upgrades the request to a WebSocket, counts it among the
 // open sockets and has begin wait for its hello and open what it
 // follows; then a goroutine of its own serves it (live), or it is closed
@@ -401,7 +421,7 @@ func (d *Door) acceptSocket(w http.ResponseWriter, r *http.Request, begin func(c
 		return
 	}
 	hj := &corkHijacker{ResponseWriter: w, d: d}
-	c, err := websocket.Accept(hj, r, nil)
+	c, err := websocket.Accept(hj, r, &websocket.AcceptOptions{OriginPatterns: d.publicOrigin()})
 	if err != nil {
 		release()
 		return // Accept has answered
