@@ -541,4 +541,35 @@ func TestClusterRemoteWatcherConnected(t *testing.T) {
 	until("with Ben's socket on b", true)
 	sock.ws.Close(websocket.StatusNormalClosure, "")
 	until("once Ben's socket on b closed", false)
+
+	// A spectator's socket on b counts among those watching in the lobby,
+	// which a lists as the table's owner.
+	watching := func(what string, want int) {
+		t.Helper()
+		var got int
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			var lobby struct {
+				Tables []table.Info `json:"tables"`
+			}
+			if st, body := nodeCall(t, a, "GET", "/api/v1/tables?status=playing", "", nil, &lobby); st != 200 {
+				t.Fatalf("the games to watch: %d %s", st, body)
+			}
+			got = -1
+			for _, in := range lobby.Tables {
+				if in.ID == id && in.Spectators != nil {
+					got = *in.Spectators
+				}
+			}
+			if got == want {
+				return
+			}
+		}
+		t.Fatalf("%s: the lobby says %d watch, want %d", what, got, want)
+	}
+	watching("before anyone watches", 0)
+	cy := dialSocket(t, ctx, b, "Cy", id, "")
+	cy.await(`"id":"` + id + `"`)
+	watching("with Cy watching through b", 1)
+	cy.ws.Close(websocket.StatusNormalClosure, "")
+	watching("once Cy's socket on b closed", 0)
 }

@@ -79,7 +79,9 @@
 // (every 20 s at most), and that it has gone when it stops; the owner
 // counts the seat as connected, as it would a watcher of its own, until
 // three such intervals after the latest word, so that a node that dies
-// stops vouching for its watchers within a minute.
+// stops vouching for its watchers within a minute. A spectator's node
+// says the same, and the owner counts it among those watching in the
+// lobby.
 //
 // Players. What concerns players rather than one table goes from node to
 // node by name (nodes.go): a player stream's events (a game's

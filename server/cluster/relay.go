@@ -347,15 +347,19 @@ func (c *Node) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, error)
 	return json.Marshal(relayReply{Status: http.StatusOK, Body: b, Chat: last, Mark: mark})
 }
 
-// serveHere notes that the seat of a watcher on another node is at the
-// table until its node's next word, remoteHold from now, or has gone
-// (see remoteWatch.heartbeat). A node from before watchers were named
-// only says the seat was seen.
+// serveHere notes that a watcher on another node (its seat, or a
+// spectator) is at the table until its node's next word, remoteHold from
+// now, or has gone (see remoteWatch.heartbeat). A node from before
+// watchers were named only says a seat was seen.
 func (c *Node) serveHere(ctx context.Context, rq relayRequest) ([]byte, error) {
-	p, err := c.auth.Authenticate(ctx, rq.Token)
-	if err != nil {
-		return replyError(err)
+	var p *auth.Principal // a spectator without a token: nobody
+	if rq.Token != "" || rq.Watcher == "" {
+		var err error
+		if p, err = c.auth.Authenticate(ctx, rq.Token); err != nil {
+			return replyError(err)
+		}
 	}
+	var err error
 	switch {
 	case rq.Watcher == "":
 		err = c.tables.Touch(ctx, p, rq.Table)

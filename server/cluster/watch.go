@@ -22,7 +22,8 @@ type remoteWatch struct {
 	token   string
 	version int
 	// watcher names this watcher to the owner, which counts its seat as
-	// connected while the watcher's heartbeat lasts (see heartbeat).
+	// connected, or it among the spectators, while the watcher's
+	// heartbeat lasts (see heartbeat).
 	watcher string
 	// chat is the number of the last chat message sent (-1: none yet),
 	// mark the table's mark (see Node.publish) the last update was
@@ -45,11 +46,8 @@ func (c *Node) watchRemote(ctx context.Context, id, token string, from int) (*re
 	if err != nil {
 		return nil, refuse.Unavailable("the table's changes cannot be followed now; try again")
 	}
-	w := &remoteWatch{c: c, id: id, token: token, version: from, chat: -1, sub: sub, stop: make(chan struct{})}
-	if token != "" {
-		w.watcher = auth.NewID()
-		go w.heartbeat()
-	}
+	w := &remoteWatch{c: c, id: id, token: token, version: from, chat: -1, sub: sub, watcher: auth.NewID(), stop: make(chan struct{})}
+	go w.heartbeat()
 	return w, nil
 }
 
@@ -59,12 +57,12 @@ func (w *remoteWatch) Close() {
 	w.sub.Close()
 }
 
-// heartbeat tells the owner that the watcher's seat is at the table: at
-// once, then every hereEvery, and that it has gone once the watcher
-// closes. The owner counts the seat as connected until remoteHold after
-// the latest word, so a node that dies stops vouching for its watchers
-// soon after (and a table that changed hands learns of them within
-// hereEvery).
+// heartbeat tells the owner that the watcher is at the table: at once,
+// then every hereEvery, and that it has gone once the watcher closes. The
+// owner counts the watcher's seat as connected (a spectator among those
+// watching) until remoteHold after the latest word, so a node that dies
+// stops vouching for its watchers soon after (and a table that changed
+// hands learns of them within hereEvery).
 func (w *remoteWatch) heartbeat() {
 	tell := func(gone bool) {
 		ctx, cancel := context.WithTimeout(context.Background(), w.c.ttl)

@@ -283,9 +283,53 @@ func (s *Service) Attend(ctx context.Context, p *auth.Principal, id, watcher str
 		return err
 	}
 	t.mu.Lock()
-	t.attend(t.seatOf(p), watcher, until, s.now())
+	seat := t.seatOf(p)
+	t.attend(seat, watcher, until, s.now())
 	t.unlock()
+	if seat < 0 {
+		s.spectateElsewhere(id, watcher, until)
+	}
 	return nil
+}
+
+// spectateElsewhere notes that watcher, a spectator on another node,
+// watches table id until until, or, with until zero, no longer.
+func (s *Service) spectateElsewhere(id, watcher string, until time.Time) {
+	s.elsewhereMu.Lock()
+	defer s.elsewhereMu.Unlock()
+	if until.IsZero() {
+		delete(s.watchedElsewhere[id], watcher)
+		if len(s.watchedElsewhere[id]) == 0 {
+			delete(s.watchedElsewhere, id)
+		}
+		return
+	}
+	if s.watchedElsewhere == nil {
+		s.watchedElsewhere = map[string]map[string]time.Time{}
+	}
+	if s.watchedElsewhere[id] == nil {
+		s.watchedElsewhere[id] = map[string]time.Time{}
+	}
+	s.watchedElsewhere[id][watcher] = until
+}
+
+// spectatorsElsewhere counts the spectators other nodes vouch for at
+// table id at now, and forgets those whose vouching ran out.
+func (s *Service) spectatorsElsewhere(id string, now time.Time) int {
+	s.elsewhereMu.Lock()
+	defer s.elsewhereMu.Unlock()
+	n := 0
+	for w, until := range s.watchedElsewhere[id] {
+		if now.Before(until) {
+			n++
+		} else {
+			delete(s.watchedElsewhere[id], w)
+		}
+	}
+	if n == 0 {
+		delete(s.watchedElsewhere, id)
+	}
+	return n
 }
 
 // LobbyHere returns at most limit public tables in status that this node

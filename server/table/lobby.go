@@ -170,7 +170,9 @@ func (s *Service) lobbyHere(status store.Status, gameName string, limit int) []I
 	for _, t := range ts {
 		t.mu.Lock()
 		if t.status == status && !t.m.Private && (gameName == "" || t.m.Game == gameName) && !(status == store.Playing && t.abandoned(now, s.cfg.WalkAway)) {
-			rows = append(rows, liveRow{t: t, in: t.listed()})
+			in := t.listed()
+			*in.Spectators += s.spectatorsElsewhere(t.id, now)
+			rows = append(rows, liveRow{t: t, in: in})
 		}
 		t.unlock()
 	}

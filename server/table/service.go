@@ -177,6 +177,14 @@ type Service struct {
 	// it (park.go); a table is in tables or in parked, never both.
 	parked map[string]*parked
 
+	// watchedElsewhere holds, by table, the spectators on other nodes of
+	// a cluster, each until when its node last vouched for it (Attend),
+	// for the lobby's count of those watching. It is the service's, not
+	// each table's: few tables have any, and a table keeps to its size
+	// class (TestSizes).
+	elsewhereMu      sync.Mutex
+	watchedElsewhere map[string]map[string]time.Time
+
 	lexMu sync.Mutex
 	lexes map[string]*lexicon.Lexicon
 	// ruleSets holds rules with options set, by the options as given
