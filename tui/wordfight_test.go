@@ -216,7 +216,7 @@ func TestWordFightLogWidth(t *testing.T) {
 // key takes it back.
 func TestWordFightListMarks(t *testing.T) {
 	t.Parallel()
-	tm, move := wordFightWithBen(t)
+	tm, move := wordFightWith(t, "Ben")
 	tm.waitFor("Ann's placement", has("you placed QUIZ", "Waiting for Ben to answer QUIZ"))
 	// Answering again is refused with the reason: the word is answered.
 	tm.key("enter")
@@ -295,21 +295,8 @@ func TestWordFightListMarks(t *testing.T) {
 // name of the longest a guest may take included.
 func TestWordFightWaitingWraps(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	ctx := context.Background()
-	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.open("wordfight", 3) // a friend
-	tm.key("enter")
-	tm.waitFor("the table", func(string) bool { return tm.table() != nil })
 	const long = "Bartholomew Fitzgeraldo" // 23 characters
-	ben, err := client.New(ts.URL, long)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := ben.Join(ctx, "", tm.table().id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tm, move := wordFightWith(t, long)
 	// The column beside the 20-wide board: what each line holds past it.
 	column := func(s string) string {
 		var out []string
@@ -320,17 +307,10 @@ func TestWordFightWaitingWraps(t *testing.T) {
 		}
 		return strings.Join(strings.Fields(strings.Join(out, " ")), " ")
 	}
-	tm.waitFor("Ann's turn", has("Your turn to declare a word"))
-	tm.typeText("quiz")
-	tm.key("enter")
-	tm.waitFor("QUIZ to place", has("▸ 1 QUIZ"))
-	tm.key("enter") // A1 across
 	want := "Waiting for " + long + " to answer QUIZ"
 	tm.waitFor("the wait for the answer", func(s string) bool { return strings.Contains(column(s), want) })
 	checkFits(t, tm)
-	if _, err := ben.Move(ctx, b.Token, b.Table, "place A1 across", 0, false); err != nil {
-		t.Fatal(err)
-	}
+	move("place A1 across")
 	want = "Waiting for " + long + " to declare a word"
 	tm.waitFor("the wait for the word", func(s string) bool { return strings.Contains(column(s), want) })
 	checkFits(t, tm)
@@ -343,7 +323,7 @@ func TestWordFightWaitingWraps(t *testing.T) {
 // line lets it go with the next news, as any error.
 func TestWordFightRefusalStaysWithItsLine(t *testing.T) {
 	t.Parallel()
-	tm, move := wordFightWithBen(t)
+	tm, move := wordFightWith(t, "Ben")
 	tm.waitFor("Ann's placement", has("you placed QUIZ"))
 	move("place A1 across")
 	move("declare zip")
@@ -374,10 +354,11 @@ func TestWordFightRefusalStaysWithItsLine(t *testing.T) {
 	}
 }
 
-// wordFightWithBen opens a Word Fight table in Ann's terminal, seats Ben
-// at it through the API, and has Ann declare QUIZ and place it at A1
-// across; it returns Ann's terminal and what plays Ben's moves.
-func wordFightWithBen(t *testing.T) (*term, func(string)) {
+// wordFightWith opens a Word Fight table in Ann's terminal, seats the
+// player name at it through the API, and has Ann declare QUIZ and place
+// it at A1 across; it returns Ann's terminal and what plays the other
+// player's moves.
+func wordFightWith(t *testing.T, name string) (*term, func(string)) {
 	t.Helper()
 	ts := newTestServer(t)
 	ctx := context.Background()
@@ -385,7 +366,7 @@ func wordFightWithBen(t *testing.T) (*term, func(string)) {
 	tm.open("wordfight", 3) // a friend
 	tm.key("enter")
 	tm.waitFor("the table", func(string) bool { return tm.table() != nil })
-	ben, err := client.New(ts.URL, "Ben")
+	ben, err := client.New(ts.URL, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +377,7 @@ func wordFightWithBen(t *testing.T) (*term, func(string)) {
 	move := func(m string) {
 		t.Helper()
 		if _, err := ben.Move(ctx, b.Token, b.Table, m, 0, false); err != nil {
-			t.Fatalf("Ben's %s: %v", m, err)
+			t.Fatalf("%s's %s: %v", name, m, err)
 		}
 	}
 	tm.waitFor("Ann's turn", has("Your turn to declare a word"))
