@@ -28,6 +28,7 @@ import (
 type endScreen struct {
 	t         *tableScreen
 	board     int  // the Word Fight grid, or the page of Quizl grids, shown (b: the next)
+	top       int  // the first row of the Word Fight grid on show, on a screen too short for all
 	asking    bool // the analysis is on its way
 	replaying bool // the replay is on its way
 	// rating says the player's rating change in a rated game, once the
@@ -251,6 +252,12 @@ func (e *endScreen) key(s string) tea.Cmd {
 	switch s {
 	case "b":
 		e.board++
+		return nil
+	case "up", "down", "pgup", "pgdown":
+		// The rows of a Word Fight grid taller than the room; view keeps
+		// the first row within the grid.
+		step := map[string]int{"up": -1, "down": 1, "pgup": -10, "pgdown": 10}[s]
+		e.top = max(0, e.top+step)
 		return nil
 	case "l":
 		if t.game == "salvo" {
@@ -692,7 +699,18 @@ func (e *endScreen) view() string {
 		}
 		if len(v.Grids) > 0 {
 			i := e.board % len(v.Grids)
-			b.WriteString("\n" + t.name(i) + "'s grid (b: next):\n" + fit(wfGrid(v.Grids[i]), t.w, max(3, t.h-strings.Count(b.String(), "\n")-reserve)) + "\n")
+			rows := v.Grids[i]
+			// A board taller than the room left scrolls, and says which
+			// rows are on show: a grid cut without a word would hide
+			// the words that run past its last row.
+			room := max(3, t.h-strings.Count(b.String(), "\n")-reserve)
+			e.top = max(0, min(e.top, len(rows)-room))
+			head := t.name(i) + "'s grid (b: next)"
+			if len(rows) > room {
+				head = fmt.Sprintf("%s's grid, rows %d-%d of %d (b: next · ↑↓ scroll)", t.name(i), e.top+1, e.top+room, len(rows))
+				rows = rows[e.top : e.top+room]
+			}
+			b.WriteString("\n" + wrap(head, t.w) + ":\n" + fit(wfGrid(rows, e.top), t.w, room) + "\n")
 		}
 	}
 	if t.game == "nymphabet" || t.game == "quizl" {

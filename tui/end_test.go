@@ -497,3 +497,76 @@ func TestEndForcedResign(t *testing.T) {
 		})
 	}
 }
+
+// TestEndWordFightGridScrolls: a finished Word Fight grid taller than the
+// room the end screen has for it says which rows are on show, and the
+// arrows bring the others, down to the last, without running past it;
+// one that fits is drawn whole with no such note.
+func TestEndWordFightGridScrolls(t *testing.T) {
+	t.Parallel()
+	grid := func(n int) []string {
+		rows := make([]string, n)
+		for i := range rows {
+			rows[i] = strings.Repeat(".", n)
+		}
+		rows[0] = "A" + rows[0][1:]
+		rows[n-1] = "Z" + rows[n-1][1:]
+		return rows
+	}
+	for _, c := range []struct {
+		name string
+		size int
+		h    int
+	}{
+		{"20 rows at 80x24", 20, 24},
+		{"20 rows at 100x32", 20, 32},
+		{"30 rows at 80x24", 30, 24},
+		{"8 rows at 80x24", 8, 24},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			view, err := json.Marshal(map[string]any{"grids": [][]string{grid(c.size), grid(c.size)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := &tableScreen{game: "wordfight", shared: &shared{w: 80, h: c.h}, upd: &client.Update{View: view}}
+			ts.upd.Table.Seats = []client.Seat{{Seat: 0, Name: "Ann"}, {Seat: 1, Name: "Ben"}}
+			ts.upd.Table.Result = &client.Result{Status: "finished", Winners: []int{0}, Scores: []int{3, 1}}
+			e := &endScreen{t: ts}
+			s := ansi.Strip(e.view())
+			if n := strings.Count(s, "\n") + 1; n > c.h {
+				t.Errorf("the end screen takes %d lines of %d:\n%s", n, c.h, s)
+			}
+			last := fmt.Sprintf("%3d Z", c.size)
+			if !strings.Contains(s, "  1 A") {
+				t.Fatalf("the first row is not on show:\n%s", s)
+			}
+			if strings.Contains(s, last) {
+				if strings.Contains(s, "scroll") {
+					t.Errorf("a grid shown whole says it scrolls:\n%s", s)
+				}
+				return
+			}
+			if !strings.Contains(s, fmt.Sprintf(" of %d (b: next · ↑↓ scroll)", c.size)) {
+				t.Errorf("a grid cut at the screen's foot does not say so:\n%s", s)
+			}
+			for range c.size + 5 {
+				e.key("down")
+			}
+			s = ansi.Strip(e.view())
+			if !strings.Contains(s, last) || strings.Contains(s, "  1 A") {
+				t.Errorf("scrolled to the end, the last row is not on show, or the first still is:\n%s", s)
+			}
+			if !strings.Contains(s, fmt.Sprintf("-%d of %d", c.size, c.size)) {
+				t.Errorf("scrolled to the end, the note does not end at row %d:\n%s", c.size, s)
+			}
+			e.key("pgup")
+			e.key("pgup")
+			e.key("pgup")
+			e.key("up")
+			if s = ansi.Strip(e.view()); !strings.Contains(s, "  1 A") || !strings.Contains(s, "rows 1-") {
+				t.Errorf("scrolled back up, the first row is not on show:\n%s", s)
+			}
+		})
+	}
+}

@@ -121,7 +121,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Nymphabet", "type a word · enter play it"},
 		{"Waiting", "ctrl+x twice leaves the table (the last one out closes it)"},
 		{"Any game", ":resign enter twice resigns (the first says what it does) · ctrl+a twice aborts · :MOVE enter sends a move in the game's notation · ctrl+t chat, enter sends (signed in, /report NAME REASON reports a player, a guest by their latest line) · ctrl+o mute · ctrl+g claim · ctrl+b bell on your turn while away, on or off · ctrl+s save the record so far · ? then r how to play the game, g its first-game guide"},
-		{"Game over", "a the engines' analysis (esc or a back) · p replay move by move (←→ · tab another seat · esc back) · s save the record (SSH: its address) · r rematch (alone: a new game) · b next grid · l every report (Salvo)"},
+		{"Game over", "a the engines' analysis (esc or a back) · p replay move by move (←→ · tab another seat · esc back) · s save the record (SSH: its address) · r rematch (alone: a new game) · b next grid (↑↓ scroll a tall one) · l every report (Salvo)"},
 	}
 }
 

@@ -374,11 +374,12 @@ func (p *playScreen) others() string {
 	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
 }
 
-// wfGrid draws a finished player's grid.
-func wfGrid(rows []string) string {
+// wfGrid draws rows of a finished player's grid, the first of them the
+// grid's row first+1.
+func wfGrid(rows []string, first int) string {
 	var b strings.Builder
 	for i, r := range rows {
-		b.WriteString(fmt.Sprintf("%3s ", strconv.Itoa(i+1)) + strings.ReplaceAll(r, ".", "·") + "\n")
+		b.WriteString(fmt.Sprintf("%3s ", strconv.Itoa(first+i+1)) + strings.ReplaceAll(r, ".", "·") + "\n")
 	}
 	return b.String()
 }
