@@ -3,6 +3,7 @@ package games
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
@@ -143,5 +144,69 @@ func TestSolitaireRecordHidesGrid(t *testing.T) {
 	mine := rec.For(g, cfg, st.Result(), 0)
 	if len(mine.Setup) != 0 {
 		t.Fatalf("the solitaire player's record shows the grid: %s", mine.Setup["Ann"])
+	}
+}
+
+// TestResultWinnersAList: every game reports its winners as a list, empty
+// while the game goes on and when nobody won (alone, a resignation), never
+// as JSON's null: the API hands Result to clients as it is, and one that
+// reads the winners' length must not meet null in one game and [] in
+// another.
+func TestResultWinnersAList(t *testing.T) {
+	t.Parallel()
+	lex := lexicon.Default()
+	reg := Registry()
+	for _, name := range reg.Names() {
+		g, _ := reg.Lookup(name)
+		lo, _ := g.Players()
+		for _, n := range []int{lo, 2} {
+			t.Run(fmt.Sprintf("%s/%d", name, n), func(t *testing.T) {
+				t.Parallel()
+				rules, err := game.Resolve(g.Options(), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg := game.Config{Players: []string{"Ann", "Ben"}[:n], Rules: rules, Lexicon: lex, Seed: 5}
+				var setups []json.RawMessage
+				if g.HasSetup() {
+					for i := range n {
+						raw, err := g.AutoSetup(cfg, game.Seat(i), uint64(i+1))
+						if err != nil {
+							t.Fatal(err)
+						}
+						setups = append(setups, raw)
+					}
+				}
+				st, err := g.New(cfg, setups)
+				if err != nil {
+					t.Fatal(err)
+				}
+				check := func(when string) {
+					t.Helper()
+					b, err := json.Marshal(st.Result())
+					if err != nil {
+						t.Fatal(err)
+					}
+					if strings.Contains(string(b), `"winners":null`) || !strings.Contains(string(b), `"winners":[`) {
+						t.Errorf("%s, the result is %s: want its winners as a list", when, b)
+					}
+				}
+				check("at the start")
+				// In Quizl a player's resignation ends their hunt, and the
+				// others play on: every seat resigns in turn.
+				for s := range n {
+					if st.Result().Status == game.Finished {
+						break
+					}
+					if _, err := st.Apply(game.Seat(s), "resign"); err != nil {
+						t.Fatalf("seat %d's resignation refused: %v", s, err)
+					}
+				}
+				if st.Result().Status != game.Finished {
+					t.Fatalf("every seat resigned, and the game is %s", st.Result().Status)
+				}
+				check("after the resignations")
+			})
+		}
 	}
 }

@@ -162,13 +162,15 @@ func (s *State) ToMove() []game.Seat {
 
 // Result reports the status, the winners and each seat's ships sunk.
 func (s *State) Result() game.Result {
-	r := game.Result{Status: game.InProgress, Scores: append([]int(nil), s.sank...)}
+	// Winners is never nil: no winner is an empty list, [] to the API's
+	// readers, as in every game.
+	r := game.Result{Status: game.InProgress, Winners: []game.Seat{}, Scores: append([]int(nil), s.sank...)}
 	if s.solo {
 		r.Scores = r.Scores[:1]
 	}
 	if s.turn < 0 {
 		r.Status = game.Finished
-		r.Winners = append([]game.Seat(nil), s.winners...)
+		r.Winners = append(r.Winners, s.winners...)
 	}
 	return r
 }

@@ -100,7 +100,7 @@ func (s *State) Result() game.Result {
 	r := game.Result{Status: game.InProgress, Scores: slices.Clone(s.scores), Winners: []game.Seat{}}
 	if s.over {
 		r.Status = game.Finished
-		r.Winners = slices.Clone(s.winners)
+		r.Winners = append(r.Winners, s.winners...) // never nil: no winner is []
 	}
 	return r
 }
