@@ -123,6 +123,13 @@ func TestDailyAcrossDays(t *testing.T) {
 	if d.Day != "2026-03-01" || d.Attempt != nil || d.Yesterday != "2026-02-28" || !d.Next.Equal(time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)) {
 		t.Fatalf("today before playing: %+v", d)
 	}
+	// A start with a body it does not take spends nothing.
+	if st, b := e.call("POST", "/api/v1/daily/quizl", ann, map[string]any{"level": "easy"}); st != 400 || !strings.Contains(string(b), "takes no body") {
+		t.Errorf("a daily start with a body: %d %s, want a 400", st, b)
+	}
+	if d := e.daily("quizl", ann); d.Attempt != nil {
+		t.Fatalf("a refused start began an attempt: %+v", d.Attempt)
+	}
 	// Ann: two calls then the password; Ben three calls; Gus, a guest,
 	// one call: the best, but unranked.
 	annTable, annSeat := e.playDaily("quizl", ann, "50", "51")

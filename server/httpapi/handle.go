@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"net/http"
 
 	"parlour/server/auth"
@@ -62,13 +63,21 @@ func (h *Handler) viewer(r *http.Request) *auth.Principal {
 }
 
 // handle adapts an endpoint without a body to an http.HandlerFunc: it
-// authenticates the caller as who says, calls f, and answers status with
-// f's result as JSON (nothing, for 204 No Content), or f's refusal in a
-// player's words. The endpoints whose answers are streams, cookies or
-// bytes already encoded write their own.
+// refuses a body other than nothing or {} to a request that acts
+// (protocol.DecodeNone), authenticates the caller as who says, calls f,
+// and answers status with f's result as JSON (nothing, for 204 No
+// Content), or f's refusal in a player's words. The endpoints whose
+// answers are streams, cookies or bytes already encoded write their own.
 func handle[Res any](h *Handler, who caller, status int, f func(*http.Request, *auth.Principal) (Res, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		p, err := h.ask(r, who)
+		var err error
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			err = protocol.DecodeNone(r.Body, h.lim.MaxBody)
+		}
+		var p *auth.Principal
+		if err == nil {
+			p, err = h.ask(r, who)
+		}
 		if err != nil {
 			h.fail(w, r, err)
 			return
@@ -82,9 +91,29 @@ func handle[Res any](h *Handler, who caller, status int, f func(*http.Request, *
 // it decodes strictly (protocol.DecodeJSON) into a Req before it reads who asks:
 // a body that is not what the endpoint takes is refused first.
 func handleJSON[Req, Res any](h *Handler, who caller, status int, f func(*http.Request, *auth.Principal, Req) (Res, error)) http.HandlerFunc {
+	return decodeThen(h, who, status, f, func(r *http.Request, req *Req) error {
+		return protocol.DecodeJSON(r.Body, h.lim.MaxBody, req)
+	})
+}
+
+// handleMaybeJSON is handleJSON for an endpoint whose body may be left
+// out: no body, or only blanks, is the zero Req.
+func handleMaybeJSON[Req, Res any](h *Handler, who caller, status int, f func(*http.Request, *auth.Principal, Req) (Res, error)) http.HandlerFunc {
+	return decodeThen(h, who, status, f, func(r *http.Request, req *Req) error {
+		b, err := protocol.ReadBody(r.Body, h.lim.MaxBody)
+		if err != nil || len(bytes.TrimSpace(b)) == 0 {
+			return err
+		}
+		return protocol.DecodeBytes(b, req)
+	})
+}
+
+// decodeThen is handleJSON and handleMaybeJSON with the body read by
+// decode.
+func decodeThen[Req, Res any](h *Handler, who caller, status int, f func(*http.Request, *auth.Principal, Req) (Res, error), decode func(*http.Request, *Req) error) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var req Req
-		err := protocol.DecodeJSON(r.Body, h.lim.MaxBody, &req)
+		err := decode(r, &req)
 		var p *auth.Principal
 		if err == nil {
 			p, err = h.ask(r, who)

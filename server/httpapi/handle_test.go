@@ -44,6 +44,12 @@ func TestHandle(t *testing.T) {
 		return map[string]string{"who": who, "said": req.Say}, nil
 	}
 	nothing := func(*http.Request, *auth.Principal) (noContent, error) { return noContent{}, nil }
+	// refused is an endpoint that must never run: its request is refused
+	// before it.
+	refused := func(*http.Request, *auth.Principal) (noContent, error) {
+		t.Error("the endpoint ran on a request refused before it")
+		return noContent{}, nil
+	}
 	for _, tc := range []struct {
 		name    string
 		handler http.HandlerFunc
@@ -70,6 +76,14 @@ func TestHandle(t *testing.T) {
 		{"a viewer with a seat's token", handleJSON(h, byViewer, http.StatusOK, echo), "Bearer " + seat.Token, `{"say": "hi"}`, http.StatusOK, `"who":"nobody"`},
 		{"no content", handle(h, bySignedIn, http.StatusNoContent, nothing), "Bearer " + guest.Token, "", http.StatusNoContent, ""},
 		{"no content, no token", handle(h, bySignedIn, http.StatusNoContent, nothing), "", "", http.StatusUnauthorized, "sign in first"},
+		{"no body, sent as {}", handle(h, bySignedIn, http.StatusNoContent, nothing), "Bearer " + guest.Token, " {} \n", http.StatusNoContent, ""},
+		{"no body, sent as blanks", handle(h, bySignedIn, http.StatusNoContent, nothing), "Bearer " + guest.Token, " \r\n", http.StatusNoContent, ""},
+		{"a body to one that takes none", handle(h, bySignedIn, http.StatusNoContent, refused), "Bearer " + guest.Token, `{"x": 1}`, http.StatusBadRequest, `this request takes no body (send none, or {}): the body is not what was expected: unknown field \"x\"`},
+		{"garbage to one that takes none", handle(h, bySignedIn, http.StatusNoContent, refused), "Bearer " + guest.Token, `garbage`, http.StatusBadRequest, "this request takes no body (send none, or {}): the body must be a JSON object"},
+		{"a body, and no token", handle(h, bySignedIn, http.StatusNoContent, refused), "", `[1, 2]`, http.StatusBadRequest, "this request takes no body"},
+		{"a body that may be left out, left out", handleMaybeJSON(h, byToken, http.StatusOK, echo), "", "", http.StatusOK, `"said":""`},
+		{"a body that may be left out, sent", handleMaybeJSON(h, byToken, http.StatusOK, echo), "", `{"say": "hi"}`, http.StatusOK, `"said":"hi"`},
+		{"a body that may be left out, wrong", handleMaybeJSON(h, byToken, http.StatusOK, echo), "", `{"shout": "hi"}`, http.StatusBadRequest, `unknown field \"shout\"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(tc.body))

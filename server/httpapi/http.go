@@ -312,7 +312,7 @@ func New(cfg Config) (*Handler, error) {
 	// Reports and moderation (http_moderation.go).
 	h.mux.HandleFunc("POST /api/v1/reports", handleJSON(h, bySignedIn, created, h.report))
 	h.mux.HandleFunc("GET /api/v1/moderation/reports", handle(h, bySignedIn, ok, h.reportQueue))
-	h.mux.HandleFunc("POST /api/v1/moderation/reports/{id}/close", handle(h, bySignedIn, ok, h.closeReport))
+	h.mux.HandleFunc("POST /api/v1/moderation/reports/{id}/close", handleMaybeJSON(h, bySignedIn, ok, h.closeReport))
 	h.mux.HandleFunc("POST /api/v1/moderation/mutes", handleJSON(h, bySignedIn, ok, h.modMute))
 	h.mux.HandleFunc("POST /api/v1/moderation/rename", handleJSON(h, bySignedIn, ok, h.modRename))
 	h.mux.HandleFunc("POST /api/v1/moderation/close", handleJSON(h, bySignedIn, ok, h.modClose))

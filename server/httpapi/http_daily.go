@@ -6,6 +6,7 @@ import (
 
 	"parlour/server/auth"
 	"parlour/server/daily"
+	"parlour/server/protocol"
 )
 
 func (h *Handler) dailyToday(r *http.Request, p *auth.Principal) (daily.Today, error) {
@@ -16,7 +17,12 @@ func (h *Handler) dailyToday(r *http.Request, p *auth.Principal) (daily.Today, e
 // daily.Refusal, which says when the next puzzle comes), not as an error,
 // and so writes its own answer rather than go through handle.
 func (h *Handler) dailyStart(w http.ResponseWriter, r *http.Request) {
-	p, err := h.wholeIdentity(r)
+	// The day's one attempt is not spent on a request it did not read.
+	err := protocol.DecodeNone(r.Body, h.lim.MaxBody)
+	var p *auth.Principal
+	if err == nil {
+		p, err = h.wholeIdentity(r)
+	}
 	if err != nil {
 		h.fail(w, r, err)
 		return

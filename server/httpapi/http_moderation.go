@@ -1,13 +1,11 @@
 package httpapi
 
 import (
-	"bytes"
 	"net/http"
 	"strconv"
 
 	"parlour/server/auth"
 	"parlour/server/moderation"
-	"parlour/server/protocol"
 	"parlour/server/refuse"
 	"parlour/server/table"
 )
@@ -50,19 +48,9 @@ func (h *Handler) reportQueue(r *http.Request, p *auth.Principal) ([]moderation.
 
 // closeReport serves POST /api/v1/moderation/reports/{id}/close, whose
 // body, {"reason"}, may be left out.
-func (h *Handler) closeReport(r *http.Request, p *auth.Principal) (moderation.Report, error) {
+func (h *Handler) closeReport(r *http.Request, p *auth.Principal, req moderation.ReasonRequest) (moderation.Report, error) {
 	if err := h.mod(); err != nil {
 		return moderation.Report{}, err
-	}
-	b, err := protocol.ReadBody(r.Body, h.lim.MaxBody)
-	if err != nil {
-		return moderation.Report{}, err
-	}
-	var req moderation.ReasonRequest
-	if len(bytes.TrimSpace(b)) > 0 {
-		if err := protocol.DecodeBytes(b, &req); err != nil {
-			return moderation.Report{}, err
-		}
 	}
 	return h.moderation.CloseReport(r.Context(), p, r.PathValue("id"), req)
 }

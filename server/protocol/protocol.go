@@ -34,6 +34,26 @@ func DecodeJSON(r io.Reader, limit int64, v any) error {
 	return DecodeBytes(b, v)
 }
 
+// DecodeNone reads the body of a request that takes none: nothing, or
+// an empty JSON object, which many clients send with every POST. Anything
+// else is refused, for a client that sends fields believes it says
+// something, and a request that acts (an abort, a day's one attempt)
+// must not act on what it did not read.
+func DecodeNone(r io.Reader, limit int64) error {
+	b, err := ReadBody(r, limit)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	var none struct{}
+	if err := DecodeBytes(b, &none); err != nil {
+		return refuse.Bad("this request takes no body (send none, or {}): %s", err.Error())
+	}
+	return nil
+}
+
 // ReadBody reads a request body of at most limit bytes.
 func ReadBody(r io.Reader, limit int64) ([]byte, error) {
 	// No body is let past 1 GiB, whatever the limit says.

@@ -89,6 +89,11 @@ func FuzzDecodeRequests(f *testing.F) {
 		check(DecodeJSON(strings.NewReader(string(b)), 4096, &m))
 		var i IdentityRequest
 		check(DecodeJSON(strings.NewReader(string(b)), 4096, &i))
+		err := DecodeNone(strings.NewReader(string(b)), 4096)
+		check(err)
+		if trimmed := strings.TrimSpace(string(b)); err == nil && trimmed != "" && !strings.HasPrefix(trimmed, "{") {
+			t.Fatalf("DecodeNone took %q", b)
+		}
 	})
 }
 
@@ -255,6 +260,36 @@ func TestStrictJSON(t *testing.T) {
 	// Exact keys still work, escaped or not.
 	if m, err := DecodeMoveRequest(strings.NewReader(`{"mov\u0065": "72"}`), 4096); err != nil || m.Move != "72" {
 		t.Errorf("an escaped key: %+v, %v", m, err)
+	}
+}
+
+// TestDecodeNone: a request that takes no body takes nothing or an empty
+// object, and refuses anything else in words that say so.
+func TestDecodeNone(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		body, want string // want "" for taken
+	}{
+		{"", ""},
+		{" \n\t", ""},
+		{"{}", ""},
+		{" { } ", ""},
+		{`{"x": 1}`, `this request takes no body (send none, or {}): the body is not what was expected: unknown field "x"`},
+		{"garbage", "this request takes no body (send none, or {}): the body must be a JSON object"},
+		{"[]", "the body must be a JSON object"},
+		{"{} {}", "after its JSON object"},
+		{"{", "this request takes no body"},
+		{strings.Repeat(" ", 5000), "larger than 4096 bytes"},
+	} {
+		err := DecodeNone(strings.NewReader(tc.body), 4096)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q refused: %v", tc.body, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q: %v, want a refusal saying %q", tc.body, err, tc.want)
+		case tc.want != "" && refuse.Status(err) != http.StatusBadRequest && refuse.Status(err) != http.StatusRequestEntityTooLarge:
+			t.Errorf("%q: status %d", tc.body, refuse.Status(err))
+		}
 	}
 }
 
