@@ -135,7 +135,7 @@ func TestEventsKeepAlive(t *testing.T) {
 		nextLine(t, lines, "Bob's move")
 	}
 
-	for _, bad := range []string{"yes", "2", "-1", "on"} {
+	for _, bad := range []string{"yes", "2", "-1", "on", "t", "TRUE", "F"} {
 		st, body := ann.do("GET", events+"?keepalive="+bad, nil, nil)
 		if st != 400 || !strings.Contains(body, "keepalive must be 1") {
 			t.Errorf("keepalive=%s: %d %s, want 400 saying what keepalive takes", bad, st, body)

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"errors"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
@@ -82,17 +81,17 @@ func (q *quietLines) stop() {
 }
 
 // parseKeepAlive reads the keepalive parameter of a table's event
-// stream: true (or 1) asks for an empty line after each quiet period.
-// Off by default, so that clients written before it, which take every
-// line for an update, go on working.
+// stream: 1 (or true) asks for an empty line after each quiet period, 0
+// (or false, or none) does not; no other spelling is taken, as the
+// documentation says. Off by default, so that clients written before
+// it, which take every line for an update, go on working.
 func parseKeepAlive(r *http.Request) (bool, error) {
-	s := r.URL.Query().Get("keepalive")
-	if s == "" {
+	switch s := r.URL.Query().Get("keepalive"); s {
+	case "1", "true":
+		return true, nil
+	case "", "0", "false":
 		return false, nil
-	}
-	on, err := strconv.ParseBool(s)
-	if err != nil {
+	default:
 		return false, refuse.Bad("keepalive must be 1 (send an empty line when the stream is quiet) or 0, not %q", refuse.Clip(s))
 	}
-	return on, nil
 }
