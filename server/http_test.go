@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -502,10 +503,19 @@ func TestWebSocketLimits(t *testing.T) {
 	if m := wsReadType(t, c, "error"); !strings.Contains(m.Error, "spectators cannot move") {
 		t.Fatalf("spectator move: %+v", m)
 	}
-	wsSend(t, c, `{"type": "ping", "id": "`+strings.Repeat("x", 300)+`"}`)
+	// A message of exactly the cap is read (and refused for its text);
+	// one a byte over closes the socket, saying why in protocol.md's
+	// words.
+	at := `{"type": "ping", "id": "` + strings.Repeat("x", 256-len(`{"type": "ping", "id": ""}`)) + `"}`
+	wsSend(t, c, at)
+	if m := wsRead(t, c); m.Type != "error" || !strings.Contains(m.Error, "id may be at most") {
+		t.Fatalf("a message of the cap: %+v", m)
+	}
+	wsSend(t, c, at+" ")
 	_, _, err := c.Read(context.Background())
-	if websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
-		t.Fatalf("oversized message: %v", err)
+	var ce websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.StatusMessageTooBig || ce.Reason != "message too big" {
+		t.Fatalf("a message a byte over the cap: %v, want 1009 \"message too big\"", err)
 	}
 	c = wsDial(t, srv, a.Table)
 	wsSend(t, c, `{"type": "hello", "token": "forged"}`)

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -38,6 +39,7 @@ const helloTimeout = 10 * time.Second
 const (
 	reasonNoHello = "no hello within 10 seconds: say hello first"
 	reasonBinary  = "binary messages are not accepted: send JSON as text"
+	reasonTooBig  = "message too big"
 	// reasonSessionEnded closes a socket whose session ended under it.
 	reasonSessionEnded = auth.SessionEnded
 	// reasonShutdown is also what a watcher and an event stream are told
@@ -426,7 +428,9 @@ func (d *Door) acceptSocket(w http.ResponseWriter, r *http.Request, begin func(c
 		release()
 		return // Accept has answered
 	}
-	c.SetReadLimit(d.lim.MaxMessage)
+	// The socket's reader caps a message itself (read), so that the
+	// close says why in the documented words rather than the library's.
+	c.SetReadLimit(-1)
 	s := &socket{d: d, c: c, cc: hj.conn, lim: limit.NewBucket(d.lim.PerConn, d.lim.PerConnBurst), cookie: auth.SessionToken(r), addr: d.clientAddr(r)}
 	s.heldPush = s.pushHeld
 	if !d.addSocket(s) {
@@ -782,23 +786,29 @@ func (s *socket) readContext(ctx context.Context) (rctx context.Context, unwatch
 // until reading fails or handle returns a non-zero code; it returns the
 // close code and reason to send.
 func (s *socket) read(ctx, rctx context.Context, handle func(context.Context, []byte) (websocket.StatusCode, string)) closing {
-	// One buffer serves every message: handle keeps nothing of b.
+	// One buffer serves every message: handle keeps nothing of b. A
+	// message is read up to a byte past the cap, which tells one too big.
 	var buf bytes.Buffer
+	var capped io.LimitedReader
 	for {
 		typ, r, err := s.c.Reader(rctx)
 		if err == nil {
 			buf.Reset()
-			_, err = buf.ReadFrom(r)
+			capped.R, capped.N = r, s.d.lim.MaxMessage+1
+			_, err = buf.ReadFrom(&capped)
+		}
+		if err == nil && int64(buf.Len()) > s.d.lim.MaxMessage {
+			err = errTooBig
 		}
 		if err == nil && typ != websocket.MessageText {
 			err = errBinary
 		}
-		if err != nil { // CloseStatus costs a reflective errors.As: not for every message
+		if err != nil {
 			switch {
 			case errors.Is(err, errBinary):
 				return closing{websocket.StatusUnsupportedData, reasonBinary}
-			case websocket.CloseStatus(err) == websocket.StatusMessageTooBig:
-				return closing{websocket.StatusMessageTooBig, "message too big"}
+			case errors.Is(err, errTooBig):
+				return closing{websocket.StatusMessageTooBig, reasonTooBig}
 			default:
 				return closing{websocket.StatusNormalClosure, ""}
 			}
@@ -1066,8 +1076,12 @@ func (s *socket) caughtUp(ctx context.Context) bool {
 	return true
 }
 
-// errBinary stops the reader at a binary message.
-var errBinary = errors.New("binary message")
+// errBinary stops the reader at a binary message, errTooBig at one over
+// the size cap.
+var (
+	errBinary = errors.New("binary message")
+	errTooBig = errors.New("message too big")
+)
 
 func clipReason(s string) string {
 	// A close reason must fit a control frame (123 bytes).
