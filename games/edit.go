@@ -249,8 +249,14 @@ func (h Helpers) FillSetup(ctx context.Context, body []byte) (FillAnswer, error)
 	if err := quizl.CheckPassword(pw, cfg.Lexicon); err != nil {
 		return FillAnswer{}, err
 	}
-	if req.Line == nil || *req.Line < 0 || *req.Line >= quizl.Lines {
-		return FillAnswer{}, fmt.Errorf("say which line holds the password: a row (5-9) or a column (0-4)")
+	// The grid names its rows 5-9 and its columns 0-4; "line" counts the
+	// rows first, from 0, then the columns: the refusal says both.
+	const lines = `"line" is 0-4 for the rows 5-9, 5-9 for the columns 0-4`
+	if req.Line == nil {
+		return FillAnswer{}, fmt.Errorf("say which line holds the password: %s", lines)
+	}
+	if *req.Line < 0 || *req.Line >= quizl.Lines {
+		return FillAnswer{}, fmt.Errorf("there is no line %d: %s", *req.Line, lines)
 	}
 	line := quizl.Line(*req.Line)
 	seed := seedOr(req.Seed)

@@ -269,8 +269,9 @@ func TestFillSetupBadInput(t *testing.T) {
 		{"not a word", `{"game":"quizl","password":"qxzvj","line":0}`, "QXZVJ is not a word"},
 		{"short", `{"game":"quizl","password":"cran","line":0}`, "not a five-letter word"},
 		{"repeats", `{"game":"quizl","password":"sheep","line":0}`, "repeats the letter E"},
-		{"no line", `{"game":"quizl","password":"crane"}`, "which line"},
-		{"line out of range", `{"game":"quizl","password":"crane","line":10}`, "which line"},
+		{"no line", `{"game":"quizl","password":"crane"}`, `say which line holds the password: "line" is 0-4 for the rows 5-9, 5-9 for the columns 0-4`},
+		{"line out of range", `{"game":"quizl","password":"crane","line":10}`, `there is no line 10: "line" is 0-4 for the rows 5-9`},
+		{"line below the first", `{"game":"quizl","password":"crane","line":-1}`, "there is no line -1"},
 		{"bad maker", `{"game":"quizl","password":"crane","line":1,"maker":"wily"}`, "not \"wily\""},
 		{"bad lexicon", `{"game":"quizl","password":"crane","line":1,"lexicon":"/etc/passwd"}`, "no lexicon"},
 	}
