@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -93,5 +94,49 @@ func TestAbortButton(t *testing.T) {
 		if got := p.Text("#game-over h2"); !strings.Contains(got, want) {
 			t.Errorf("%s's end banner after Ann resigned: %q, want %q", p.Name, got, want)
 		}
+	}
+}
+
+// TestAbortedGameAsksNoMove: a game aborted against the computer, in
+// each game, leaves no move asked for: its move controls go with the
+// game, as at an ordinary end, and nobody is marked to move, though the
+// referee's view goes on as it stood (an abort is no move).
+func TestAbortedGameAsksNoMove(t *testing.T) {
+	t.Parallel()
+	srv := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	for _, c := range []struct {
+		game, setup, controls string
+	}{
+		{"quizl", "#q-auto", "#q-controls"},
+		{"salvo", "#s-random", "#s-controls"},
+		{"wordfight", "", "#w-controls"},
+		{"nymphabet", "", "#n-controls"},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			t.Parallel()
+			ann := e2e.NewPlayer(t, b, "Ann", srv.Base)
+			ann.CreateTable(c.game, "The computer")
+			if c.setup != "" {
+				ann.Wait("the setup", `!!document.querySelector(`+strconv.Quote(c.setup)+`)`)
+				ann.Click(c.setup)
+				if c.game == "salvo" {
+					ann.Click("#s-submit")
+				}
+			}
+			ann.Wait("the game's controls and the Abort button", `!!document.querySelector(`+strconv.Quote(c.controls)+`) && !!document.querySelector("#abort")`)
+			e2e.Eval[bool](ann, `(window.confirm = () => true, true)`)
+			ann.Click("#abort")
+			ann.Wait("the aborted end", `!!document.querySelector("#game-over h2") && document.querySelector("#game-over h2").textContent.includes("aborted")`)
+			if e2e.Eval[bool](ann, `!document.querySelector(`+strconv.Quote(c.controls)+`).hidden`) {
+				t.Errorf("the aborted game still shows its move controls (%s)", c.controls)
+			}
+			if n := e2e.Eval[int](ann, `document.querySelectorAll("#players li.to-move").length`); n != 0 {
+				t.Errorf("the aborted game marks %d players to move", n)
+			}
+			if got := ann.Text("#turn"); got != "Game over" {
+				t.Errorf("the turn line of the aborted game: %q", got)
+			}
+		})
 	}
 }

@@ -157,6 +157,10 @@ async function playScreen(main, id, mine) {
     me: () => (last ? last.seat : mine.seat),
     view: () => last && last.view,
     info: () => last && last.table, // the table's public description
+    // over says the table's game is over: by its moves, which the view
+    // says too, or aborted, which only the table says (an abort is no
+    // move, and the referee's view goes on as it stood).
+    over: () => !!last && last.table.status === "finished",
     rules: () => (last && last.table.rules) || {},
     lexicon: () => (last && last.table.lexicon) || "",
     // A move pressed again while it is on its way (a double press on a
@@ -291,8 +295,8 @@ async function playScreen(main, id, mine) {
     // Over, the end's banner says so in full: the strip steps out of
     // sight, still telling a screen reader the game is over.
     status.classList.toggle("sr", over);
-    const toMove = u.view ? mod.toMove(u.view) : (t.to_move || []);
-    const myTurn = !over && toMove.includes(u.seat);
+    const toMove = over ? [] : u.view ? mod.toMove(u.view) : (t.to_move || []);
+    const myTurn = toMove.includes(u.seat);
 
     // Whose turn, in the page and in the tab title.
     let who;

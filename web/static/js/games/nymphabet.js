@@ -78,8 +78,10 @@ export function play(ctx) {
     fill(words, ...v.words.map(w => h("li", { "aria-label": `${v.players[w.by].name}: ${w.word}, deleted ${w.deleted}` },
       h("span", { class: "muted" }, v.players[w.by].name + ": "), shown(w.word, w.deleted))));
     const was = mine;
-    mine = v.seat >= 0 && v.to_move === v.seat;
-    box.hidden = v.seat < 0 || v.status === "finished";
+    // Aborted, the game is over though the view goes on as it stood.
+    const ended = v.status === "finished" || !!(ctx.over && ctx.over());
+    mine = v.seat >= 0 && v.to_move === v.seat && !ended;
+    box.hidden = v.seat < 0 || ended;
     // Read-only, not disabled, while the other player writes: a disabled
     // box would drop the keyboard's focus, and a player who plays by the
     // keyboard would have to find the box again on every turn.

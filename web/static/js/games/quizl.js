@@ -142,7 +142,9 @@ export function play(ctx) {
     const you = !ctx.me || ctx.me() === v.seat;
     const me = v.players[v.seat];
     const was = mine;
-    mine = v.seat >= 0 && v.to_move === v.seat && !v.finished;
+    // Aborted, the game is over though the view goes on as it stood.
+    const ended = v.finished || !!(ctx.over && ctx.over());
+    mine = v.seat >= 0 && v.to_move === v.seat && !ended;
     const called = new Set(v.called || []);
     const others = v.boards.filter(b => b.seat !== v.seat || v.solitaire);
     // A call, a turn passing or a grid finished with ends the choice.
@@ -153,7 +155,7 @@ export function play(ctx) {
       fill(sayWho, ...others.filter(b => !b.outcome).map(b => h("option", { value: b.name }, b.name)));
       if (keep) sayWho.value = keep;
     }
-    controls.hidden = v.seat < 0 || v.finished || (v.done && v.done[v.seat]);
+    controls.hidden = v.seat < 0 || ended || (v.done && v.done[v.seat]);
     // Between turns the forms send nothing, and say so when tried. Their
     // boxes are read-only and their buttons marked, not disabled: a
     // disabled box would drop the keyboard's focus, and a player who
@@ -188,7 +190,7 @@ export function play(ctx) {
           label: v.finished ? label : `${you ? "Tracking" : `${me}'s tracking`} grid of ${b.name}`, called: v.seat >= 0 ? called : null, password: b.password, canCall: mine && !b.outcome,
           selected: selected && selected.board === board ? selected.sq : null,
           // A replay's squares are read, never called.
-          onCall: v.seat >= 0 && !v.finished && !ctx.replay ? square => clicked(board, square) : null,
+          onCall: v.seat >= 0 && !ended && !ctx.replay ? square => clicked(board, square) : null,
           // Pressed, a square that cannot be called says why and changes nothing.
           onRefused: (square, done) => {
             err.textContent = done ? `Square ${square} was already called: choose one not called yet.`
@@ -197,7 +199,7 @@ export function play(ctx) {
           },
           onFocus: square => { if (!pointer && !oneBox.checked && !(selected && selected.board === board && selected.sq === square)) { selected = { board, sq: square }; markSelected(); } },
         }),
-        h("p", { class: "muted board-note" }, [pwNote, outcomeText(b), b.wrong && b.wrong.length ? `wrong: ${b.wrong.join(", ")}` : ""].filter(Boolean).join(" · ") || (v.seat >= 0 && !v.finished ? "still hunting" : ""))));
+        h("p", { class: "muted board-note" }, [pwNote, outcomeText(b), b.wrong && b.wrong.length ? `wrong: ${b.wrong.join(", ")}` : ""].filter(Boolean).join(" · ") || (v.seat >= 0 && !ended ? "still hunting" : ""))));
     }
     if (v.grid && v.grid.length) {
       // The squares of this grid the others have called, password ones

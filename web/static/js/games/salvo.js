@@ -323,13 +323,16 @@ export function play(ctx) {
   // aimNote says why a click or a typed square was refused.
   const aimNote = h("p", { id: "s-aim-note", class: "warn", role: "status", "aria-live": "polite" });
   const say = msg => { updateText(aimNote, msg || ""); };
+  // ended says the game is over: by its moves, or aborted, which only the
+  // table says (the view goes on as it stood).
+  const ended = v => v.finished || !!(ctx.over && ctx.over());
   // Typing in the box marks the squares it names; clicking squares writes
   // them in the box: both always show the same salvo.
   typed.addEventListener("input", () => {
     const v = view;
     if (!v) return;
     const me = v.seat;
-    if (!(me >= 0 && v.to_move.includes(me) && !v.finished) || v.must_outline) { say("Wait for your turn to aim."); return; }
+    if (!(me >= 0 && v.to_move.includes(me) && !ended(v)) || v.must_outline) { say("Wait for your turn to aim."); return; }
     const tr = (v.tracking || []).find(x => x.target === v.target);
     const next = [], notes = [];
     for (const tok of typed.value.split(/[\s,]+/).filter(Boolean)) {
@@ -355,7 +358,7 @@ export function play(ctx) {
   const fireForm = h("form", { class: "row", onsubmit: async e => {
     e.preventDefault();
     const v = view;
-    if (v && !(v.seat >= 0 && v.to_move.includes(v.seat) && !v.finished)) { err.textContent = notYet; return; }
+    if (v && !(v.seat >= 0 && v.to_move.includes(v.seat) && !ended(v))) { err.textContent = notYet; return; }
     const list = typed.value.trim() ? typed.value.trim().split(/[\s,]+/) : aim;
     if (!list.length) { err.textContent = "Choose squares to fire at."; return; }
     if (await send("fire " + list.join(" "))) { aim = []; typed.value = ""; say(""); }
@@ -380,9 +383,9 @@ export function play(ctx) {
     // else (a replay shown as a player saw it): then the boards name the
     // player rather than say "your".
     const your = !ctx.me || ctx.me() === me ? "Your" : me >= 0 ? `${v.players[me].name}'s` : "";
-    const myTurn = me >= 0 && v.to_move.includes(me) && !v.finished;
+    const myTurn = me >= 0 && v.to_move.includes(me) && !ended(v);
     // A replay's oceans are read, never aimed at nor marked.
-    const live = me >= 0 && !v.finished && !ctx.replay;
+    const live = me >= 0 && !ended(v) && !ctx.replay;
     const focus = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.sq;
     const focusBoard = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-board]");
     if (!myTurn && aim.length) { aim = []; typed.value = ""; say(""); }
@@ -397,7 +400,7 @@ export function play(ctx) {
     typed.setAttribute("aria-disabled", String(!myTurn));
     fireForm.querySelector("button").setAttribute("aria-disabled", String(!myTurn));
     if (myTurn && err.textContent === notYet) err.textContent = "";
-    controls.hidden = me < 0 || v.finished || (v.players[me] && v.players[me].out);
+    controls.hidden = me < 0 || ended(v) || (v.players[me] && v.players[me].out);
     modeBtn.textContent = mode === "aim" ? "Mode: aiming (P for pencil marks)" : "Mode: pencil marks (hit? / miss?)";
     modeBtn.setAttribute("aria-pressed", String(mode === "pencil"));
     fireForm.hidden = v.must_outline;
@@ -507,7 +510,7 @@ export function play(ctx) {
     const v = view;
     if (!v) return;
     if (v.must_outline) { say("Every ship is sunk: outline the fleet rather than fire."); return; }
-    if (!(v.seat >= 0 && v.to_move.includes(v.seat) && !v.finished)) { err.textContent = notYet; return; }
+    if (!(v.seat >= 0 && v.to_move.includes(v.seat) && !ended(v))) { err.textContent = notYet; return; }
     const tr = v.tracking.find(x => x.target === v.target);
     const left = 100 - (tr ? tr.ocean.flat().filter(Boolean).length : 0);
     const need = Math.min(v.shots, left) - aim.length;

@@ -168,11 +168,14 @@ export function play(ctx) {
     const you = !ctx.me || ctx.me() === me;
     const your = you || me < 0 ? "Your" : `${v.players[me]}'s`;
     const over = v.status === "finished";
-    const mine = me >= 0 && (v.to_move || []).includes(me) && !over;
+    // Aborted, the game is over though the view goes on as it stood: no
+    // move is asked for, and there is no audit to show.
+    const ended = over || !!(ctx.over && ctx.over());
+    const mine = me >= 0 && (v.to_move || []).includes(me) && !ended;
     const answering = !!v.current;
     if (cannotFor && (!mine || v.current !== cannotFor)) unask();
     const focus = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.sq;
-    controls.hidden = me < 0 || over || (v.resigned && v.resigned[me]);
+    controls.hidden = me < 0 || ended || (v.resigned && v.resigned[me]);
     declForm.hidden = !(mine && !answering);
     placeForm.hidden = !(mine && answering);
     dirBtn.textContent = `Direction: ${down ? "down" : "across"} (D)`;
