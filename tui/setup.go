@@ -175,7 +175,7 @@ func (st *setupScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		if st.t.game == "quizl" && !st.full() {
 			// The referee would refuse it in its notation ("square 60
 			// holds ."): say what is missing in the editor's words.
-			st.t.err = "the grid is not complete: " + strings.ToLower(st.verdict[:1]) + st.verdict[1:]
+			st.t.err = "the grid is not complete: " + lowerFirst(st.verdict)
 			return nil
 		}
 		if st.refused {
@@ -229,10 +229,19 @@ func (st *setupScreen) gridKey(s string, k tea.KeyPressMsg) tea.Cmd {
 		st.pwLine = st.cursorLine()
 		return st.check()
 	case "backspace":
-		if st.down {
-			move(-1, 0)
-		} else {
-			move(0, -1)
+		// As in a crossword's editors: a letter under the cursor goes
+		// (typing stops on a line's last square, the letter typed
+		// there); on an empty square the cursor steps back along the
+		// typing direction and erases that one, never past the line's
+		// start.
+		switch {
+		case st.grid[st.r][st.c] != ' ':
+		case st.down && st.r > 0:
+			st.r--
+		case !st.down && st.c > 0:
+			st.c--
+		default:
+			return nil
 		}
 		st.grid[st.r][st.c] = ' '
 		return st.check()
@@ -438,4 +447,15 @@ func lineName(l int) string {
 		return fmt.Sprintf("row %d", l+5)
 	}
 	return fmt.Sprintf("column %d", l-5)
+}
+
+// lowerFirst puts a sentence after a colon: its first letter in lower
+// case, unless its first word is in capitals (a password, a word of the
+// grid), which stays as written.
+func lowerFirst(s string) string {
+	word, _, _ := strings.Cut(s, " ")
+	if len(word) > 1 && strings.ToUpper(word) == word {
+		return s
+	}
+	return strings.ToLower(s[:min(1, len(s))]) + s[min(1, len(s)):]
 }

@@ -240,3 +240,52 @@ func TestDeceptiveFillOutlastsFifteenSeconds(t *testing.T) {
 		return !strings.Contains(strings.Join(rows, ""), ".") && strings.Contains(s, "✓ the referee accepts")
 	})
 }
+
+// TestLowerFirst: a verdict after a colon starts in lower case, but a
+// word in capitals that begins it (the password the referee names)
+// stays as written.
+func TestLowerFirst(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"Type your password into a row or column, then fill the rest.": "type your password into a row or column, then fill the rest.",
+		"HELLO repeats the letter L":                                   "HELLO repeats the letter L",
+		"QXZVJ is not a word in the lexicon":                           "QXZVJ is not a word in the lexicon",
+		"A password of five letters":                                   "a password of five letters",
+		"20 squares to fill":                                           "20 squares to fill",
+		"":                                                             "",
+	} {
+		if got := lowerFirst(in); got != want {
+			t.Errorf("lowerFirst(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestGridEditorBackspace: backspace after a whole password typed
+// erases its last letter, where typing stopped, and then the letters
+// before it one by one, in either direction, and stops at the line's
+// start rather than wrapping round to erase its end.
+func TestGridEditorBackspace(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 0)
+	tm.key("enter")
+	tm.waitFor("the grid editor", has("Make your grid"))
+	tm.key("tab") // typing down
+	tm.typeText("light")
+	tm.waitFor("the password", has(`password "LIGHT" on column 0`))
+	tm.key("backspace")
+	tm.waitFor("T erased", has(`password "LIGH" on column 0`))
+	tm.key("backspace")
+	tm.waitFor("H erased", has(`password "LIG" on column 0`))
+	for range 4 {
+		tm.key("backspace")
+	}
+	s := tm.waitFor("the column empty", has(`Make your grid`))
+	if grid := tm.table().setup.grid; grid[0][0] != ' ' || grid[4][0] != ' ' {
+		t.Errorf("after backspaces past the column's start the grid's column 0 holds %q:\n%s", []rune{grid[0][0], grid[1][0], grid[2][0], grid[3][0], grid[4][0]}, s)
+	}
+	if st := tm.table().setup; st.r != 0 || st.c != 0 {
+		t.Errorf("backspace past the line's start moved the cursor to row %d, column %d", st.r, st.c)
+	}
+}
