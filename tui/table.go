@@ -786,7 +786,14 @@ func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	return t.play.update(k)
+	cmd := t.play.update(k)
+	if t.refusal.err != "" && t.err == t.refusal.err && t.play.line != t.refusal.line {
+		// The line the referee refused is changed: its reason speaks of
+		// a line no longer there.
+		t.err = ""
+		t.refusal.err, t.refusal.line = "", ""
+	}
+	return cmd
 }
 
 // back leaves the table for the event it belongs to, while that is the

@@ -320,7 +320,7 @@ func TestWordFightWaitingWraps(t *testing.T) {
 // placement typed in the notation stays on screen while its line does,
 // however long, though the other players' answers come meanwhile: the
 // line, given back to be mended, means nothing without it. Mending the
-// line lets it go with the next news, as any error.
+// line lets it go at once.
 func TestWordFightRefusalStaysWithItsLine(t *testing.T) {
 	t.Parallel()
 	tm, move := wordFightWith(t, "Ben")
@@ -340,10 +340,14 @@ func TestWordFightRefusalStaysWithItsLine(t *testing.T) {
 		t.Errorf("Ben's answer took the refusal of the line still there:\n%s", s)
 	}
 
-	// Mended, the line is no longer what was refused.
+	// Mended, the line is no longer what was refused: its reason goes
+	// at once, with no news needed.
 	tm.key("backspace")
 	if tm.table().keptRefusal() {
 		t.Error("the refusal is still kept once its line was mended")
+	}
+	if s := tm.screen(); strings.Contains(s, refusal) {
+		t.Errorf("the refusal stays beside the line mended:\n%s", s)
 	}
 	tm.key("esc")
 	tm.typeText(":place D1 down")
