@@ -112,6 +112,10 @@ func (t *tableScreen) abort() tea.Cmd {
 	case u.Status == "open" || u.Status == "setup":
 		t.err = "the game has not begun: ctrl+x twice gives up your seat"
 		return nil
+	case u.Status == "playing" && len(u.Seats) == 1:
+		// Alone there is nobody to abort a game for: the server says so.
+		t.err = "a game of one player cannot be aborted: :resign gives it up"
+		return nil
 	case u.Status == "playing":
 		t.err = "every player has moved: the game can no longer be aborted (:resign gives up)"
 		return nil

@@ -228,17 +228,23 @@ func TestAbortAsTheTableSays(t *testing.T) {
 		status    string
 		abortable bool
 		seat      int
+		seats     int    // 2 when 0
 		want      string // in the message after one ctrl+a
 	}{
-		{"waiting for a player", "open", false, 0, "the game has not begun: ctrl+x twice gives up your seat"},
-		{"during the setups", "setup", false, 0, "the game has not begun: ctrl+x twice gives up your seat"},
-		{"before every player moved", "playing", true, 0, "ctrl+a again aborts the game"},
-		{"after every player moved", "playing", false, 0, "every player has moved: the game can no longer be aborted"},
-		{"watching", "playing", true, -1, "you are watching: there is no game of yours to abort"},
+		{"waiting for a player", "open", false, 0, 0, "the game has not begun: ctrl+x twice gives up your seat"},
+		{"during the setups", "setup", false, 0, 0, "the game has not begun: ctrl+x twice gives up your seat"},
+		{"before every player moved", "playing", true, 0, 0, "ctrl+a again aborts the game"},
+		{"after every player moved", "playing", false, 0, 0, "every player has moved: the game can no longer be aborted"},
+		{"watching", "playing", true, -1, 0, "you are watching: there is no game of yours to abort"},
+		{"alone, before a move", "playing", false, 0, 1, "a game of one player cannot be aborted: :resign gives it up"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			seats := []client.Seat{{Name: "Ann", Kind: "person"}, {Name: "Ben", Kind: "person"}}
+			if c.seats == 1 {
+				seats = seats[:1]
+			}
 			ts := &tableScreen{shared: &shared{w: 80, h: 24}, seat: c.seat, game: "quizl",
-				upd: &client.Update{Table: client.Table{Status: c.status, Abortable: c.abortable, Seats: []client.Seat{{Name: "Ann", Kind: "person"}, {Name: "Ben", Kind: "person"}}}}}
+				upd: &client.Update{Table: client.Table{Status: c.status, Abortable: c.abortable, Seats: seats}}}
 			ts.chat, ts.play, ts.setup = &chatPanel{t: ts}, &playScreen{t: ts}, &setupScreen{t: ts}
 			if cmd := ts.abort(); cmd != nil {
 				t.Fatal("the first ctrl+a sent the abort")
