@@ -158,11 +158,31 @@ func (sh *shared) recentHere() []Recent {
 		rs = served
 	}
 	for _, r := range sh.recent {
-		if r.Server == sh.serverName() && !slices.ContainsFunc(rs, func(o Recent) bool { return o.Table == r.Table }) {
-			rs = append(rs, r)
+		if r.Server != sh.serverName() || slices.ContainsFunc(rs, func(o Recent) bool { return o.Table == r.Table }) {
+			continue
 		}
+		// A game left before its end is kept as it was then: the
+		// server's word on it, once heard, says how it stands now.
+		if i := slices.IndexFunc(served, func(o Recent) bool { return o.Table == r.Table }); i >= 0 && underWay(r.Status) {
+			r.Status, r.Forfeits, r.ended = served[i].Status, served[i].Forfeits, served[i].ended
+		}
+		rs = append(rs, r)
 	}
 	return rs
+}
+
+// underWay says whether a recent game's status is one of a game not over:
+// open, setup or playing.
+func underWay(status string) bool {
+	return status == "open" || status == "setup" || status == "playing"
+}
+
+// guestUnderWay says whether this client, a guest's, keeps a game of this
+// server as under way, which may have ended since it was left.
+func (sh *shared) guestUnderWay() bool {
+	return sh.cfg.Session == "" && slices.ContainsFunc(sh.recent, func(r Recent) bool {
+		return r.Server == sh.serverName() && underWay(r.Status)
+	})
 }
 
 // adopt makes tok, a guest identity made for a seat, the one the next
@@ -450,17 +470,11 @@ func (hm *homeScreen) view() string {
 			start = max(0, end-max(1, k))
 		}
 	}
-	// Lines to spare once the games shown and the lines about the others
-	// have theirs: a game's notes may take one below it.
-	spare := room - (end - start)
-	if start > 0 {
-		spare--
-		fmt.Fprintf(&b, "  … %d newer above\n", start)
-	}
-	if end < len(rs) {
-		spare--
-	}
-	for j := start; j < end; j++ {
+	// A game's notes (its event, whom the server played for) go on its
+	// line where they fit, else on a line of their own below it, whole:
+	// the list shows fewer games rather than cut them, keeping the one
+	// the cursor is on in sight.
+	line := func(j int) (string, string) {
 		r := rs[j]
 		rated := "     "
 		if r.Rated {
@@ -470,22 +484,52 @@ func (hm *homeScreen) view() string {
 		if !r.When.IsZero() {
 			when = r.When.In(hm.zone()).Format("Jan 2 15:04")
 		}
-		line := fmt.Sprintf("%s%-22s %-16s %-9s %s %s", cur(i+3+j), r.Title, r.Table, r.Status, rated, when)
-		if notes := r.notes(); len(notes) > 0 {
-			// The event and whom the server played for, on the game's
-			// line where they fit, else on a line of their own below it.
-			note := strings.Join(notes, " · ")
-			switch {
-			case ansi.StringWidth(line+" · "+note) <= hm.w:
-				line += " · " + note
-			case spare > 0:
-				spare--
-				line += "\n" + faint("    "+note)
-			default:
-				line += " · " + note
+		return fmt.Sprintf("%s%-22s %-16s %-9s %s %s", cur(i+3+j), r.Title, r.Table, r.Status, rated, when), strings.Join(r.notes(), " · ")
+	}
+	// below is the notes of game j on lines of their own, "" when they
+	// fit on its line or it has none.
+	below := func(j int) string {
+		l, note := line(j)
+		if note == "" || ansi.StringWidth(l+" · "+note) <= hm.w {
+			return ""
+		}
+		return "    " + strings.ReplaceAll(wrap(note, max(20, hm.w-4)), "\n", "\n    ")
+	}
+	need := func() int {
+		n := end - start
+		for j := start; j < end; j++ {
+			if nb := below(j); nb != "" {
+				n += strings.Count(nb, "\n") + 1
 			}
 		}
-		b.WriteString(fit(line, hm.w, 2) + "\n")
+		if start > 0 {
+			n++
+		}
+		if end < len(rs) {
+			n++
+		}
+		return n
+	}
+	for need() > room && end-start > 1 {
+		if sel := hm.at - (i + 3); sel == end-1 {
+			start++
+		} else {
+			end--
+		}
+	}
+	if start > 0 {
+		fmt.Fprintf(&b, "  … %d newer above\n", start)
+	}
+	for j := start; j < end; j++ {
+		l, note := line(j)
+		switch nb := below(j); {
+		case note == "":
+		case nb != "":
+			l += "\n" + faint(nb)
+		default:
+			l += " · " + note
+		}
+		b.WriteString(fit(l, hm.w, strings.Count(l, "\n")+1) + "\n")
 	}
 	if end < len(rs) {
 		fmt.Fprintf(&b, "  … and %d more\n", len(rs)-end)

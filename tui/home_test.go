@@ -502,3 +502,70 @@ func TestGameOverAway(t *testing.T) {
 	})
 	checkFits(t, tm)
 }
+
+// TestGuestRecentEndedAway: a guest's game left before its end (esc home)
+// and ended by the other player is listed as it ended, not as it was
+// left: no player stream tells a guest, so the list asks the server on
+// the way home and while home is on show.
+func TestGuestRecentEndedAway(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	tm := newTermWith(t, ts.URL, "Eve", 80, 24, Config{DataDir: t.TempDir()})
+	tm.open("nymphabet", 3) // a friend
+	tm.key("enter")
+	tm.waitFor("the table", func(string) bool { return tm.table() != nil })
+	id := tm.table().id
+	bc, err := client.New(ts.URL, "Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ben, err := bc.Join(ctx, "", id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("Eve's turn", has("▶ your turn"))
+	tm.typeText("able")
+	tm.key("enter")
+	tm.waitFor("Ben's turn", has("Ben"))
+	tm.key("esc")
+	tm.waitFor("home, the game under way", func(s string) bool { return strings.Contains(lineWith(s, id), "playing") })
+	// Ben resigns before his first move: the game is aborted.
+	if _, err := bc.Move(ctx, ben.Token, id, "resign", 0, false); err != nil {
+		t.Fatal(err)
+	}
+	tm.update(homeTickMsg{})
+	tm.waitFor("home, the game aborted", func(s string) bool { return strings.Contains(lineWith(s, id), "aborted") })
+}
+
+// TestRecentNotesWhole: whom the server played for stands whole after a
+// recent game's line or under it, however full the list: the list shows
+// fewer games rather than cut a note, and keeps the game the cursor is
+// on in sight.
+func TestRecentNotesWhole(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	for _, w := range []int{80, 100} {
+		tm := newTermWith(t, ts.URL, "Eve", w, 32, Config{DataDir: t.TempDir()})
+		var rs []Recent
+		for i := range recentMax {
+			rs = append(rs, Recent{Server: tm.m.serverName(), Table: fmt.Sprintf("t%015d", i), Game: "salvo", Title: "Salvo",
+				Status: "a draw", When: time.Now(), Forfeits: []string{"Benedict ran out of time", "you ran out of time"}, Event: "in Friday Swiss, round 2"})
+		}
+		tm.m.recent = rs
+		tm.m.home.at = len(tm.m.games) + 3 + 9 // the tenth game
+		s := tm.screen()
+		if !strings.Contains(s, "t000000000000009") {
+			t.Errorf("at %d columns, the game the cursor is on is out of sight:\n%s", w, s)
+		}
+		for l := range strings.Lines(s) {
+			if strings.HasSuffix(strings.TrimRight(l, " \n"), "…") && !strings.Contains(l, "… and") {
+				t.Errorf("at %d columns, a line is cut: %q", w, l)
+			}
+		}
+		if n := strings.Count(strings.Join(strings.Fields(s), " "), "in Friday Swiss, round 2 · Benedict ran out of time · you ran out of time"); n < 2 {
+			t.Errorf("at %d columns, %d games' notes stand whole:\n%s", w, n, s)
+		}
+		checkFits(t, tm)
+	}
+}

@@ -122,6 +122,11 @@ func (m *Model) homeUpdate(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 	case homeTickMsg:
 		if m.cur == screen(m.home) && m.help == nil {
+			if m.guestUnderWay() {
+				// No player stream tells a guest of a game that ended
+				// away from its table: its line is asked about.
+				return tea.Batch(m.readHomeNews, m.loadServed(), homeTick()), true
+			}
 			return tea.Batch(m.readHomeNews, homeTick()), true
 		}
 		return homeTick(), true

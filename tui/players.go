@@ -142,19 +142,20 @@ func (m *Model) nextPlayer() tea.Cmd {
 // under way and the latest finished games, of the signed-in account or
 // of the guest identity. A guest's are listed when this client keeps no
 // list of its own (NoDisk: the SSH door, whose guest comes back in
-// another session); asking also finds out whether the server still knows
-// the guest.
-func (m *Model) loadServed() tea.Cmd {
-	tok, guest := m.cfg.Session, m.cfg.Session == ""
+// another session), and otherwise say how the games of its own list
+// left before their end stand now (recentHere); asking also finds out
+// whether the server still knows the guest.
+func (sh *shared) loadServed() tea.Cmd {
+	tok, guest := sh.cfg.Session, sh.cfg.Session == ""
 	if guest {
-		if m.idToken == "" {
+		if sh.idToken == "" {
 			return nil
 		}
-		tok = m.idToken
+		tok = sh.idToken
 	}
-	gen, name, c, server, history := m.soc.gen, m.cfg.Account, *m.c, m.serverName(), !guest || m.cfg.NoDisk
+	gen, name, c, server := sh.soc.gen, sh.cfg.Account, *sh.c, sh.serverName()
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 10*time.Second)
+		ctx, cancel := context.WithTimeout(sh.ctx, 10*time.Second)
 		defer cancel()
 		ts, err := c.YourTables(ctx, tok)
 		if err != nil {
@@ -171,7 +172,6 @@ func (m *Model) loadServed() tea.Cmd {
 		}
 		var gs []client.PlayedGame
 		switch {
-		case !history: // the client's own list has them
 		case guest:
 			gs, err = c.OwnGames(ctx, tok, recentMax)
 		default:

@@ -813,6 +813,10 @@ func (t *tableScreen) back() tea.Cmd {
 		return openDaily(t.shared, t.upd.Table.Game)
 	}
 	t.nav.goHome()
+	if t.guestUnderWay() {
+		// A game of the guest's list may have ended since it was left.
+		return t.loadServed()
+	}
 	return nil
 }
 
