@@ -98,9 +98,11 @@ func opponents(g *client.Game) []opponent {
 	switch game {
 	case "quizl":
 		os = append(os,
-			opponent{"solitaire: a grid made by the computer, easy", []string{"me"}, "easy"},
-			opponent{"solitaire: a grid made by the computer, medium", []string{"me"}, "medium"},
-			opponent{"solitaire: a grid made by the computer, strong", []string{"me"}, "strong"})
+			// Short enough to stand whole beside Quizl's long labels on
+			// a screen 80 columns wide: the level is what tells them apart.
+			opponent{"solitaire, an easy grid", []string{"me"}, "easy"},
+			opponent{"solitaire, a medium grid", []string{"me"}, "medium"},
+			opponent{"solitaire, a strong grid", []string{"me"}, "strong"})
 	case "salvo":
 		os = append(os, opponent{"practice: fire at a fleet alone", []string{"me"}, ""})
 	}

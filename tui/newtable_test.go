@@ -460,3 +460,25 @@ func TestNewTableTypedClock(t *testing.T) {
 		t.Errorf("the table's clock is %+v, want 3+2", c)
 	}
 }
+
+// TestNewTableOpponentsWhole: at 80 columns, beside each game's longest
+// option label, every choice of whom to play stands whole, the level of
+// a solitaire grid's maker included.
+func TestNewTableOpponentsWhole(t *testing.T) {
+	ts := newTestServer(t)
+	for _, game := range []string{"quizl", "salvo", "wordfight", "nymphabet"} {
+		t.Run(game, func(t *testing.T) {
+			t.Parallel()
+			tm := newTerm(t, ts.URL, "Ann", 80, 24)
+			tm.open(game, 0)
+			g := tm.m.gameByName(game)
+			for i, o := range opponents(g) {
+				s := tm.screen()
+				if !strings.Contains(s, "‹ "+o.label+" ›") {
+					t.Errorf("choice %d, %q, does not stand whole:\n%s", i, o.label, s)
+				}
+				tm.key("right")
+			}
+		})
+	}
+}
