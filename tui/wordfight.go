@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 )
 
 type wordfightView struct {
@@ -293,7 +294,7 @@ func (p *playScreen) wordfightView() string {
 		// A struck word names who could not place it, as the browser's
 		// list does: the strikes are theirs, and the list is the only
 		// place a player learns how the others fare.
-		mark, who := " ", ""
+		mark, who, cannot := " ", "", ""
 		switch {
 		case !e.Done:
 			mark = "▸"
@@ -303,13 +304,30 @@ func (p *playScreen) wordfightView() string {
 			for _, s := range e.Cannot {
 				ns = append(ns, p.t.name(s))
 			}
-			who = " " + bad("✗ "+strings.Join(ns, ", "))
+			cannot = "✗ " + strings.Join(ns, ", ")
+			who = " " + bad(cannot)
 		}
 		ans := yourAnswer(e.Mine)
 		if ansW > 0 {
 			ans += strings.Repeat(" ", ansW-utf8.RuneCountInString(ans)+1)
 		}
-		info = append(info, fmt.Sprintf("%s%2d %-*s %s%s%s", mark, start+i+1, wordW, e.Word, ans, faint(by), who))
+		entry := fmt.Sprintf("%s%2d %-*s %s%s%s", mark, start+i+1, wordW, e.Word, ans, faint(by), who)
+		if lipgloss.Width(entry) > p.t.w-gw {
+			// Too wide for the column beside the board: the declarer
+			// and who could not place it go under the word, wrapped,
+			// rather than cut.
+			entry = fmt.Sprintf("%s%2d %-*s %s", mark, start+i+1, wordW, e.Word, strings.TrimRight(ans, " "))
+			room := max(10, p.t.w-gw-4)
+			if by != "" {
+				entry += "\n    " + faint(fitLine(by, room))
+			}
+			if cannot != "" {
+				for _, l := range strings.Split(wrap(cannot, room), "\n") {
+					entry += "\n    " + bad(l)
+				}
+			}
+		}
+		info = append(info, entry)
 	}
 	if struck {
 		info = append(info, faint("✗ who could not place it: a strike"))

@@ -297,22 +297,12 @@ func TestWordFightWaitingWraps(t *testing.T) {
 	t.Parallel()
 	const long = "Bartholomew Fitzgeraldo" // 23 characters
 	tm, move := wordFightWith(t, long)
-	// The column beside the 20-wide board: what each line holds past it.
-	column := func(s string) string {
-		var out []string
-		for _, l := range strings.Split(s, "\n") {
-			if r := []rune(l); len(r) > 46 {
-				out = append(out, string(r[46:]))
-			}
-		}
-		return strings.Join(strings.Fields(strings.Join(out, " ")), " ")
-	}
 	want := "Waiting for " + long + " to answer QUIZ"
-	tm.waitFor("the wait for the answer", func(s string) bool { return strings.Contains(column(s), want) })
+	tm.waitFor("the wait for the answer", func(s string) bool { return strings.Contains(besideBoard(s), want) })
 	checkFits(t, tm)
 	move("place A1 across")
 	want = "Waiting for " + long + " to declare a word"
-	tm.waitFor("the wait for the word", func(s string) bool { return strings.Contains(column(s), want) })
+	tm.waitFor("the wait for the word", func(s string) bool { return strings.Contains(besideBoard(s), want) })
 	checkFits(t, tm)
 }
 
@@ -390,4 +380,39 @@ func wordFightWith(t *testing.T, name string) (*term, func(string)) {
 	tm.waitFor("QUIZ to place", has("▸ 1 QUIZ"))
 	tm.key("enter") // A1 across
 	return tm, move
+}
+
+// TestWordFightListNamesWhole: at 80 columns the public list beside the
+// board names a long declarer, and who could not place a word, whole,
+// under the word where its line has no room, rather than cut.
+func TestWordFightListNamesWhole(t *testing.T) {
+	t.Parallel()
+	const long = "Bartholomew Featherstone"
+	tm, move := wordFightWith(t, long)
+	tm.waitFor("Ann's placement", has("you placed QUIZ"))
+	move("place A1 across")
+	move("declare zip")
+	tm.waitFor("ZIP to place", has("▸ 2 ZIP"))
+	tm.typeText(":cannot")
+	tm.key("enter")
+	move("cannot")
+	s := tm.waitFor("ZIP struck", has("✗ 2 ZIP"))
+	for _, want := range []string{long, "✗ Ann, " + long} {
+		if !strings.Contains(besideBoard(s), want) {
+			t.Errorf("the list does not show %q whole:\n%s", want, s)
+		}
+	}
+	checkFits(t, tm)
+}
+
+// besideBoard is the column beside a 20-wide Word Fight board, what each
+// line of screen s holds past it, its words joined by single spaces.
+func besideBoard(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if r := []rune(l); len(r) > 46 {
+			out = append(out, string(r[46:]))
+		}
+	}
+	return strings.Join(strings.Fields(strings.Join(out, " ")), " ")
 }
