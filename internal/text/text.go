@@ -20,12 +20,18 @@ import (
 // language's accents, too few to smear a text over its neighbours.
 const MaxMarks = 4
 
+// MaxJoined caps the emoji one sign joins (by zero width joiners, and
+// skin tones): a family of four is the largest in use, and a longer
+// chain counts a sign for every MaxJoined, so that it cannot carry a
+// text past Rules.Max.
+const MaxJoined = 4
+
 // Rules are what differs between the kinds of text a player writes.
 type Rules struct {
 	// Noun is what the refusals call the text: "a name may not hold...".
 	Noun string
 	// Max caps the text's characters (a letter with its accents counts
-	// once).
+	// once, and emoji joined into one sign count once).
 	Max int
 	// Collapse makes each run of white space one space, as a name has
 	// it. Otherwise the text is only trimmed at its ends, and a line
@@ -90,8 +96,8 @@ func Check(s string, rules Rules) (string, error) {
 	if rules.Explain {
 		unassigned, mark = ", which show differently everywhere", ": it belongs to no letter"
 	}
-	chars, marks := 0, 0
-	var prev rune
+	chars, marks, joined := 0, 0, 0
+	var prev, sign rune // the last rune, and the last that is no joiner, mark or selector
 	for i, r := range s {
 		switch {
 		case unicode.IsControl(r), unicode.In(r, unicode.Zl, unicode.Zp):
@@ -120,8 +126,16 @@ func Check(s string, rules Rules) (string, error) {
 				return refuse(Marks, "may have at most %d accents or marks on one character", MaxMarks)
 			}
 		default:
-			chars++
+			// An emoji joined to the emoji before it, or a skin tone
+			// on it, is part of its sign, as it shows.
+			if emoji(sign) && (prev == '\u200d' && emoji(r) || skinTone(r)) && joined < MaxJoined-1 {
+				joined++
+			} else {
+				chars++
+				joined = 0
+			}
 			marks = 0
+			sign = r
 		}
 		prev = r
 	}
@@ -139,3 +153,11 @@ func joins(s string, i int, prev rune) bool {
 	next, _ := utf8.DecodeRuneInString(s[i+len("\u200d"):])
 	return i > 0 && i+len("\u200d") < len(s) && !unicode.IsSpace(prev) && !unicode.IsSpace(next) && prev != '\u200d' && next != '\u200d'
 }
+
+// emoji reports whether r is a symbol that emoji sequences join: the
+// pictographs (category So), and the skin tones that colour them (Sk).
+func emoji(r rune) bool { return unicode.Is(unicode.So, r) || skinTone(r) }
+
+// skinTone reports whether r is one of the five emoji skin tone
+// modifiers, which colour the emoji before them.
+func skinTone(r rune) bool { return r >= 0x1F3FB && r <= 0x1F3FF }

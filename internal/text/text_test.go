@@ -35,6 +35,11 @@ func TestCheck(t *testing.T) {
 		{message, "👁\uFE0F\u200d🗨\uFE0F", "👁\uFE0F\u200d🗨\uFE0F"},
 		{name, strings.Repeat("e\u0301", 24), strings.Repeat("é", 24)},
 		{message, strings.Repeat("x", 200), strings.Repeat("x", 200)},
+		// Emoji joined into one sign count once: a family, a
+		// technologist with a skin tone.
+		{message, strings.Repeat("👨\u200d👩\u200d👧", 200), strings.Repeat("👨\u200d👩\u200d👧", 200)},
+		{message, strings.Repeat("👩🏽\u200d💻", 200), strings.Repeat("👩🏽\u200d💻", 200)},
+		{message, strings.Repeat("👍🏻", 200), strings.Repeat("👍🏻", 200)},
 		{name, "x\u0301\u0302\u0303\u0304", "x\u0301\u0302\u0303\u0304"},
 	}
 	for _, tc := range good {
@@ -67,6 +72,11 @@ func TestCheck(t *testing.T) {
 		// after one, join nothing and show as nothing, however many
 		// there are (a message of two characters could fill a request
 		// with them).
+		{message, strings.Repeat("👨\u200d👩\u200d👧", 201), Long, "a message may be at most 200 characters; this one has 201"},
+		// Letters a joiner joins still count one by one, and a chain
+		// of emoji longer than any sign counts a sign every MaxJoined.
+		{message, strings.Repeat("a\u200db", 100) + "c", Long, "a message may be at most 200 characters; this one has 201"},
+		{message, strings.Repeat("🙂\u200d", 800) + "🙂", Long, "a message may be at most 200 characters; this one has 201"},
 		{message, "a\u200d\u200db", Invisible, "a message may not hold invisible characters (U+200D)"},
 		{message, "a" + strings.Repeat("\u200d", 10000) + "b", Invisible, "a message may not hold invisible characters (U+200D)"},
 		{message, "a\u200d\uFE0Fb", Selector, "a message may not hold a variation selector that follows no character (U+FE0F)"},
@@ -117,6 +127,8 @@ func FuzzCheck(f *testing.F) {
 		if c != strings.TrimSpace(c) || !utf8.ValidString(c) || !norm.NFC.IsNormalString(c) || rules.Collapse && strings.Contains(c, "  ") {
 			t.Fatalf("Check(%q, %s) = %q", s, rules.Noun, c)
 		}
+		// The characters shown, each emoji of a sign apart: at most
+		// MaxJoined a sign.
 		chars := 0
 		for _, r := range c {
 			joiner := rules.Joiners && r == '\u200d'
@@ -127,7 +139,7 @@ func FuzzCheck(f *testing.F) {
 				chars++
 			}
 		}
-		if chars > rules.Max || (chars == 0) != (c == "") {
+		if chars > rules.Max*MaxJoined || (chars == 0) != (c == "") {
 			t.Fatalf("Check(%q, %s) = %q: %d characters", s, rules.Noun, c, chars)
 		}
 		if again, err := Check(c, rules); err != nil || again != c {
