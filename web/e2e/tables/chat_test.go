@@ -161,9 +161,9 @@ func TestChatMuteKeepsTheFocus(t *testing.T) {
 
 // TestChatCountsAsTheServer: the box's count counts a message as the
 // server does, whose refusal it foretells: an accent counts with its
-// letter, but each sign of an emoji sequence counts (a 👩‍💻 is two), so
-// that a message of 101 of them reads 202/200, as the server's refusal
-// says, and not 101/200 with nothing amiss.
+// letter, an emoji sequence joined into one sign once (a 👩‍💻, a 👍🏽),
+// but letters a joiner joins one by one, so that a message of 201 signs
+// reads 201/200, as the server's refusal says.
 func TestChatCountsAsTheServer(t *testing.T) {
 	t.Parallel()
 	base := e2e.StartServer(t)
@@ -176,15 +176,18 @@ func TestChatCountsAsTheServer(t *testing.T) {
 	}
 	for _, c := range []struct{ text, want string }{
 		{strings.Repeat("e\u0301", 150), "150/200 help"},
-		{strings.Repeat("👩\u200d💻", 100), "200/200 help"},
-		{strings.Repeat("👩\u200d💻", 101), "202/200 error"},
+		{strings.Repeat("👩\u200d💻", 200), "200/200 help"},
+		{strings.Repeat("👨\u200d👩\u200d👧\u200d👦", 50) + strings.Repeat("👍🏽", 50), "100/200 help"},
+		{strings.Repeat("🙂\u200d", 7) + "🙂", "2/200 help"},
+		{strings.Repeat("a\u200db", 100), "200/200 help"},
+		{strings.Repeat("👩\u200d💻", 201), "201/200 error"},
 	} {
 		if got := set(c.text); got != c.want {
 			t.Errorf("the count of %d bytes reads %q, want %q", len(c.text), got, c.want)
 		}
 	}
 	ann.Click("#chat-send")
-	ann.Wait("the server's refusal", `document.querySelector("#chat-error").textContent.includes("this one has 202")`)
+	ann.Wait("the server's refusal", `document.querySelector("#chat-error").textContent.includes("this one has 201")`)
 }
 
 // TestGuestChatSetting: Ann, with an account, turns off guests' chat on

@@ -9,14 +9,24 @@ import { call, identityToken, signedIn } from "./api.js";
 const CAP = 200;
 const chName = { players: "Players", spectators: "Spectators" };
 
-// length counts what the server counts (server/chat, MaxLen): the
+// length counts what the server counts (internal/text's Check): the
 // characters of the message as it is kept, an accent counted with its
-// letter, and the joiners and variation selectors of an emoji sequence
-// not at all, but each of its signs (a 👩‍💻 is two, as a flag is).
+// letter, joiners and variation selectors not at all, and emoji joined
+// into one sign (a 👩‍💻, up to four joined) or coloured by a skin tone
+// once; a flag's two letters count two.
 const uncounted = /[\p{M}\u200d\p{Variation_Selector}]/u;
+const skinTone = c => c.codePointAt(0) >= 0x1F3FB && c.codePointAt(0) <= 0x1F3FF;
+const emoji = c => c !== "" && (/\p{So}/u.test(c) || skinTone(c));
 function length(s) {
-  let n = 0;
-  for (const c of s.normalize("NFC").trim()) if (!uncounted.test(c)) n++;
+  let n = 0, joined = 0, prev = "", sign = "";
+  for (const c of s.normalize("NFC").trim()) {
+    if (!uncounted.test(c)) {
+      if (emoji(sign) && (prev === "\u200d" && emoji(c) || skinTone(c)) && joined < 3) joined++;
+      else { n++; joined = 0; }
+      sign = c;
+    }
+    prev = c;
+  }
   return n;
 }
 
