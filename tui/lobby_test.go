@@ -272,6 +272,17 @@ func TestWatchSays(t *testing.T) {
 					t.Errorf("a spectator's screen says %q:\n%s", n, s)
 				}
 			}
+			// A key that would play at a seat says why it does not,
+			// as do abort and leave.
+			for key, want := range map[string]string{
+				"x":      "you are watching: nothing to play here",
+				"enter":  "you are watching: nothing to play here",
+				"ctrl+a": "you are watching: there is no game of yours to abort",
+				"ctrl+x": "you are watching: there is no seat of yours to leave",
+			} {
+				tm.key(key)
+				tm.waitFor(key+"'s answer", has(want))
+			}
 		})
 	}
 }

@@ -875,6 +875,15 @@ func (t *tableScreen) watchKey(s string, k tea.KeyPressMsg) tea.Cmd {
 		if t.upd != nil && t.upd.Table.Status == "finished" {
 			return t.end.update(k)
 		}
+	case "ctrl+a":
+		return t.abort() // says a spectator has no game to abort
+	case "ctrl+x":
+		return t.leave() // says a spectator has no seat to leave
+	}
+	if t.upd != nil && t.upd.Table.Status != "finished" && (s == "enter" || s == "ctrl+g" || s == "ctrl+s" || len([]rune(k.Key().Text)) == 1) {
+		// A key that would play, claim or save at a seat: a spectator
+		// is told why nothing happens, and what they may do.
+		t.err = "you are watching: nothing to play here · ctrl+t writes in the spectators' chat · esc goes back"
 	}
 	return nil
 }
