@@ -92,8 +92,8 @@ func TestLeave(t *testing.T) {
 		if err != nil || left != (table.Left{Table: a.Table, Seat: 0, Cancelled: true}) {
 			t.Fatalf("Ann leaves: %+v, %v", left, err)
 		}
-		if _, err := w.Next(ctx); refuse.Status(err) != http.StatusGone || !strings.Contains(err.Error(), "closed before its game began") {
-			t.Fatalf("the watcher after the table was cancelled: %v", err)
+		if _, err := w.Next(ctx); refuse.Status(err) != http.StatusGone || !strings.Contains(err.Error(), "closed before its game began: Ann left before the game began, the last player seated") {
+			t.Fatalf("the watcher after the table was cancelled: %v, want the reason naming Ann", err)
 		}
 		for round := range 2 {
 			checkCancelled(t, f, a.Table, pa)

@@ -182,6 +182,7 @@ func (s *Service) leave(ctx context.Context, t *table, p *auth.Principal, why st
 		s.deserted(t, i)
 		return Left{Table: t.id, Seat: i, Cancelled: true}, nil
 	}
+	name := t.m.Seats[i].Name
 	t.m.Seats[i] = seatMeta{Name: uniqueName(t.m.Seats, fmt.Sprintf("Seat %d", i+1), i)}
 	if slices.ContainsFunc(t.m.Seats, func(st seatMeta) bool { return st.Identity != "" }) {
 		if err := s.changedWith(ctx, t, old, store.Batch{}); err != nil {
@@ -190,6 +191,11 @@ func (s *Service) leave(ctx context.Context, t *table, p *auth.Principal, why st
 		}
 		s.log.Info("seat left", "table", t.id, "seat", i)
 		return Left{Table: t.id, Seat: i}, nil
+	}
+	if why == whyLeft {
+		// The last player seated left: the reason names them, as a
+		// paired table's does.
+		why = name + " left before the game began, the last player seated"
 	}
 	if err := s.cancelTable(ctx, t, old, why); err != nil {
 		return Left{}, err
