@@ -320,7 +320,7 @@ async function playScreen(main, id, mine) {
     fill(players, ...st.map((p, i) => h("li", { class: toMove.includes(i) ? "to-move" : "", "data-seat": i },
       h("span", {}, `${p.name}${i === u.seat ? " (you)" : ""}${t.seats[i] && t.seats[i].kind === "computer" && !p.name.toLowerCase().includes(t.seats[i].level) ? ` · computer, ${t.seats[i].level}` : ""}`, guestMark(t.seats[i]),
         toMove.includes(i) ? h("span", { class: "sr" }, ", to move") : null,
-        p.note ? h("span", { class: "muted" }, " · " + p.note) : null,
+        p.note ? h("span", { class: "muted note" }, " · " + p.note) : null,
         i !== u.seat && t.seats[i] && t.seats[i].connected === false ? h("span", { class: "away", "data-away": "1" }, " · disconnected") : null),
       p.score === null || p.score === undefined ? null : h("span", { class: "sr" }, "score"),
       h("span", { class: "score" }, p.score === null || p.score === undefined ? "" : String(p.score)))));
