@@ -124,6 +124,11 @@ func TestSalvoPractice(t *testing.T) {
 		if salvos == 0 || len(ships) != 5 {
 			t.Fatalf("the computer player's move %q", mv)
 		}
+		// One ship typed and sent: the form says how many are still to
+		// outline, and sends nothing.
+		ann.TypeIn("#s-ol-0", ships[0])
+		ann.Click("#s-ol-send")
+		ann.Wait("the outline's refusal", `document.querySelector("#s-controls .error").textContent === "Outline every ship before sending: 4 ships are still to outline."`)
 		for i, s := range ships {
 			ann.TypeIn(fmt.Sprintf("#s-ol-%d", i), s)
 		}

@@ -159,7 +159,15 @@ func TestQuizlDraftAndCalledSquares(t *testing.T) {
 	}
 
 	// Ann calls a square of Ben's grid; Ben calls 72, on Ann's password.
+	// A word in the call box is no square: the box says where a password
+	// goes, in its own words, and sends nothing.
 	ann.WaitTurn(true)
+	ann.TypeIn("#q-call", "ab")
+	ann.Click("#q-controls form button[type=submit]")
+	ann.Wait("the call box's refusal", `document.querySelector("#q-controls .error").textContent.startsWith("ab is not a square") && document.querySelector("#q-controls .error").textContent.includes("Announce box")`)
+	if n := e2e.Eval[int](ann, `document.querySelectorAll("#moves li").length`); n != 0 {
+		t.Errorf("a word in the call box was sent: %d moves", n)
+	}
 	ann.TypeIn("#q-call", "50")
 	ann.Click("#q-controls form button[type=submit]")
 	ben.WaitTurn(true)

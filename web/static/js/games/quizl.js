@@ -77,6 +77,9 @@ export function play(ctx) {
     const sq = callInput.value.trim();
     if (!mine) { err.textContent = notYet; return; }
     if (!sq) { err.textContent = "Type the square to call, as in 72, or pick one on a tracking grid."; return; }
+    // Only a square goes in this box: the referee's word for anything
+    // else would speak of its notation ("write say AB").
+    if (!/^\d\d$/.test(sq)) { err.textContent = `${sq} is not a square: write its row (5-9) then its column (0-4), as in 72. A password goes in the Announce box.`; return; }
     if (await send(sq)) callInput.value = "";
   } }, h("label", { for: "q-call" }, "Call a square"), callInput, h("button", { type: "submit" }, "Call"));
   const sayForm = h("form", { class: "row", onsubmit: async e => {

@@ -553,7 +553,14 @@ export function play(ctx) {
       // in the firing box fires.
       fill(outlineBox, h("h3", {}, "Outline the fleet"),
         h("p", { class: "help" }, "Type each ship's ends, or choose a ship and click its two ends on the tracking ocean."),
-        h("form", { class: "stack", onsubmit: async e => { e.preventDefault(); if (await send("outline " + outline.join(" "))) dropOutline(); } },
+        h("form", { class: "stack", onsubmit: async e => {
+          e.preventDefault();
+          // Every ship's box filled first: the referee's word on a fleet
+          // short of ships would speak of the notation's five ships.
+          const missing = SHIPS.filter((_, i) => !(outline[i] || "").trim()).map(([name]) => name);
+          if (missing.length) { err.textContent = `Outline every ship before sending: ${missing.length === 1 ? "the " + missing[0] + " is" : missing.length + " ships are"} still to outline.`; return; }
+          if (await send("outline " + outline.join(" "))) dropOutline();
+        } },
           rows, h("button", { type: "submit", class: "primary", id: "s-ol-send" }, "Send the outline")));
     }
     outlineInputs.forEach((inp, i) => {
