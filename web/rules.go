@@ -12,6 +12,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
@@ -55,8 +56,17 @@ var mdLink = regexp.MustCompile(`^([a-z]+)\.md(#[A-Za-z0-9_-]*)?$`)
 // (quizl.md becomes /rules/quizl, index.md /rules).
 type rulesLinks struct{}
 
-func (rulesLinks) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) {
+// It also marks a table of rule options (its last column "meaning")
+// with the class options, which a narrow screen lays out as rows of
+// their own: squeezed into a fourth column, the meanings ran a word a
+// line past the screen's edge.
+func (rulesLinks) Transform(doc *ast.Document, r text.Reader, _ parser.Context) {
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if h, ok := n.(*east.TableHeader); ok && entering {
+			if last := h.LastChild(); last != nil && plain(last, r.Source()) == "meaning" {
+				h.Parent().SetAttributeString("class", []byte("options"))
+			}
+		}
 		if l, ok := n.(*ast.Link); ok && entering {
 			if m := mdLink.FindSubmatch(l.Destination); m != nil {
 				dest := "/rules/" + string(m[1])
@@ -68,6 +78,18 @@ func (rulesLinks) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) 
 		}
 		return ast.WalkContinue, nil
 	})
+}
+
+// plain is the text of n's inline children, without their marks.
+func plain(n ast.Node, src []byte) string {
+	var b strings.Builder
+	ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			b.Write(t.Segment.Value(src))
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.TrimSpace(b.String())
 }
 
 // rulesPages renders every docs/rules/*.md as a page, by URL path

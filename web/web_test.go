@@ -162,8 +162,13 @@ func TestRulesPages(t *testing.T) {
 			t.Errorf("GET %s: no Content-Security-Policy", tt.path)
 		}
 	}
-	if body := get(t, h, "/rules/quizl", nil).Body.String(); !strings.Contains(body, `href="/new/quizl"`) || !strings.Contains(body, "<table>") {
-		t.Errorf("the Quizl rules page has no link to open a table, or its table of options is not a table")
+	if body := get(t, h, "/rules/quizl", nil).Body.String(); !strings.Contains(body, `href="/new/quizl"`) || !strings.Contains(body, `<table class="options">`) {
+		t.Errorf("the Quizl rules page has no link to open a table, or its table of options is not a table marked as options")
+	}
+	// Only a table of options is marked: Nymphabet's example is a table
+	// as any other.
+	if body := get(t, h, "/rules/nymphabet", nil).Body.String(); !strings.Contains(body, "<table>") {
+		t.Errorf("Nymphabet's example table is not a plain table")
 	}
 }
 
