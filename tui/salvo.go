@@ -65,9 +65,11 @@ type salvoView struct {
 
 func sqName(c, r int) string { return fmt.Sprintf("%c%d", 'A'+c, r+1) }
 
-// onlySquares returns the squares of s when it is one or more squares of
-// the ocean and nothing else ("b7 c8", "B7,C-8": the notation takes C-8
-// for C8), a salvo typed without its verb; nil otherwise.
+// onlySquares returns the squares of s when it is one or more squares
+// and nothing else ("b7 c8", "B7,C-8": the notation takes C-8 for C8), a
+// salvo typed without its verb; nil otherwise. A square off the ocean
+// (K11) is one still: the salvo goes to the referee, whose refusal names
+// it, rather than as a move of no verb.
 func onlySquares(s string) []string {
 	f := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
 	if len(f) == 0 {
@@ -75,7 +77,7 @@ func onlySquares(s string) []string {
 	}
 	for i, q := range f {
 		q = strings.Replace(q, "-", "", 1)
-		if c, r, ok := parseSquare(q); !ok || c >= 10 || r >= 10 {
+		if _, _, ok := parseSquare(q); !ok {
 			return nil
 		}
 		f[i] = q
@@ -125,6 +127,12 @@ func (p *playScreen) salvoKey(s string) tea.Cmd {
 		}
 		p.marks[sq] = !p.marks[sq]
 	case "o":
+		if !v.MustOutline {
+			// The referee takes an outline only once every ship of the
+			// fleet is sunk.
+			p.t.err = "o outlines the fleet once you have sunk every ship of it: fire on until then"
+			return nil
+		}
 		return p.startOutline(v)
 	case "enter":
 		if len(p.aim) == 0 {

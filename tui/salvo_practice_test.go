@@ -215,6 +215,9 @@ func TestSalvoPractice(t *testing.T) {
 	if !strings.Contains(s, "\nAnn 5 shots, sank 0\n") || strings.Contains(s, "the computer 5 shots") {
 		t.Errorf("practice counts shots for the hidden fleet:\n%s", s)
 	}
+	// No outline before every ship is sunk: o says so.
+	tm.key("o")
+	tm.waitFor("o refused", has("o outlines the fleet once you have sunk every ship of it"))
 
 	// The squares in an order that puts neighbours in different salvos,
 	// so that the reports tell the ships apart.

@@ -442,9 +442,10 @@ func layOutline(tm *term, fleet []string) {
 }
 
 // TestSalvoTypedSquares: squares typed after ":" without the verb are a
-// salvo, as the browser's "Fire at" box takes them, commas or not; a line
-// that is not squares alone goes to the referee as written, whose refusal
-// shows.
+// salvo, as the browser's "Fire at" box takes them, commas or not, a
+// square off the ocean among them too, which the referee's refusal names;
+// a line that is not squares alone goes to the referee as written, whose
+// refusal shows.
 func TestSalvoTypedSquares(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
@@ -455,6 +456,13 @@ func TestSalvoTypedSquares(t *testing.T) {
 	tm.waitFor("the hint", has("! choose squares with space first (or type them after :)"))
 	version := tm.table().upd.Version
 	tm.typeText(":b7 k1 c8 d9 e10")
+	tm.key("enter")
+	tm.waitFor("the refusal", has(`K1 is off the ocean`))
+	if tm.table().upd.Version != version {
+		t.Fatalf("the refused line moved")
+	}
+	tm.key("esc")
+	tm.typeText(":b7 c8 please")
 	tm.key("enter")
 	tm.waitFor("the refusal", has(`is not a Salvo move`))
 	if tm.table().upd.Version != version {
