@@ -113,6 +113,14 @@ func (p *playScreen) salvoKey(s string) tea.Cmd {
 				return nil
 			}
 		}
+		for _, tr := range v.Tracking {
+			if n := tr.Ocean[p.r][p.c]; tr.Target == v.Target && n > 0 {
+				// Chosen, it would cover the salvo's number, and the
+				// referee would refuse the salvo.
+				p.t.err = fmt.Sprintf("you fired at %s with salvo %d: choose a square not fired at", sq, n)
+				return nil
+			}
+		}
 		if len(p.aim) >= v.Shots {
 			p.t.err = fmt.Sprintf("this salvo has %d shots: space on a chosen square takes it back", v.Shots)
 			return nil

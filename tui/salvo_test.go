@@ -472,6 +472,17 @@ func TestSalvoTypedSquares(t *testing.T) {
 	tm.typeText(":b7, c8 d9 e-10,f1")
 	tm.key("enter")
 	tm.waitFor("the salvo", has("Ann fired salvo 1 at Computer (easy): B7 C8 D9 E10 F1"))
+
+	// Space on a square fired at says so and chooses nothing.
+	tm.waitFor("Ann's turn again", has("▶ your turn"))
+	for tm.table().play.r != 6 {
+		tm.key("down")
+	}
+	for tm.table().play.c != 1 {
+		tm.key("right")
+	}
+	tm.key("space")
+	tm.waitFor("the refusal", has("! you fired at B7 with salvo 1: choose a square not fired at", "(0 of 5 shots)"))
 }
 
 // salvoAgainstTheComputer opens a Salvo table against the computer, easy,
