@@ -98,6 +98,15 @@ type State interface {
 	Result() Result
 }
 
+// Leaver is implemented by states whose game may go on without some of
+// its seats: a player of three who resigned, a Quizl player whose every
+// hunt is settled, a Salvo fleet outlined. Out reports whether seat is
+// out of the game, never to move in it again; whoever shows the game
+// shows no clock of such a seat.
+type Leaver interface {
+	Out(seat Seat) bool
+}
+
 // Normalizer is implemented by states whose players may write a move in
 // ways the record's notation (RECORDS.md) does not have: Quizl's "say 2
 // CRANE" or "say comp CRANE" for "say Computer (strong) CRANE". Normalize

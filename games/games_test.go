@@ -210,3 +210,55 @@ func TestResultWinnersAList(t *testing.T) {
 		}
 	}
 }
+
+// TestLeavers: in each game a player of three may leave while the others
+// play on, and the state says who is out (game.Leaver), as the server's
+// clocks read it; Nymphabet, of two, ends instead.
+func TestLeavers(t *testing.T) {
+	t.Parallel()
+	lex := lexicon.Default()
+	reg := Registry()
+	for _, name := range []string{"quizl", "salvo", "wordfight"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			g, _ := reg.Lookup(name)
+			rules, err := game.Resolve(g.Options(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := game.Config{Players: []string{"Ann", "Ben", "Cat"}, Rules: rules, Lexicon: lex, Seed: 5}
+			var setups []json.RawMessage
+			if g.HasSetup() {
+				for i := range 3 {
+					raw, err := g.AutoSetup(cfg, game.Seat(i), uint64(i+1))
+					if err != nil {
+						t.Fatal(err)
+					}
+					setups = append(setups, raw)
+				}
+			}
+			st, err := g.New(cfg, setups)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, ok := st.(game.Leaver)
+			if !ok {
+				t.Fatalf("%s's state does not say who is out", name)
+			}
+			for s := range game.Seat(3) {
+				if l.Out(s) {
+					t.Errorf("seat %d out before anybody left", s)
+				}
+			}
+			if _, err := st.Apply(2, "resign"); err != nil {
+				t.Fatalf("Cat's resignation: %v", err)
+			}
+			if st.Result().Status != game.InProgress {
+				t.Fatalf("the game of three ended when Cat resigned")
+			}
+			if !l.Out(2) || l.Out(0) || l.Out(1) || l.Out(-1) || l.Out(3) {
+				t.Errorf("after Cat resigned, out: %v %v %v (and -1, 3: %v %v)", l.Out(0), l.Out(1), l.Out(2), l.Out(-1), l.Out(3))
+			}
+		})
+	}
+}

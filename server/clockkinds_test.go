@@ -148,6 +148,31 @@ func TestFischerClockEverySeatToAnswer(t *testing.T) {
 	}
 }
 
+// TestFischerClockOfASeatOut: a player out of a game that goes on (Cat
+// resigns a Word Fight of three) shows no clock from then on, where a
+// Fischer clock shows every seat's time while the game lasts: hers would
+// never run again.
+func TestFischerClockOfASeatOut(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t)
+	id, toks := e.table("wordfight", 3, map[string]any{"clock": map[string]any{"kind": "fischer", "initial": 100, "increment": 2}})
+	e.clock.Advance(10 * time.Second)
+	// Every player moves first: a resignation before would abort.
+	e.play(id, toks, "0:declare cart", "1:place B2 across", "2:place B2 across", "0:place B2 across")
+	left, _ := timesLeft(e.view(id, ""))
+	if left[2] < 0 {
+		t.Fatalf("Cat's clock is not shown while she plays: %v", left)
+	}
+	e.play(id, toks, "2:resign")
+	left, running := timesLeft(e.view(id, ""))
+	if left[2] != -1 || running[2] {
+		t.Errorf("Cat resigned, yet her clock shows: times left %v, running %v", left, running)
+	}
+	if left[0] < 0 || left[1] < 0 {
+		t.Errorf("the clocks of the players still in went: %v", left)
+	}
+}
+
 // TestCorrespondenceClock: a correspondence clock gives each move its
 // days, shown as an absolute deadline in UTC; a restart moves it on by
 // the time the server was down, as every clock stands still then; when

@@ -510,6 +510,14 @@ func (s *State) notation(m move) string {
 	return "resign"
 }
 
+// Out implements game.Leaver: a seat whose every hunt is settled (its
+// passwords found, tripped over or given up) moves no more, though the
+// others may still hunt its grid.
+func (s *State) Out(seat game.Seat) bool {
+	c := int(seat)
+	return c >= 0 && c < s.n && s.done(c)
+}
+
 // Apply plays move for seat. A refused move changes nothing and returns an
 // error naming it in a player's words.
 func (s *State) Apply(seat game.Seat, text string) ([]game.Event, error) {

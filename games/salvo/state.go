@@ -175,6 +175,12 @@ func (s *State) Result() game.Result {
 	return r
 }
 
+// Out implements game.Leaver: a seat out of the game (resigned, its
+// fleet outlined, or a wrong outline of its own) fires no more.
+func (s *State) Out(seat game.Seat) bool {
+	return seat >= 0 && int(seat) < s.n && s.out[seat] != ""
+}
+
 // Target returns the seat that seat fires at: the next seat in order still
 // in the game, or Spectator when there is none.
 func (s *State) Target(seat game.Seat) game.Seat {

@@ -105,6 +105,12 @@ func (s *State) Result() game.Result {
 	return r
 }
 
+// Out implements game.Leaver: a player who resigned answers no more
+// words, while the others play on.
+func (s *State) Out(seat game.Seat) bool {
+	return seat >= 0 && int(seat) < len(s.resigned) && s.resigned[seat]
+}
+
 // Strikes reports the strikes so far.
 func (s *State) Strikes() int { return s.strikes }
 

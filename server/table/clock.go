@@ -491,7 +491,7 @@ func (t *table) clockInfo(in *Info, now time.Time) {
 			d = d.UTC()
 			left := max(d.Sub(now), 0).Seconds()
 			in.Seats[i].Deadline, in.Seats[i].TimeLeft = &d, &left
-		} else if t.tc.kind == game.ClockFischer && t.status != store.Finished && t.m.Seats[i].Computer == "" && in.Seats[i].Kind != "computer" {
+		} else if t.tc.kind == game.ClockFischer && t.status != store.Finished && t.m.Seats[i].Computer == "" && in.Seats[i].Kind != "computer" && !t.out(i) {
 			// A Fischer clock that is not running still shows the
 			// seat's time, while the game lasts: its own, or all of it
 			// before play.
@@ -502,6 +502,14 @@ func (t *table) clockInfo(in *Info, now time.Time) {
 			in.Seats[i].TimeLeft = &left
 		}
 	}
+}
+
+// out says whether seat i is out of a game that goes on without it
+// (game.Leaver): its clock, which will never run again, is not shown.
+// t.mu must be held.
+func (t *table) out(i int) bool {
+	l, ok := t.st.(game.Leaver)
+	return ok && l.Out(game.Seat(i))
 }
 
 // ClockInfo is a table's clock as its public information shows it: the
