@@ -162,25 +162,7 @@ func TestResultWinnersAList(t *testing.T) {
 		for _, n := range []int{lo, 2} {
 			t.Run(fmt.Sprintf("%s/%d", name, n), func(t *testing.T) {
 				t.Parallel()
-				rules, err := game.Resolve(g.Options(), nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cfg := game.Config{Players: []string{"Ann", "Ben"}[:n], Rules: rules, Lexicon: lex, Seed: 5}
-				var setups []json.RawMessage
-				if g.HasSetup() {
-					for i := range n {
-						raw, err := g.AutoSetup(cfg, game.Seat(i), uint64(i+1))
-						if err != nil {
-							t.Fatal(err)
-						}
-						setups = append(setups, raw)
-					}
-				}
-				st, err := g.New(cfg, setups)
-				if err != nil {
-					t.Fatal(err)
-				}
+				st := newPlay(t, g, lex, []string{"Ann", "Ben"}[:n])
 				check := func(when string) {
 					t.Helper()
 					b, err := json.Marshal(st.Result())
@@ -222,25 +204,7 @@ func TestLeavers(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			g, _ := reg.Lookup(name)
-			rules, err := game.Resolve(g.Options(), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg := game.Config{Players: []string{"Ann", "Ben", "Cat"}, Rules: rules, Lexicon: lex, Seed: 5}
-			var setups []json.RawMessage
-			if g.HasSetup() {
-				for i := range 3 {
-					raw, err := g.AutoSetup(cfg, game.Seat(i), uint64(i+1))
-					if err != nil {
-						t.Fatal(err)
-					}
-					setups = append(setups, raw)
-				}
-			}
-			st, err := g.New(cfg, setups)
-			if err != nil {
-				t.Fatal(err)
-			}
+			st := newPlay(t, g, lex, []string{"Ann", "Ben", "Cat"})
 			l, ok := st.(game.Leaver)
 			if !ok {
 				t.Fatalf("%s's state does not say who is out", name)
@@ -261,4 +225,30 @@ func TestLeavers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// newPlay starts a game of g with the default rules between players,
+// each seat's setup made at random.
+func newPlay(t *testing.T, g game.Game, lex *lexicon.Lexicon, players []string) game.State {
+	t.Helper()
+	rules, err := game.Resolve(g.Options(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := game.Config{Players: players, Rules: rules, Lexicon: lex, Seed: 5}
+	var setups []json.RawMessage
+	if g.HasSetup() {
+		for i := range players {
+			raw, err := g.AutoSetup(cfg, game.Seat(i), uint64(i+1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			setups = append(setups, raw)
+		}
+	}
+	st, err := g.New(cfg, setups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

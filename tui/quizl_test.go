@@ -241,11 +241,7 @@ func playQuizl(t *testing.T, tm *term, secret string) string {
 }
 
 func TestQuizlAgainstTheComputer(t *testing.T) {
-	ts := newTestServer(t)
-	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.open("quizl", 0)
-	tm.key("enter")
-	tm.waitFor("the grid editor", has("Make your grid"))
+	tm := quizlGridEditor(t)
 	tm.typeText("crane")
 	tm.waitFor("the count of squares left", has(`password "CRANE" on row 5`, "20 squares to fill"))
 	checkFits(t, tm)

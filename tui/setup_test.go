@@ -63,11 +63,7 @@ func columnOf(rows []string, c int) string {
 // the grid deceptively by the strong computer around the password, kept
 // on its column.
 func TestQuizlGridEditor(t *testing.T) {
-	ts := newTestServer(t)
-	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.open("quizl", 0)
-	tm.key("enter")
-	tm.waitFor("the grid editor", has("Make your grid"))
+	tm := quizlGridEditor(t)
 	tm.key("tab") // typing down
 	tm.key("right")
 	tm.key("right")
@@ -152,11 +148,7 @@ func TestQuizlGridEditor(t *testing.T) {
 // that is no more and the verdict on the new one takes its place.
 func TestSetupRefusalGoesWithTheSetup(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.open("quizl", 0)
-	tm.key("enter")
-	tm.waitFor("the grid editor", has("Make your grid"))
+	tm := quizlGridEditor(t)
 	tm.typeText("crane")
 	tm.waitFor("the password", has(`password "CRANE" on row 5`, "20 squares to fill"))
 	tm.key("enter") // 20 squares empty: not handed in, and says why
@@ -266,11 +258,7 @@ func TestLowerFirst(t *testing.T) {
 // start rather than wrapping round to erase its end.
 func TestGridEditorBackspace(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.open("quizl", 0)
-	tm.key("enter")
-	tm.waitFor("the grid editor", has("Make your grid"))
+	tm := quizlGridEditor(t)
 	tm.key("tab") // typing down
 	tm.typeText("light")
 	tm.waitFor("the password", has(`password "LIGHT" on column 0`))
@@ -288,4 +276,16 @@ func TestGridEditorBackspace(t *testing.T) {
 	if st := tm.table().setup; st.r != 0 || st.c != 0 {
 		t.Errorf("backspace past the line's start moved the cursor to row %d, column %d", st.r, st.c)
 	}
+}
+
+// quizlGridEditor opens, as Ann at 80x24, a Quizl table against the
+// computer, easy, and returns her terminal on its grid editor.
+func quizlGridEditor(t *testing.T) *term {
+	t.Helper()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 0)
+	tm.key("enter")
+	tm.waitFor("the grid editor", has("Make your grid"))
+	return tm
 }
