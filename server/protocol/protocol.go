@@ -34,8 +34,9 @@ func DecodeJSON(r io.Reader, limit int64, v any) error {
 	return DecodeBytes(b, v)
 }
 
-// DecodeNone reads the body of a request that takes none: nothing, or
-// an empty JSON object, which many clients send with every POST. Anything
+// DecodeNone reads the body of a request that takes none: nothing, an
+// empty JSON object or JSON's null, which many clients send with every
+// POST (null is what a Go program's json.Marshal(nil) sends). Anything
 // else is refused, for a client that sends fields believes it says
 // something, and a request that acts (an abort, a day's one attempt)
 // must not act on what it did not read.
@@ -44,7 +45,7 @@ func DecodeNone(r io.Reader, limit int64) error {
 	if err != nil {
 		return err
 	}
-	if len(bytes.TrimSpace(b)) == 0 {
+	if t := bytes.TrimSpace(b); len(t) == 0 || string(t) == "null" {
 		return nil
 	}
 	var none struct{}
