@@ -471,20 +471,25 @@ func (hm *homeScreen) view() string {
 		}
 	}
 	// A game's notes (its event, whom the server played for) go on its
-	// line where they fit, else on a line of their own below it, whole:
-	// the list shows fewer games rather than cut them, keeping the one
-	// the cursor is on in sight.
+	// line where they fit, its date giving way to them if need be, else
+	// on a line of their own below it, whole: the list shows fewer games
+	// rather than cut them, keeping the one the cursor is on in sight.
 	line := func(j int) (string, string) {
 		r := rs[j]
 		rated := "     "
 		if r.Rated {
 			rated = "rated"
 		}
-		when := ""
-		if !r.When.IsZero() {
-			when = r.When.In(hm.zone()).Format("Jan 2 15:04")
+		l := fmt.Sprintf("%s%-22s %-16s %-9s %s", cur(i+3+j), r.Title, r.Table, r.Status, rated)
+		note := strings.Join(r.notes(), " · ")
+		if r.When.IsZero() {
+			return l, note
 		}
-		return fmt.Sprintf("%s%-22s %-16s %-9s %s %s", cur(i+3+j), r.Title, r.Table, r.Status, rated, when), strings.Join(r.notes(), " · ")
+		dated := l + " " + r.When.In(hm.zone()).Format("Jan 2 15:04")
+		if note != "" && ansi.StringWidth(dated+" · "+note) > hm.w && ansi.StringWidth(strings.TrimRight(l, " ")+" · "+note) <= hm.w {
+			return strings.TrimRight(l, " "), note
+		}
+		return dated, note
 	}
 	// below is the notes of game j on lines of their own, "" when they
 	// fit on its line or it has none.
