@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -749,11 +750,21 @@ func (sh *shared) msgExtra() int {
 }
 
 // tailOf is the end of a line being typed that fits in w columns: a line
-// longer than the screen shows its end, where the cursor is.
+// longer than the screen shows its end, where the cursor is. It measures
+// the line once: drawn at every key, a line of thousands of characters
+// (a key pasted whole) measured again for each character it dropped
+// kept a processor busy for minutes.
 func tailOf(line string, w int) string {
-	r := []rune(line)
-	for len(r) > 0 && ansi.StringWidth(string(r)) > w {
-		r = r[1:]
+	w = max(w, 0)
+	over := ansi.StringWidth(line) - w
+	if over <= 0 {
+		return line
 	}
-	return string(r)
+	tail := ansi.TruncateLeft(line, over, "")
+	for tail != "" && ansi.StringWidth(tail) > w {
+		// A wide character straddled the edge: it goes whole.
+		_, size := utf8.DecodeRuneInString(tail)
+		tail = tail[size:]
+	}
+	return tail
 }

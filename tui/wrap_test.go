@@ -43,3 +43,44 @@ func TestWrapKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestTailOf: the end of a line that fits in w columns, whole characters
+// only (a wide one that would straddle the edge goes), as dropping
+// characters from the front until it fits would leave it.
+func TestTailOf(t *testing.T) {
+	t.Parallel()
+	// dropping is the reading tailOf must agree with, one character at
+	// a time from the front.
+	dropping := func(line string, w int) string {
+		r := []rune(line)
+		for len(r) > 0 && ansi.StringWidth(string(r)) > w {
+			r = r[1:]
+		}
+		return string(r)
+	}
+	for _, c := range []struct {
+		line string
+		w    int
+	}{
+		{"", 10}, {"short", 10}, {"exactly10!", 10}, {"a line longer than ten", 10},
+		{"漢字の行が長すぎる", 7}, {"漢字の行が長すぎる", 8}, {"ab漢字", 3},
+		{"résumé and café", 6}, {"x", 0}, {"xyz", -3},
+		{strings.Repeat("ssh-ed25519 AAAA", 300), 77},
+	} {
+		if got, want := tailOf(c.line, c.w), dropping(c.line, c.w); got != want {
+			t.Errorf("tailOf(%q, %d) = %q, want %q", c.line, c.w, got, want)
+		}
+		if got := tailOf(c.line, c.w); ansi.StringWidth(got) > max(c.w, 0) {
+			t.Errorf("tailOf(%q, %d) = %q, %d columns", c.line, c.w, got, ansi.StringWidth(got))
+		}
+	}
+}
+
+// BenchmarkTailOf draws the end of a pasted key of 4,096 characters, the
+// longest the key box takes, as each key pressed in it redraws it.
+func BenchmarkTailOf(b *testing.B) {
+	line := "ssh-ed25519 " + strings.Repeat("A", 4096-12)
+	for b.Loop() {
+		tailOf(line, 77)
+	}
+}
