@@ -1557,3 +1557,36 @@ func TestEventPlayerGames(t *testing.T) {
 		t.Errorf("every game again:\n%s", got)
 	}
 }
+
+// TestEventPasswordTakenSlowly: a guest who takes their time over an
+// event's password (its screen out of sight meanwhile, no longer read)
+// joins with one that has spaces at its ends, as its maker set it, and
+// the event's screen reads the event again: when it starts and pairs
+// them, the game's table opens by itself, though no player stream tells
+// a guest.
+func TestEventPasswordTakenSlowly(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ben, benS := signedUp(t, ts, "Ben")
+	ev := newArenaAPI(t, ts, benS, "Club night", " owl and lark ")
+	if _, err := ben.JoinTournament(context.Background(), benS.Token, ev.ID, " owl and lark "); err != nil {
+		t.Fatal(err)
+	}
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("e")
+	tm.waitFor("the list", has("> Club night ⚿"))
+	tm.key("enter")
+	tm.waitFor("the event", has("Club night", "Standings", "Ben"))
+	tm.key("j")
+	tm.waitFor("the password's prompt", has("The password of Club night"))
+	// A tick while the prompt is on show: the event, out of sight and
+	// not joined, is read no more.
+	tm.waitFor("the event's reading stopped", func(string) bool { return !tm.m.event.ticking })
+	tm.typeText(" owl and lark ")
+	tm.key("enter")
+	tm.waitFor("joined", has("you joined Club night", "2 players"))
+	if err := startEvent(ben, benS, ev.ID); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the event's game", has("Nymphabet · ", "you: Ann"))
+}

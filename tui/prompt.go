@@ -46,13 +46,19 @@ func openSecret(sh *shared, head, help string, back screen, enter func(string) t
 	sh.nav.show(&promptScreen{shared: sh, head: head, help: help, max: 200, enter: enter, secret: true, back: back})
 }
 
-// leave goes back to the screen the prompt was opened from.
-func (pr *promptScreen) leave() {
+// leave goes back to the screen the prompt was opened from, and has it
+// read its news again where it keeps some (an event's standings, which
+// stop being read while it is out of sight).
+func (pr *promptScreen) leave() tea.Cmd {
 	if pr.back != nil {
 		pr.nav.show(pr.back)
-		return
+		if r, ok := pr.back.(interface{ resume() tea.Cmd }); ok {
+			return r.resume()
+		}
+		return nil
 	}
 	pr.nav.goHome()
+	return nil
 }
 
 // openJoin asks for a table to join (an invite code, link or table id),
@@ -76,9 +82,9 @@ func (pr *promptScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		pr.input, pr.err = "", ""
-		pr.leave()
+		back := pr.leave()
 		msg.take()
-		return nil
+		return back
 	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
@@ -89,13 +95,17 @@ func (pr *promptScreen) update(msg tea.Msg) tea.Cmd {
 		// Given up: the refusal of the line goes with it, rather than
 		// stand on the screen esc goes back to.
 		pr.err = ""
-		pr.leave()
-		return nil
+		return pr.leave()
 	case "enter":
 		line := strings.TrimSpace(pr.input)
 		if line == "" {
 			pr.err = "type something first"
 			return nil
+		}
+		if pr.secret {
+			// A password is taken as typed, spaces at its ends too, as
+			// the form that set it sent it.
+			line = pr.input
 		}
 		if pr.check != nil {
 			if pr.busy {
@@ -105,8 +115,7 @@ func (pr *promptScreen) update(msg tea.Msg) tea.Cmd {
 			return pr.check(line)
 		}
 		pr.input, pr.err = "", ""
-		pr.leave()
-		return pr.enter(line)
+		return tea.Batch(pr.leave(), pr.enter(line))
 	default:
 		editLine(&pr.input, s, k, pr.max)
 	}
