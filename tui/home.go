@@ -471,69 +471,73 @@ func (hm *homeScreen) view() string {
 		}
 	}
 	// A game's notes (its event, whom the server played for) go on its
-	// line where they fit, its date giving way to them if need be, else
-	// on a line of their own below it, whole: the list shows fewer games
-	// rather than cut them, keeping the one the cursor is on in sight.
-	line := func(j int) (string, string) {
+	// line where they fit; else under it while the list has lines to
+	// spare; else on its line in place of its date, where that makes
+	// room; else under it all the same, whole: the list shows fewer
+	// games rather than cut them, keeping the one the cursor is on in
+	// sight.
+	line := func(j int) (dated, undated, note string) {
 		r := rs[j]
 		rated := "     "
 		if r.Rated {
 			rated = "rated"
 		}
-		l := fmt.Sprintf("%s%-22s %-16s %-9s %s", cur(i+3+j), r.Title, r.Table, r.Status, rated)
-		note := strings.Join(r.notes(), " · ")
-		if r.When.IsZero() {
-			return l, note
+		undated = fmt.Sprintf("%s%-22s %-16s %-9s %s", cur(i+3+j), r.Title, r.Table, r.Status, rated)
+		dated = undated
+		if !r.When.IsZero() {
+			dated += " " + r.When.In(hm.zone()).Format("Jan 2 15:04")
 		}
-		dated := l + " " + r.When.In(hm.zone()).Format("Jan 2 15:04")
-		if note != "" && ansi.StringWidth(dated+" · "+note) > hm.w && ansi.StringWidth(strings.TrimRight(l, " ")+" · "+note) <= hm.w {
-			return strings.TrimRight(l, " "), note
-		}
-		return dated, note
+		return dated, strings.TrimRight(undated, " "), strings.Join(r.notes(), " · ")
 	}
-	// below is the notes of game j on lines of their own, "" when they
-	// fit on its line or it has none.
-	below := func(j int) string {
-		l, note := line(j)
-		if note == "" || ansi.StringWidth(l+" · "+note) <= hm.w {
-			return ""
-		}
+	fits := func(l, note string) bool { return ansi.StringWidth(l+" · "+note) <= hm.w }
+	under := func(note string) string {
 		return "    " + strings.ReplaceAll(wrap(note, max(20, hm.w-4)), "\n", "\n    ")
 	}
-	need := func() int {
-		n := end - start
-		for j := start; j < end; j++ {
-			if nb := below(j); nb != "" {
-				n += strings.Count(nb, "\n") + 1
-			}
-		}
+	// layout draws the games start to end, and says how many lines they
+	// and the lines about the others take.
+	layout := func() ([]string, int) {
+		var out []string
+		n := 0
 		if start > 0 {
 			n++
 		}
 		if end < len(rs) {
 			n++
 		}
-		return n
+		spare := room - n - (end - start)
+		for j := start; j < end; j++ {
+			dated, undated, note := line(j)
+			l := dated
+			switch {
+			case note == "":
+			case fits(dated, note):
+				l += " · " + note
+			case strings.Count(under(note), "\n")+1 <= spare:
+				spare -= strings.Count(under(note), "\n") + 1
+				l += "\n" + faint(under(note))
+			case fits(undated, note):
+				l = undated + " · " + note
+			default:
+				l += "\n" + faint(under(note))
+			}
+			out = append(out, l)
+			n += strings.Count(l, "\n") + 1
+		}
+		return out, n
 	}
-	for need() > room && end-start > 1 {
+	games, n := layout()
+	for n > room && end-start > 1 {
 		if sel := hm.at - (i + 3); sel == end-1 {
 			start++
 		} else {
 			end--
 		}
+		games, n = layout()
 	}
 	if start > 0 {
 		fmt.Fprintf(&b, "  … %d newer above\n", start)
 	}
-	for j := start; j < end; j++ {
-		l, note := line(j)
-		switch nb := below(j); {
-		case note == "":
-		case nb != "":
-			l += "\n" + faint(nb)
-		default:
-			l += " · " + note
-		}
+	for _, l := range games {
 		b.WriteString(fit(l, hm.w, strings.Count(l, "\n")+1) + "\n")
 	}
 	if end < len(rs) {
