@@ -93,6 +93,14 @@ func TestSeeksPairOverHTTP(t *testing.T) {
 		if st, body := bob.do("POST", "/api/v1/seeks/"+g.Seek.ID+"/accept", nil, &acc); st != 201 || acc.Status != "paired" || acc.Table.Token == "" {
 			t.Fatalf("bob accepts: %d %s", st, body)
 		}
+		// A third player a moment late: the seek was taken meanwhile.
+		late := &client{t: t, base: base}
+		var lid table.Identity
+		late.do("POST", "/api/v1/identity", `{"name": "Lou"}`, &lid)
+		late.token = lid.Token
+		if st, body := late.do("POST", "/api/v1/seeks/"+g.Seek.ID+"/accept", nil, nil); st != 409 || !strings.Contains(body, "taken by another player meanwhile") {
+			t.Errorf("a seek accepted a moment after it was taken: %d %s, want 409", st, body)
+		}
 		v, err = sf.s.View(context.Background(), nil, acc.Table.Table)
 		if err != nil {
 			t.Fatal(err)

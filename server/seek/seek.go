@@ -745,7 +745,15 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (Ans
 	s.mu.Lock()
 	w := s.book.byID[id]
 	if w == nil || !s.present(w, now) {
+		_, taken := s.paired[id]
+		_, pairing := s.pairing[id]
 		s.mu.Unlock()
+		if taken || pairing {
+			// Another player took it a moment ago: its pairing is kept a
+			// while, and says so, as protocol's 409 for a seek taken
+			// meanwhile does.
+			return Answer{}, refuse.Conflict("this seek was taken by another player meanwhile")
+		}
 		return Answer{}, refuse.NotFound("there is no seek %q waiting: it was taken, canceled, or its player left", refuse.Clip(id))
 	}
 	seeker := w.listed().Player // as the lobby names them now
