@@ -98,7 +98,7 @@ func TestSeeksPairOverHTTP(t *testing.T) {
 		var lid table.Identity
 		late.do("POST", "/api/v1/identity", `{"name": "Lou"}`, &lid)
 		late.token = lid.Token
-		if st, body := late.do("POST", "/api/v1/seeks/"+g.Seek.ID+"/accept", nil, nil); st != 409 || !strings.Contains(body, "taken by another player meanwhile") {
+		if st, body := late.do("POST", "/api/v1/seeks/"+g.Seek.ID+"/accept", nil, nil); st != 409 || !strings.Contains(body, "this seek was taken meanwhile: its player has a game now") {
 			t.Errorf("a seek accepted a moment after it was taken: %d %s, want 409", st, body)
 		}
 		v, err = sf.s.View(context.Background(), nil, acc.Table.Table)

@@ -749,10 +749,9 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (Ans
 		_, pairing := s.pairing[id]
 		s.mu.Unlock()
 		if taken || pairing {
-			// Another player took it a moment ago: its pairing is kept a
-			// while, and says so, as protocol's 409 for a seek taken
-			// meanwhile does.
-			return Answer{}, refuse.Conflict("this seek was taken by another player meanwhile")
+			// It paired a moment ago, its pairing kept a while: a seek
+			// taken meanwhile, as players-api.md has it.
+			return Answer{}, refuse.Conflict("this seek was taken meanwhile: its player has a game now")
 		}
 		return Answer{}, refuse.NotFound("there is no seek %q waiting: it was taken, canceled, or its player left", refuse.Clip(id))
 	}

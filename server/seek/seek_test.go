@@ -489,8 +489,8 @@ func TestSeekAccept(t *testing.T) {
 	if !pr.Rated || pr.Rules.Int(game.ClockOption) != 60 || pr.Asker != "ben" {
 		t.Fatalf("pairing %+v", pr)
 	}
-	if _, err := e.s.Accept(ctx, &auth.Principal{Identity: "eve"}, a.Seek.ID); refuse.Status(err) != http.StatusNotFound {
-		t.Fatalf("accepted twice: %v", err)
+	if _, err := e.s.Accept(ctx, &auth.Principal{Identity: "eve"}, a.Seek.ID); refuse.Status(err) != http.StatusConflict || !strings.Contains(err.Error(), "taken meanwhile") {
+		t.Fatalf("accepted twice: %v, want 409", err)
 	}
 	if n := e.s.Len(); n != 0 {
 		t.Fatalf("%d seeks wait after Ben's acceptance", n)
@@ -707,10 +707,10 @@ func TestSeekOneGameAtATime(t *testing.T) {
 	}{
 		{"Ann accepts Ben's seek", func(e *env, ben, _ string) (Answer, error) {
 			return e.s.Accept(context.Background(), &auth.Principal{Identity: "ann"}, ben)
-		}, http.StatusNotFound},
+		}, http.StatusConflict},
 		{"Cat accepts Ben's seek", func(e *env, ben, _ string) (Answer, error) {
 			return e.s.Accept(context.Background(), &auth.Principal{Identity: "cat"}, ben)
-		}, http.StatusNotFound},
+		}, http.StatusConflict},
 		{"Ann accepts Eve's seek", func(e *env, _, eve string) (Answer, error) {
 			return e.s.Accept(context.Background(), &auth.Principal{Identity: "ann"}, eve)
 		}, http.StatusConflict},
