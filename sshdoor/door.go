@@ -69,6 +69,11 @@ type Config struct {
 	// back through any server of a cluster. Both are required.
 	Guest    func(ctx context.Context, key string) (name, token string, err error)
 	Remember func(ctx context.Context, key, name, token string) error
+	// GuestName, when set, refuses a login name a guest may not play
+	// under, one that passes for an account's (auth.Auth.GuestName):
+	// the guest then plays under a name the server gives, as under a
+	// reserved login, rather than be refused at their first table.
+	GuestName func(ctx context.Context, name string) error
 	// Idle closes a session in which no key was pressed for this long
 	// (0: DefaultIdle).
 	Idle time.Duration
@@ -456,6 +461,12 @@ func (d *Door) run(sess ssh.Session) {
 				c.Name = ""
 			}
 		}
+	}
+	if cfg.Session == "" && resumeTok == "" && c.Name != "" && d.cfg.GuestName != nil && d.cfg.GuestName(ctx, c.Name) != nil {
+		// A login that passes for an account's name ("B0b" beside
+		// Bob's) would be refused at the first table: the server names
+		// the guest.
+		c.Name = ""
 	}
 	var played atomic.Bool // the keyless guest has an identity to come back to
 	// tokens are the guest identity tokens the connection played under:

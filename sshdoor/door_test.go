@@ -75,6 +75,10 @@ func newFixture(t *testing.T, cfg Config) *fixture {
 		return s.Name, s.Token, err
 	}
 	cfg.Guest, cfg.Remember = svc.GuestToken, svc.RememberGuest
+	cfg.GuestName = func(ctx context.Context, name string) error {
+		_, err := svc.Auth().GuestName(ctx, name)
+		return err
+	}
 	f.cfg = cfg
 	f.startDoor()
 	t.Cleanup(func() {
@@ -1369,5 +1373,19 @@ func TestTimeZoneOverSSH(t *testing.T) {
 		tm.send("?")
 		tm.waitFor(tc.want)
 		tm.conn.Close()
+	}
+}
+
+// TestLookalikeLoginIsNoGuestName: a login that passes for an account's
+// name (b0b beside Bob) is no name for a guest, as a reserved one is
+// not: the server names the guest, who opens a table at once, rather
+// than one shown as b0b and refused at every table.
+func TestLookalikeLoginIsNoGuestName(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.signUp("Bob", "correct horse battery")
+	tm := f.dial("b0b", nil, "")
+	tm.waitFor("guest (no name yet)")
+	if strings.Contains(tm.text(), "b0b") {
+		t.Errorf("the guest is shown under the look-alike login:\n%s", tm.text())
 	}
 }

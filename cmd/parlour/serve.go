@@ -747,6 +747,10 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, metric
 			Remember: func(ctx context.Context, key, name, token string) error {
 				return svc.RememberGuest(ctx, key, name, token)
 			},
+			GuestName: func(ctx context.Context, name string) error {
+				_, err := svc.Auth().GuestName(ctx, name)
+				return err
+			},
 		})
 		if err != nil {
 			return err
