@@ -11,6 +11,10 @@ type Waiting struct {
 	Points int     // arena score so far
 	Rating float64 // orders players of equal points (higher first)
 	Last   string  // the last opponent ("" none)
+	// Avoid lists the players this one is kept apart from (a block,
+	// made by either): Arena never pairs them; whoever has nobody else
+	// waits.
+	Avoid []string
 }
 
 // Arena pairs an arena's waiting pool: it orders the players by points,
@@ -62,6 +66,9 @@ func Arena(waiting []Waiting) (pairs [][2]string) {
 	rematch := func(a, b int) bool {
 		return pool[a].Last == pool[b].ID || pool[b].Last == pool[a].ID
 	}
+	apart := func(a, b int) bool {
+		return slices.Contains(pool[a].Avoid, pool[b].ID) || slices.Contains(pool[b].Avoid, pool[a].ID)
+	}
 	// Greedy down the standings: each unpaired player takes the nearest
 	// unpaired player below who is not a rematch. Each player rules out
 	// at most a couple of others, so the search rarely goes far.
@@ -72,7 +79,7 @@ func Arena(waiting []Waiting) (pairs [][2]string) {
 			continue
 		}
 		for j := i + 1; j < len(pool); j++ {
-			if !paired[j] && !rematch(i, j) {
+			if !paired[j] && !rematch(i, j) && !apart(i, j) {
 				paired[i], paired[j] = true, true
 				idx = append(idx, [2]int{i, j})
 				break
@@ -90,6 +97,9 @@ func Arena(waiting []Waiting) (pairs [][2]string) {
 	}
 	if len(left) >= 2 {
 		idx = settle(len(pool), idx, left, rematch)
+		// Settling weighs rematches, not blocks: a pair kept apart
+		// waits for others.
+		idx = slices.DeleteFunc(idx, func(p [2]int) bool { return apart(p[0], p[1]) })
 	}
 	slices.SortFunc(idx, func(p, q [2]int) int { return cmp.Compare(min(p[0], p[1]), min(q[0], q[1])) })
 	pairs = make([][2]string, len(idx))

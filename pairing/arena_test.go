@@ -36,6 +36,18 @@ func TestArena(t *testing.T) {
 			pairs:   "a-c b-d",
 		},
 		{
+			// a blocks b: never paired, even where nothing else is
+			// left; b waits.
+			name:    "kept apart",
+			waiting: []Waiting{{ID: "a", Points: 4, Avoid: []string{"b"}}, {ID: "b", Points: 4}, {ID: "c", Points: 2}},
+			pairs:   "a-c",
+		},
+		{
+			name:    "kept apart, and alone",
+			waiting: []Waiting{{ID: "a"}, {ID: "b", Avoid: []string{"a"}}},
+			pairs:   "",
+		},
+		{
 			// Only b remembers a: still a rematch.
 			name:    "rematch seen from one side",
 			waiting: []Waiting{{ID: "a", Points: 4}, {ID: "b", Points: 4, Last: "a"}, {ID: "c", Points: 2}, {ID: "d"}},

@@ -144,6 +144,10 @@ type grouping struct {
 	penalty int64 // the cost of one earlier meeting
 }
 
+// avoidMeetings is how many earlier meetings a block between two players
+// weighs as, when tables of more than two seat a round.
+const avoidMeetings = 64
+
 func newGrouping(field []Entrant, order []int, sizes []int, seats int) *grouping {
 	spread := int64(2 * (seats - 1))
 	g := &grouping{field: field, meets: make(map[[2]int]int), penalty: 2 * spread * spread}
@@ -160,6 +164,13 @@ func newGrouping(field []Entrant, order []int, sizes []int, seats int) *grouping
 		for _, id := range field[i].Met {
 			if j, ok := pos[id]; ok && seated[j] && j != i {
 				seen[j]++
+			}
+		}
+		// Players kept apart count as met many times: a table seats
+		// them together only when every other seating is worse still.
+		for _, id := range field[i].Avoid {
+			if j, ok := pos[id]; ok && seated[j] && j != i {
+				seen[j] += avoidMeetings
 			}
 		}
 		for j, c := range seen {

@@ -18,6 +18,11 @@ type Entrant struct {
 	// twice appears twice. After a multi-seat game it lists each other
 	// player at the table.
 	Met []string
+	// Avoid lists the players this one is kept apart from (a block,
+	// made by either): a pairing treats them as met, so that a two-seat
+	// round never seats them together, as it never repeats a game. It
+	// counts in no tiebreak.
+	Avoid []string
 }
 
 // Round is one round's pairing: its tables, each listing IDs in seat

@@ -7,7 +7,8 @@ import "fmt"
 const maxGap = 1000
 
 // Swiss pairs one round of a Swiss event: two-seat tables of players with
-// equal or close points, never two who have met before. When the field is
+// equal or close points, never two who have met before, nor two kept
+// apart (Entrant.Avoid). When the field is
 // odd, one entrant sits out: the lowest-ranked without a bye for whom the
 // others can still be paired (should every such choice force a rematch,
 // the lowest-ranked with the fewest byes). Tables come in standings order
@@ -15,7 +16,8 @@ const maxGap = 1000
 // game for each player, by a hash of their ID and the games they have
 // played, so that each sits first about half the time, the same on every
 // node. The order of field does not matter. Swiss fails, wrapping [ErrNoPairing],
-// when every way to pair the field repeats a game; it fails too on an
+// when every way to pair the field repeats a game or seats two players
+// kept apart; it fails too on an
 // empty or repeated ID. The work grows as the cube of the field: a round
 // of 500 takes a fraction of a second, one of 2,000 some seconds.
 func Swiss(field []Entrant) (Round, error) {
@@ -94,22 +96,30 @@ func swissMatch(field []Entrant, order []int) ([]int, error) {
 }
 
 // metSets returns, for each entrant order lists, the set of IDs they have
-// met.
+// met or are kept apart from (Entrant.Avoid).
 func metSets(field []Entrant, order []int) []map[string]bool {
 	sets := make([]map[string]bool, len(order))
 	for k, i := range order {
-		sets[k] = make(map[string]bool, len(field[i].Met))
+		sets[k] = make(map[string]bool, len(field[i].Met)+len(field[i].Avoid))
 		for _, id := range field[i].Met {
 			sets[k][id] = true
 		}
+		for _, id := range field[i].Avoid {
+			sets[k][id] = true
+		}
 	}
-	// A meeting counts if either side remembers it.
+	// A meeting counts if either side remembers it, and so does a block.
 	pos := make(map[string]int, len(order))
 	for k, i := range order {
 		pos[field[i].ID] = k
 	}
 	for _, i := range order {
 		for _, id := range field[i].Met {
+			if p, ok := pos[id]; ok {
+				sets[p][field[i].ID] = true
+			}
+		}
+		for _, id := range field[i].Avoid {
 			if p, ok := pos[id]; ok {
 				sets[p][field[i].ID] = true
 			}

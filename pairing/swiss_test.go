@@ -207,6 +207,18 @@ func TestSwiss(t *testing.T) {
 			tables: "a-d b-c",
 		},
 		{
+			// a blocks b (only a lists it): kept apart as if they had
+			// met, though neither has a game to count.
+			name: "players kept apart",
+			field: []Entrant{
+				{ID: "a", Points: 4, Avoid: []string{"b"}},
+				{ID: "b", Points: 4},
+				{ID: "c", Points: 2},
+				{ID: "d", Points: 2},
+			},
+			tables: "a-c b-d",
+		},
+		{
 			// One-sided memory counts: b never listed a.
 			name: "rematch remembered by one side",
 			field: []Entrant{
@@ -306,6 +318,11 @@ func TestSwissErrors(t *testing.T) {
 		{
 			name:   "two who met",
 			field:  []Entrant{{ID: "a", Met: []string{"b"}}, {ID: "b", Met: []string{"a"}}},
+			noPair: true,
+		},
+		{
+			name:   "two kept apart",
+			field:  []Entrant{{ID: "a"}, {ID: "b", Avoid: []string{"a"}}},
 			noPair: true,
 		},
 		{

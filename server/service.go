@@ -376,7 +376,8 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 			Limits: chatLimits, Limited: s.Service.RateLimited, Now: s.Service.Now})
 		tcfg := tournament.Config{Store: cfg.Store, Tables: s.Service, Games: cfg.Games,
 			Streams: s.social, Online: s.social.IsOnlineAnywhere, Logger: cfg.Logger, Rooms: rooms,
-			Seated: s.playersService.Seated, Moderator: s.moderation.IsModerator}
+			Seated: s.playersService.Seated, Moderator: s.moderation.IsModerator,
+			Apart: func(ctx context.Context, identity string) (map[string]bool, error) { return s.rel.Apart(ctx, identity) }}
 		if s.cl != nil {
 			// Each event runs on the one node that holds its lease; the
 			// others take it up when that node dies.

@@ -318,7 +318,24 @@ func (s *Service) arenaPairs(ev *event) [][2]string {
 		}
 		waiting = append(waiting, pairing.Waiting{ID: e.Identity, Points: e.Points, Rating: e.Rating, Last: ev.last[e.Identity]})
 	}
+	s.mu.Unlock()
+	// The blocks are read from the store, with the service's lock let
+	// go: a player another event pairs meanwhile is left out below.
+	ids := make([]string, len(waiting))
+	for i, w := range waiting {
+		ids[i] = w.ID
+	}
+	apart := s.apart(s.ctx, ids)
+	for i := range waiting {
+		waiting[i].Avoid = apart[waiting[i].ID]
+	}
 	pairs := pairing.Arena(waiting)
+	s.mu.Lock()
+	pairs = slices.DeleteFunc(pairs, func(p [2]string) bool {
+		_, a := s.playing[p[0]]
+		_, b := s.playing[p[1]]
+		return a || b
+	})
 	for _, p := range pairs {
 		s.playing[p[0]], s.playing[p[1]] = ev.t.ID, ev.t.ID
 	}
@@ -540,12 +557,28 @@ func (s *Service) nextRound(ctx context.Context, ev *event) {
 		s.finish(ctx, ev)
 		return
 	}
+	// Players kept apart (a block) are not seated together, where the
+	// field leaves another pairing; where it leaves none, they are, as
+	// the event would otherwise end here.
+	ids := make([]string, len(field))
+	for i, e := range field {
+		ids[i] = e.ID
+	}
+	apart := s.apart(ctx, ids)
+	kept := slices.Clone(field)
+	for i := range kept {
+		kept[i].Avoid = apart[kept[i].ID]
+	}
 	var r pairing.Round
 	var err error
 	if ev.t.Seats > 2 {
-		r, err = pairing.Groups(field, ev.t.Seats)
+		r, err = pairing.Groups(kept, ev.t.Seats)
 	} else {
-		r, err = pairing.Swiss(field)
+		r, err = pairing.Swiss(kept)
+		if errors.Is(err, pairing.ErrNoPairing) && len(apart) > 0 {
+			s.log.Info("a Swiss round seats players kept apart: no other pairing is left", "event", ev.t.ID, "round", n)
+			r, err = pairing.Swiss(field)
+		}
 	}
 	if err != nil {
 		s.log.Info("a Swiss ends early: no pairing is left", "event", ev.t.ID, "round", n, "err", err)

@@ -142,6 +142,10 @@ type Config struct {
 	// (package moderation), who may cancel any event not yet started
 	// (nil: nobody does).
 	Moderator func(ctx context.Context, identity string) (bool, error)
+	// Apart returns the identities identity blocks and those that block
+	// it (relations.Service.Apart): an event never pairs two of them,
+	// where another pairing is left (nil: nobody is kept apart).
+	Apart func(ctx context.Context, identity string) (map[string]bool, error)
 }
 
 // Service is the events.
@@ -591,6 +595,34 @@ func (ev *event) field(everyone bool) []pairing.Entrant {
 	for _, e := range ev.t.Entrants {
 		if everyone || !e.Left {
 			out = append(out, pairing.Entrant{ID: e.Identity, Points: e.Points, Rating: e.Rating, Byes: e.Byes, Met: met[e.Identity]})
+		}
+	}
+	return out
+}
+
+// apart returns, for each of identities, those of them it is kept apart
+// from (Config.Apart), for a pairing's Avoid. A player whose blocks
+// cannot be read is kept apart from nobody this time, and the log says
+// so: the event goes on.
+func (s *Service) apart(ctx context.Context, identities []string) map[string][]string {
+	if s.cfg.Apart == nil {
+		return nil
+	}
+	in := make(map[string]bool, len(identities))
+	for _, id := range identities {
+		in[id] = true
+	}
+	out := map[string][]string{}
+	for _, id := range identities {
+		ap, err := s.cfg.Apart(ctx, id)
+		if err != nil {
+			s.log.Warn("an event's pairing could not read a player's blocks", "identity", id, "err", err)
+			continue
+		}
+		for other := range ap {
+			if in[other] {
+				out[id] = append(out[id], other)
+			}
 		}
 	}
 	return out
