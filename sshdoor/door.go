@@ -44,6 +44,10 @@ const (
 	DefaultBurst        = 5
 )
 
+// ErrClosed is what Config.KeySession's error wraps when the key's
+// account was closed by a moderator.
+var ErrClosed = errors.New("the account was closed by a moderator")
+
 // Config configures a door.
 type Config struct {
 	// API is the base URL of the Parlour HTTP API the sessions' clients
@@ -57,7 +61,8 @@ type Config struct {
 	DataDir string
 	// KeySession returns an account's name and a session token for a
 	// public key the client has proved it holds, or an error when no
-	// account added it (server.Service.KeySession).
+	// account added it (server.Service.KeySession): one wrapping
+	// ErrClosed when the account that added it was closed.
 	KeySession func(ctx context.Context, pub gossh.PublicKey) (name, token string, err error)
 	// Guest returns the login name and a new identity token of the
 	// guest remembered under key (server.Service.GuestToken), or "" and
@@ -445,9 +450,17 @@ func (d *Door) run(sess ssh.Session) {
 			c.Name = ""
 		}
 	case d.cfg.KeySession != nil:
-		if acct, tok, err := d.cfg.KeySession(ctx, pub); err == nil {
+		acct, tok, err := d.cfg.KeySession(ctx, pub)
+		switch {
+		case err == nil:
 			cfg.Session, cfg.Account, c.Name = tok, acct, acct
-		} else {
+		case errors.Is(err, ErrClosed):
+			// The key is the account's, which a moderator closed: no
+			// password would sign it in. Its player is told so, and plays
+			// as a guest the server names.
+			fmt.Fprintf(sess, "The account this key belongs to was closed by a moderator: you play as a guest.\n")
+			c.Name = ""
+		default:
 			acct, tok, ok, taken, note, err := d.offerPassword(sess, hc, name, pub)
 			cfg.Note = note
 			if err != nil {

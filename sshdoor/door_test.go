@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -29,7 +30,9 @@ import (
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/limit"
+	"parlour/server/moderation"
 	"parlour/server/players"
+	refusal "parlour/server/refuse"
 	"parlour/store/sqlite"
 	"parlour/web"
 )
@@ -42,7 +45,8 @@ type fixture struct {
 	api     string // the HTTP API on loopback, for the test's own requests
 	sshAddr string
 	door    *Door
-	cfg     Config // the door's, to start it again
+	cfg     Config        // the door's, to start it again
+	db      *sqlite.Store // the server's store, for what no request does (a moderator's role)
 }
 
 func newFixture(t *testing.T, cfg Config) *fixture {
@@ -52,6 +56,7 @@ func newFixture(t *testing.T, cfg Config) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.db = db
 	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot})
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +77,9 @@ func newFixture(t *testing.T, cfg Config) *fixture {
 	cfg.API, cfg.DataDir, cfg.HTTP = f.api, f.dir, pipe.Client
 	cfg.KeySession = func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
 		s, err := svc.KeySession(ctx, pub)
+		if refusal.Status(err) == http.StatusForbidden {
+			err = fmt.Errorf("%w: %v", ErrClosed, err)
+		}
 		return s.Name, s.Token, err
 	}
 	cfg.Guest, cfg.Remember = svc.GuestToken, svc.RememberGuest
@@ -1387,5 +1395,32 @@ func TestLookalikeLoginIsNoGuestName(t *testing.T) {
 	tm.waitFor("guest (no name yet)")
 	if strings.Contains(tm.text(), "b0b") {
 		t.Errorf("the guest is shown under the look-alike login:\n%s", tm.text())
+	}
+}
+
+// TestClosedAccountsKey: the owner of an account a moderator closed, who
+// comes with the account's key, is told the account is closed and plays
+// as a guest the server names, without being asked for a password that
+// could sign nothing in, nor told the key is not the account's.
+func TestClosedAccountsKey(t *testing.T) {
+	f := newFixture(t, Config{})
+	robinTok := f.signUp("Robin", "correct horse battery")
+	moeTok := f.signUp("Moe", "correct horse staple")
+	key := newSigner(t)
+	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey())))
+	if st := f.do("POST", "/api/v1/keys", robinTok, map[string]string{"key": line, "password": "correct horse battery"}, nil); st != 201 {
+		t.Fatalf("adding Robin's key: %d", st)
+	}
+	if _, err := moderation.Grant(context.Background(), f.db, "Moe", true, "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if st := f.do("POST", "/api/v1/moderation/close", moeTok, map[string]string{"name": "Robin", "reason": "cheating"}, nil); st != 200 {
+		t.Fatalf("closing Robin's account: %d", st)
+	}
+	tm := f.dial("robin", key, "")
+	tm.waitFor("The account this key belongs to was closed by a moderator: you play as a guest.")
+	tm.waitFor("guest (no name yet)")
+	if s := tm.text(); strings.Contains(s, "Password") || strings.Contains(s, "not among its keys") {
+		t.Errorf("the closed account's owner is asked for a password, or told the key is not theirs:\n%s", s)
 	}
 }

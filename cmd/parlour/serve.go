@@ -35,6 +35,7 @@ import (
 	"parlour/server/limit"
 	"parlour/server/mail"
 	"parlour/server/protocol"
+	refusal "parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/server/tournament/calendar"
 	"parlour/sshdoor"
@@ -737,6 +738,11 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, metric
 			MaxSessions: sshOpt.sessions, PerAddr: sshOpt.perAddr, NewPerMinute: sshOpt.newPerMinute,
 			KeySession: func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
 				s, err := svc.KeySession(ctx, pub)
+				if refusal.Status(err) == http.StatusForbidden {
+					// A key whose account was closed: the one refusal
+					// KeySession makes with 403.
+					err = fmt.Errorf("%w: %v", sshdoor.ErrClosed, err)
+				}
 				return s.Name, s.Token, err
 			},
 			// Closures: the service is made after the door, before it
