@@ -63,11 +63,18 @@ func (s *Service) creator(ctx context.Context, id string) string {
 
 // WriterNamed returns the identity of the player called name (in any
 // case), for a mute of event id's chat that names them: one of the
-// event's players (a guest among them), else the account of that name.
+// event's players (a guest among them) by the name the standings give
+// them ("Kit 2", the second guest called Kit) or their own, else the
+// account of that name.
 func (s *Service) WriterNamed(ctx context.Context, id, name string) (string, error) {
 	t, err := s.current(ctx, id)
 	if err != nil {
 		return "", err
+	}
+	for identity, shown := range entrantNames(t.Entrants) {
+		if strings.EqualFold(shown, name) {
+			return identity, nil
+		}
 	}
 	for _, en := range t.Entrants {
 		if strings.EqualFold(en.Name, name) {

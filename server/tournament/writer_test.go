@@ -1,0 +1,42 @@
+package tournament_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"parlour/server/auth"
+	"parlour/server/protocol"
+)
+
+// TestWriterNamedAsTheStandings: an event's creator mutes a writer by the
+// name the standings give them: of two guests called Kit, "Kit 2" is the
+// second, whom "Kit" would miss; an unknown name is refused.
+func TestWriterNamedAsTheStandings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	fx := newEvents(t, nil)
+	ev, _, err := fx.ts.CreateHouse(ctx, "kits", protocol.TournamentRequest{Kind: "arena", Name: "Kits", Game: "guess", Clock: json.RawMessage(`60`), Minutes: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kits []string
+	for range 2 {
+		id, err := fx.tables.NewIdentity(ctx, "Kit")
+		if err != nil {
+			t.Fatal(err)
+		}
+		kits = append(kits, id.ID)
+		if _, err := fx.ts.Join(ctx, &auth.Principal{Identity: id.ID}, ev.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range map[string]string{"Kit": kits[0], "kit 2": kits[1], "KIT 2": kits[1]} {
+		if got, err := fx.ts.WriterNamed(ctx, ev.ID, name); err != nil || got != want {
+			t.Errorf("WriterNamed(%q) = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	if _, err := fx.ts.WriterNamed(ctx, ev.ID, "Kit 3"); err == nil {
+		t.Error("a name nobody has was taken")
+	}
+}
