@@ -59,6 +59,10 @@ type Policy struct {
 	// MayModerate decides whether identity may mute writers in the room:
 	// nil lets them. A nil MayModerate lets nobody.
 	MayModerate func(ctx context.Context, identity string) error
+	// Named, when set, returns the name w's lines show, so that the
+	// owner's names and the room's agree (an event's chat names a writer
+	// as its standings do, two guests called Kit apart). nil: w.Name.
+	Named func(ctx context.Context, w Writer) string
 }
 
 // RoomsConfig is what Rooms needs; only Store is required.
@@ -265,6 +269,9 @@ func (r *Room) Post(ctx context.Context, identity, addr, text string) (RoomLine,
 		if err := r.pol.MayPost(ctx, w); err != nil {
 			return RoomLine{}, err
 		}
+	}
+	if r.pol.Named != nil {
+		w.Name = r.pol.Named(ctx, w)
 	}
 	st := r.rs.state(r.name)
 	st.mu.Lock()

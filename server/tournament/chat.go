@@ -49,7 +49,23 @@ func (s *Service) Room(ctx context.Context, id string) (*chat.Room, error) {
 			}
 			return nil
 		},
+		Named: func(ctx context.Context, w chat.Writer) string {
+			return s.shownName(ctx, id, w)
+		},
 	}), nil
+}
+
+// shownName is the name writer w goes by in event id's chat: the one its
+// standings give them when they play in it, else their own.
+func (s *Service) shownName(ctx context.Context, id string, w chat.Writer) string {
+	t, err := s.current(ctx, id)
+	if err != nil {
+		return w.Name
+	}
+	if n, ok := entrantNames(t.Entrants)[w.Identity]; ok {
+		return n
+	}
+	return w.Name
 }
 
 // creator returns the identity that made event id ("" for the house's).
