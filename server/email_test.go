@@ -615,6 +615,44 @@ func TestPasswordResetClosedAccount(t *testing.T) {
 	}
 }
 
+// TestPasswordResetSpentByNewPassword: a link mailed before its owner
+// changed the password no longer works (404), so that whoever took it
+// from the mailbox cannot undo the change; the new password still signs
+// in.
+func TestPasswordResetSpentByNewPassword(t *testing.T) {
+	t.Parallel()
+	smtp := smtptest.Start(t)
+	cfg, err := mail.ParseSMTP(smtp.URL("parlour@example.org"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newGamesFixtureTuned(t, func(c *Config) { c.SMTP, c.MailRetryDelay = cfg, time.Millisecond })
+	srv := startServer(t, f, generous)
+	dan := signUp(t, srv.URL, "Dan")
+	if st, body := dan.do("PUT", "/api/v1/account/email", map[string]string{"address": "dan@example.org", "password": testPassword}, nil); st != 200 {
+		t.Fatalf("Dan's address: %d %s", st, body)
+	}
+	if st, page := follow(t, "GET", strings.Replace(mailLink(t, smtp.Next(t), "/api/v1/email/verify"), "http://test", srv.URL, 1)); st != 200 {
+		t.Fatalf("Dan confirms his address: %d %s", st, page)
+	}
+	nobody := &client{t: t, base: srv.URL}
+	if st, body := nobody.do("POST", "/api/v1/password-reset", `{"name": "Dan"}`, nil); st != 202 {
+		t.Fatalf("a link: %d %s", st, body)
+	}
+	token := strings.SplitN(mailLink(t, smtp.Next(t), "/reset"), "token=", 2)[1]
+	if st, body := dan.do("PUT", "/api/v1/account/password", map[string]string{"password": testPassword, "new_password": "changed since the mail"}, nil); st != 204 {
+		t.Fatalf("Dan's new password: %d %s", st, body)
+	}
+	if st, body := nobody.do("POST", "/api/v1/password-reset/confirm", map[string]string{"token": token, "password": "taken from the mailbox"}, nil); st != 404 || !strings.Contains(body, "password changed") {
+		t.Errorf("the link mailed before the change: %d %s, want 404 saying the password changed since", st, body)
+	}
+	for pw, want := range map[string]int{"changed since the mail": 200, "taken from the mailbox": 401} {
+		if st, body := nobody.do("POST", "/api/v1/sessions", map[string]string{"name": "Dan", "password": pw}, nil); st != want {
+			t.Errorf("signing in with %q: %d %s, want %d", pw, st, body, want)
+		}
+	}
+}
+
 // TestPasswordResetNotOffered: a server that sends no mail says it mails
 // no links, and refuses to.
 func TestPasswordResetNotOffered(t *testing.T) {

@@ -175,9 +175,11 @@ type Players interface {
 	// AccountNames returns the account names of those of ids that have
 	// accounts.
 	AccountNames(ctx context.Context, ids []string) (map[string]string, error)
-	// SetPassword replaces identity's password hash and deletes its
-	// session and identity tokens (not its seats' tokens) except keep,
-	// in one transaction. It returns the hashes deleted.
+	// SetPassword replaces identity's password hash, deletes its session
+	// and identity tokens (not its seats' tokens) except keep and spends
+	// its password reset link, if any (a link mailed before a new
+	// password must not undo it), in one transaction. It returns the
+	// hashes deleted.
 	SetPassword(ctx context.Context, identity, hash string, keep []byte) ([][]byte, error)
 	// TouchSessions notes that the session or identity tokens (not
 	// seats' tokens) with hashes were used at at. A hash no longer

@@ -120,8 +120,10 @@ type Moderation interface {
 	CloseAccount(ctx context.Context, identity, hash string, a ModAction) ([][]byte, error)
 	// ReopenAccount gives identity's account, closed by CloseAccount,
 	// back the password hash closing kept aside, or NoPasswordHash when
-	// none was kept (an account closed before closing kept it), and logs
-	// a, in one transaction. kept says whether the password came back.
+	// none was kept (an account closed before closing kept it), spends
+	// its password reset link, if any (one mailed before the closing
+	// must not take the account from whoever it is given back to), and
+	// logs a, in one transaction. kept says whether the password came back.
 	// An identity without an account is ErrNotFound; an account not
 	// closed, ErrConflict.
 	ReopenAccount(ctx context.Context, identity string, a ModAction) (kept bool, err error)

@@ -115,7 +115,7 @@ func (s *Service) Reset(ctx context.Context, req ResetDone) (string, error) {
 	h := account.HashToken(req.Token)
 	e, err := s.st.EmailByResetHash(ctx, h[:])
 	if errors.Is(err, store.ErrNotFound) {
-		return "", refuse.NotFound("this password reset link is not known: it was used already, or a newer one was asked for since")
+		return "", refuse.NotFound("this password reset link is not known: it was used already, a newer one was asked for since, or the password changed since")
 	}
 	if err != nil {
 		return "", refuse.ReadFailed(s.log, "the password reset link", err)
@@ -131,7 +131,7 @@ func (s *Service) Reset(ctx context.Context, req ResetDone) (string, error) {
 	// for again, never used twice.
 	err = s.st.SpendReset(ctx, h[:], s.cfg.Now().UTC())
 	if errors.Is(err, store.ErrNotFound) {
-		return "", refuse.NotFound("this password reset link is not known: it was used already, or a newer one was asked for since")
+		return "", refuse.NotFound("this password reset link is not known: it was used already, a newer one was asked for since, or the password changed since")
 	}
 	if err != nil {
 		return "", refuse.SaveFailed(s.log, "the password reset link", err)

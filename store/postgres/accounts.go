@@ -156,6 +156,9 @@ func (s *Store) SetPassword(ctx context.Context, identity, hash string, keep []b
 		if tag.RowsAffected() == 0 {
 			return fmt.Errorf("account: %w", store.ErrNotFound)
 		}
+		if err := spendResets(ctx, tx, identity); err != nil {
+			return err
+		}
 		dropped, err = dropSessions(ctx, tx, identity, keep)
 		return err
 	})
@@ -163,6 +166,16 @@ func (s *Store) SetPassword(ctx context.Context, identity, hash string, keep []b
 		return nil, err
 	}
 	return dropped, nil
+}
+
+// spendResets spends identity's password reset link, if any. Its
+// address's updated time moves on, so that a change of the address
+// read before it cannot store the link again.
+func spendResets(ctx context.Context, tx pgx.Tx, identity string) error {
+	if _, err := tx.Exec(ctx, "UPDATE emails SET reset_hash = NULL, reset_sent = NULL, updated = updated + interval '1 microsecond' WHERE identity = $1 AND reset_hash IS NOT NULL", identity); err != nil {
+		return fmt.Errorf("postgres: spending a password reset link: %w", err)
+	}
+	return nil
 }
 
 // EndSessions implements store.Players.

@@ -231,6 +231,9 @@ func (s *Store) ReopenAccount(ctx context.Context, identity string, a store.ModA
 		if _, err := tx.Exec(ctx, "UPDATE accounts SET hash = $1, closed_hash = '' WHERE identity = $2", hash, identity); err != nil {
 			return fmt.Errorf("postgres: reopening an account: %w", err)
 		}
+		if err := spendResets(ctx, tx, identity); err != nil {
+			return err
+		}
 		return logAction(ctx, tx, a)
 	})
 	return kept, err

@@ -246,10 +246,23 @@ func (s *Store) SetPassword(ctx context.Context, identity, hash string, keep []b
 		if n == 0 {
 			return fmt.Errorf("account: %w", store.ErrNotFound)
 		}
+		if err := spendResets(ex, identity); err != nil {
+			return err
+		}
 		dropped, err = dropSessions(ex, identity, keep)
 		return err
 	})
 	return dropped, err
+}
+
+// spendResets spends identity's password reset link, if any. Its
+// address's updated time moves on, so that a change of the address
+// read before it cannot store the link again.
+func spendResets(ex *execer, identity string) error {
+	if _, err := ex.exec("UPDATE emails SET reset_hash = NULL, reset_sent = 0, updated = updated + 1 WHERE identity = ? AND reset_hash IS NOT NULL", identity); err != nil {
+		return fmt.Errorf("sqlite: spending a password reset link: %w", err)
+	}
+	return nil
 }
 
 // EndSessions implements store.Players.

@@ -246,6 +246,9 @@ func (s *Store) ReopenAccount(ctx context.Context, identity string, a store.ModA
 		if _, err := ex.exec("UPDATE accounts SET hash = ?, closed_hash = '' WHERE identity = ?", hash, identity); err != nil {
 			return fmt.Errorf("sqlite: reopening an account: %w", err)
 		}
+		if err := spendResets(ex, identity); err != nil {
+			return err
+		}
 		return logAction(ex, a)
 	})
 	return kept, err

@@ -13,7 +13,70 @@ import (
 
 // emailTests are the e-mail addresses' tests.
 func emailTests() []test {
-	return []test{{"Emails", testEmails}}
+	return []test{{"Emails", testEmails}, {"NewPasswordSpendsReset", testNewPasswordSpendsReset}}
+}
+
+// testNewPasswordSpendsReset: a new password, and a moderator's
+// reopening of the account, spend the account's password reset link, so
+// that a link mailed before neither undoes the new password nor outlives
+// a closing (while the account is closed, the link stays, for the reset
+// to say the account is closed); the address stays, with a later updated time (a change read
+// before cannot store the link again), and another account's link is
+// kept.
+func testNewPasswordSpendsReset(t *testing.T, e *env) {
+	ctx := context.Background()
+	es := as[store.Emails](t, e.s)
+	ps := as[store.Players](t, e.s)
+	at := now()
+	for _, id := range []string{"ida", "idb"} {
+		if _, err := ps.CreateAccount(ctx, account(id, id, at), store.Credential{Hash: []byte(id), Identity: id}, guest(id, at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mailed := func(id string) store.Email {
+		t.Helper()
+		em := store.Email{Identity: id, Address: id + "@example.org", Verified: true,
+			ResetHash: []byte("reset-" + id), ResetSent: at, Updated: at}
+		if err := es.SetEmail(ctx, em); err != nil {
+			t.Fatal(err)
+		}
+		return em
+	}
+	spent := func(how string, before store.Email) {
+		t.Helper()
+		if _, err := es.EmailByResetHash(ctx, before.ResetHash); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("after %s, the reset link still finds the address: %v", how, err)
+		}
+		got, err := es.EmailOf(ctx, before.Identity)
+		if err != nil || got.Address != before.Address || !got.Verified || got.ResetHash != nil || !got.Updated.After(before.Updated) {
+			t.Errorf("after %s, the address is %+v, %v; want it kept without its link and updated after %v", how, got, err, before.Updated)
+		}
+	}
+	a, b := mailed("ida"), mailed("idb")
+	if _, err := ps.SetPassword(ctx, "ida", "new-hash", nil); err != nil {
+		t.Fatal(err)
+	}
+	spent("a new password", a)
+	if got, err := es.EmailByResetHash(ctx, b.ResetHash); err != nil || got.Identity != "idb" {
+		t.Errorf("another account's link after a new password: %+v, %v", got, err)
+	}
+	ms, ok := e.s.(store.Moderation)
+	if !ok {
+		return
+	}
+	act := func(action string) store.ModAction {
+		return store.ModAction{Moderator: "mod", ModeratorName: "Mo", Action: action, Subject: "idb", SubjectName: "idb", At: at}
+	}
+	if _, err := ms.CloseAccount(ctx, "idb", store.ClosedHash, act("close")); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := es.EmailByResetHash(ctx, b.ResetHash); err != nil || got.Identity != "idb" {
+		t.Errorf("the link while the account is closed: %+v, %v", got, err)
+	}
+	if _, err := ms.ReopenAccount(ctx, "idb", act("reopen")); err != nil {
+		t.Fatal(err)
+	}
+	spent("a closing and a reopening", b)
 }
 
 // sameEmail reports whether a and b hold the same address, consents and
