@@ -112,7 +112,7 @@ func Reserved(name string) string {
 	switch {
 	case f == "":
 		return ""
-	case strings.HasPrefix(f, "guest") && strings.Trim(f[len("guest"):], "0123456789") == "":
+	case guestLike(f):
 		return "it is what guests are called"
 	case numberedComputer(f):
 		return "it is a computer player's name"
@@ -131,16 +131,66 @@ func Reserved(name string) string {
 	return ""
 }
 
-// numberedComputer says whether the folded name f is what a table calls
-// one of several computer players of a level ("Computer 3 (easy)"), or
-// such a name without its level.
-func numberedComputer(f string) bool {
-	rest, ok := strings.CutPrefix(f, "computer")
-	if !ok {
-		return false
+// guestLike says whether the folded name f is, or looks like, "guest"
+// alone or with a number ("Guest 0042", "Gue5t42", "GuestO42").
+func guestLike(f string) bool {
+	for _, rest := range after(f, "guest") {
+		if rest == "" || number(rest) {
+			return true
+		}
 	}
-	level := strings.TrimLeft(rest, "0123456789")
-	return level != rest && (level == "" || level == "easy" || level == "medium" || level == "strong")
+	return false
+}
+
+// numberedComputer says whether the folded name f is, or looks like,
+// what a table calls one of several computer players of a level
+// ("Computer 3 (easy)", "C0mputer3easy"), or such a name without its
+// level.
+func numberedComputer(f string) bool {
+	for _, rest := range after(f, "computer") {
+		for i := 1; i <= len(rest); i++ {
+			switch level := rest[i:]; {
+			case !number(rest[:i]):
+			case level == "":
+				return true
+			default:
+				if sk := Skeleton(level); sk == "easy" || sk == "medium" || sk == "strong" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// after returns what follows each start of the folded name f that reads
+// as word (whose Skeleton is word).
+func after(f, word string) []string {
+	var rests []string
+	for i := range f {
+		if i > 0 && Skeleton(f[:i]) == word {
+			rests = append(rests, f[i:])
+		}
+	}
+	if Skeleton(f) == word {
+		rests = append(rests, "")
+	}
+	return rests
+}
+
+// number says whether s reads as a number: it holds a digit, and every
+// letter of it passes for one (Skeleton's digits read back: "O42").
+func number(s string) bool {
+	digit := false
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digit = true
+		case !strings.ContainsRune("oilsaetbg", r):
+			return false
+		}
+	}
+	return digit
 }
 
 // reservedWhy returns why the folded name f is reserved, or "".

@@ -252,6 +252,10 @@ func TestAccountsBadInput(t *testing.T) {
 	}{
 		{"taken name", "POST", "/api/v1/accounts", nil, `{"name": "Ann", "password": "another long one"}`, 409, "taken"},
 		{"taken name, other case", "POST", "/api/v1/accounts", nil, `{"name": "aNN", "password": "another long one"}`, 409, "taken"},
+		{"look-alike name", "POST", "/api/v1/accounts", nil, `{"name": "4nn", "password": "another long one"}`, 409, `looks like \"Ann\"`},
+		{"look-alike name, signs", "POST", "/api/v1/accounts", nil, `{"name": "A_nn", "password": "another long one"}`, 409, `looks like \"Ann\"`},
+		{"reserved look-alike, guest", "POST", "/api/v1/accounts", nil, `{"name": "Gue5t42", "password": "another long one"}`, 400, "guests"},
+		{"reserved look-alike, computer", "POST", "/api/v1/accounts", nil, `{"name": "C0mputer2", "password": "another long one"}`, 400, "computer player"},
 		{"reserved name", "POST", "/api/v1/accounts", nil, `{"name": "Computer", "password": "another long one"}`, 400, "reserved"},
 		{"reserved level", "POST", "/api/v1/accounts", nil, `{"name": "strong", "password": "another long one"}`, 400, "computer player"},
 		{"reserved admin", "POST", "/api/v1/accounts", nil, `{"name": "ADMIN", "password": "another long one"}`, 400, "reserved"},
@@ -321,7 +325,7 @@ func TestAccountsBadInput(t *testing.T) {
 // shows.
 func countAccounts(t *testing.T, f *fixture) map[string]string {
 	out := map[string]string{}
-	for _, n := range []string{"ann", "ann2", "bea", "beatrice", "gus", "zed", "al", "computer"} {
+	for _, n := range []string{"ann", "ann2", "bea", "beatrice", "gus", "zed", "al", "computer", "4nn", "a_nn", "gue5t42", "c0mputer2"} {
 		if a, err := f.db.AccountByKey(context.Background(), n); err == nil {
 			out[n] = a.Hash
 		}

@@ -51,31 +51,44 @@ func (a *Auth) GuestName(ctx context.Context, name string) (string, error) {
 	if err != nil || !typed {
 		return name, err
 	}
-	ps, ok := a.st.(store.Players)
-	if !ok {
+	acc, ok, err := a.AccountLike(ctx, name)
+	switch {
+	case err != nil:
+		return "", err
+	case !ok:
 		return name, nil
+	case acc.Name == name:
+		return "", refuse.Conflict("%q is the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name)
+	}
+	return "", refuse.Conflict("%q looks like %q, the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name, acc.Name)
+}
+
+// AccountLike returns the account whose name name is, in any case, or
+// looks like (accents, width, spaces and signs, another script's
+// letters, digits for letters: see GuestName), the nearest to name when
+// several are; ok is false when none is. A guest's name and a new
+// account's are checked with it, so that neither passes for an account.
+func (a *Auth) AccountLike(ctx context.Context, name string) (acc store.Account, ok bool, err error) {
+	ps, isPlayers := a.st.(store.Players)
+	if !isPlayers {
+		return store.Account{}, false, nil
 	}
 	keys := accountKeys(name)
 	accs, err := ps.AccountsByKeys(ctx, keys)
 	if err != nil {
-		return "", a.readFailed("the account names", err)
+		return store.Account{}, false, a.readFailed("the account names", err)
 	}
 	// The keys come closest first (the name itself, then it run
 	// together or joined by '_' or '-', then its spellings with the
-	// fewest letters changed): the refusal names the account the
-	// guest's name is nearest to.
+	// fewest letters changed).
 	for _, key := range keys {
 		for _, acc := range accs {
-			switch {
-			case acc.Key != key:
-			case acc.Name == name:
-				return "", refuse.Conflict("%q is the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name)
-			default:
-				return "", refuse.Conflict("%q looks like %q, the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name, acc.Name)
+			if acc.Key == key {
+				return acc, true, nil
 			}
 		}
 	}
-	return name, nil
+	return store.Account{}, false, nil
 }
 
 // maxLookalikes bounds the account names one guest name is checked

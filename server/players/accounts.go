@@ -159,6 +159,13 @@ func (s *Service) SignUp(ctx context.Context, p *auth.Principal, name, password 
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return Session{}, err
 	}
+	// A name that looks like an account's ("CaroI" beside "Carol")
+	// could pass for its holder, a moderator among them.
+	if like, ok, err := s.auth.AccountLike(ctx, name); err != nil {
+		return Session{}, err
+	} else if ok {
+		return Session{}, refuse.Conflict("the name %q looks like %q, another player's: choose another", name, like.Name)
+	}
 	var guest *store.Identity
 	id := ""
 	if p != nil {
