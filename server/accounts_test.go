@@ -913,6 +913,34 @@ func TestRefusedNewPasswordNotCounted(t *testing.T) {
 	}
 }
 
+// TestSessionPasswordChecksShareTheNameBudget: a check of the password
+// made with a session (a new password, address or key, a deletion)
+// counts against the account's name, as a sign-in does, so that a stolen
+// session gets no more guesses at the password than the sign-in form.
+func TestSessionPasswordChecksShareTheNameBudget(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ what, method, path, body string }{
+		{"a new password", "PUT", "/api/v1/account/password", `{"password": "guess guess guess", "new_password": "a fine new phrase"}`},
+		{"a deletion", "DELETE", "/api/v1/account", `{"password": "guess guess guess"}`},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			t.Parallel()
+			f := newGamesFixture(t)
+			srv := startServer(t, f, limit.Limits{SignIns: 0.001, SignInsBurst: 100, SignInsPerName: 0.001, SignInsPerNameBurst: 3})
+			ann := signUp(t, srv.URL, "Ann")
+			c := &client{t: t, base: srv.URL}
+			for i := range 3 {
+				if st, body := c.do("POST", "/api/v1/sessions", `{"name": "Ann", "password": "guess guess guess"}`, nil); st != 401 {
+					t.Fatalf("wrong sign-in %d: %d %s", i+1, st, body)
+				}
+			}
+			if st, body := ann.do(tc.method, tc.path, tc.body, nil); st != 429 || !strings.Contains(body, "this name") {
+				t.Errorf("%s with a wrong password after the name's budget is spent: %d %s, want 429", tc.what, st, body)
+			}
+		})
+	}
+}
+
 func TestSignInRateLimits(t *testing.T) {
 	t.Parallel()
 	f := newGamesFixture(t)

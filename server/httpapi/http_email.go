@@ -26,7 +26,7 @@ func (h *Handler) setEmail(r *http.Request, p *auth.Principal, req mail.SetReque
 		// password change's does. An address refused before the password
 		// is looked at costs nothing: a player fixing a typo must not be
 		// told they tried to sign in too often.
-		if err := h.signInAllowed(r, "#"+p.Identity); err != nil {
+		if err := h.passwordCheckAllowed(r, p); err != nil {
 			return mail.Settings{}, err
 		}
 	}

@@ -18,7 +18,7 @@ func (h *Handler) addKey(r *http.Request, p *auth.Principal, req players.KeyRequ
 		// password change's does. A key refused before the password is
 		// looked at costs nothing: a player pasting the wrong line must
 		// not be told they tried to sign in too often.
-		if err := h.signInAllowed(r, "#"+p.Identity); err != nil {
+		if err := h.passwordCheckAllowed(r, p); err != nil {
 			return players.KeyInfo{}, err
 		}
 	}

@@ -60,6 +60,19 @@ func (h *Handler) signInAllowed(r *http.Request, name string) error {
 	return nil
 }
 
+// passwordCheckAllowed applies the sign-in limits to a check of p's
+// password made with a session (a new password, address or key, a
+// deletion): per address, and per account, under the account's name, as
+// a sign-in counts, so that a stolen session gets no more guesses than a
+// sign-in form.
+func (h *Handler) passwordCheckAllowed(r *http.Request, p *auth.Principal) error {
+	name := "#" + p.Identity
+	if a, err := h.players.Account(r.Context(), p); err == nil {
+		name = a.Name
+	}
+	return h.signInAllowed(r, name)
+}
+
 // signUpAllowed counts a sign-up against its address's sign-in budget: a
 // sign-up costs the same hash as a sign-in, and must not be the cheaper
 // way to keep the hashing slots busy.
@@ -193,7 +206,7 @@ func (h *Handler) changePassword(r *http.Request, p *auth.Principal, req players
 	// looked at, so it costs nothing: a player trying new passwords until
 	// one passes must not be told they tried to sign in too often.
 	if a, err := h.players.Account(r.Context(), p); req.Password != "" && (err != nil || account.CheckPassword(a.Name, req.NewPassword) == nil) {
-		if err := h.signInAllowed(r, "#"+p.Identity); err != nil {
+		if err := h.passwordCheckAllowed(r, p); err != nil {
 			return noContent{}, err
 		}
 	}
@@ -215,7 +228,7 @@ func (h *Handler) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	p, err := h.signedIn(r)
 	if err == nil && req.Password != "" {
 		// No password given is not a try: it costs nothing.
-		err = h.signInAllowed(r, "#"+p.Identity)
+		err = h.passwordCheckAllowed(r, p)
 	}
 	if err == nil {
 		err = h.players.DeleteAccount(r.Context(), p, req.Password)
