@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parlour/account"
 	"parlour/tui/client"
 )
 
@@ -144,7 +145,7 @@ func (a *accountScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	field := &a.name
 	max := 40
 	if a.onPass {
-		field, max = &a.password, 200
+		field, max = &a.password, account.MaxPasswordBytes
 	}
 	editLine(field, s, k, max)
 	return nil
@@ -405,7 +406,7 @@ func (ks *keysScreen) view() string {
 	if ks.asking {
 		keys = "enter add the key · esc back to the key"
 		line = "> " + tailOf(ks.input, ks.w-3) + "\n" + wrap("Your password, to add the key (it signs in as you without one):", ks.w) +
-			"\n  " + strings.Repeat("•", len([]rune(ks.password))) + "█\n"
+			"\n  " + dots(ks.password, ks.w-3) + "█\n"
 	}
 	return title("SSH keys") + "\n\n" + ks.list() + "\n" + wrap("Add an SSH key: paste your public key (one line, \"ssh-ed25519 AAAA… you@host\", the .pub file), then enter.", ks.w) +
 		"\n\n" + line + "\n" + ks.message() + "\n" + faint(wrapKeys(keys, ks.w))
@@ -466,7 +467,7 @@ func (a *accountScreen) view() string {
 	var b strings.Builder
 	b.WriteString(title(head) + "\n\n" + wrap(help, a.w) + "\n\n")
 	fmt.Fprintf(&b, "  Name      %s%s\n", a.name, cur(!a.onPass))
-	fmt.Fprintf(&b, "  Password  %s%s\n\n", strings.Repeat("•", len([]rune(a.password))), cur(a.onPass))
+	fmt.Fprintf(&b, "  Password  %s%s\n\n", dots(a.password, a.w-13), cur(a.onPass))
 	if a.busy {
 		b.WriteString(faint("asking the server…") + "\n")
 	}

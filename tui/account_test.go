@@ -225,6 +225,34 @@ func TestQuestionMarkTyped(t *testing.T) {
 	tm.waitFor("the help at home", has("Everywhere:"))
 }
 
+// TestLongPassword: a password as long as the server takes (a
+// passphrase of 240 characters, set through the API) is typed whole, its
+// dots kept within the screen, and signs in; the form cut it at 200.
+func TestLongPassword(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	pw := strings.Repeat("long pass ", 24)
+	body := fmt.Sprintf(`{"name": "Lena", "password": %q}`, pw)
+	res, err := http.Post(ts.URL+"/api/v1/accounts", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("the account: %s", res.Status)
+	}
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("s")
+	tm.waitFor("the sign-in form", has("Sign in", "Name"))
+	tm.typeText("Lena")
+	tm.key("tab")
+	tm.typeText(pw)
+	tm.waitFor("the password typed", has("Password  •••", "•█"))
+	checkFits(t, tm)
+	tm.key("enter")
+	tm.waitFor("signed in", has("signed in as Lena"))
+}
+
 // TestSignOutPlaysOn: once signed out, the player plays on as a guest:
 // the next table opens, rather than being refused because the guest
 // still bore the account's name, which no guest may take.

@@ -749,6 +749,13 @@ func (sh *shared) msgExtra() int {
 	return max(0, strings.Count(sh.message(), "\n"))
 }
 
+// dots is a secret being typed as the screen shows it, a dot for each
+// character, the last of them that fit in w columns (a password may run
+// to a thousand).
+func dots(secret string, w int) string {
+	return tailOf(strings.Repeat("•", utf8.RuneCountInString(secret)), w)
+}
+
 // tailOf is the end of a line being typed that fits in w columns: a line
 // longer than the screen shows its end, where the cursor is. It measures
 // the line once: drawn at every key, a line of thousands of characters

@@ -432,7 +432,7 @@ func (ne *newEventScreen) view() string {
 	} else if about == "" {
 		about = faint("(none)")
 	}
-	secret := strings.Repeat("•", len([]rune(ne.secret)))
+	secret := dots(ne.secret, ne.w-15)
 	if f == evPassword {
 		secret += "█"
 	} else if secret == "" {

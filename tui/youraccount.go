@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parlour/account"
 	"parlour/game"
 	"parlour/tui/client"
 )
@@ -278,7 +279,7 @@ func (ya *yourAccount) passwordKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	if ya.field == 1 {
 		field = &ya.next
 	}
-	editLine(field, s, k, 200)
+	editLine(field, s, k, account.MaxPasswordBytes)
 	return nil
 }
 
@@ -372,7 +373,7 @@ func (ya *yourAccount) emailKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	case 0:
 		editLine(&ya.addr, s, k, 254)
 	case emailPasswordField:
-		editLine(&ya.current, s, k, 200)
+		editLine(&ya.current, s, k, account.MaxPasswordBytes)
 	}
 	return nil
 }
@@ -408,7 +409,7 @@ func (ya *yourAccount) deleteKey(s string, k tea.KeyPressMsg) tea.Cmd {
 			return sessionMsg{out: true, deleted: true}
 		}
 	}
-	if editLine(&ya.current, s, k, 200) {
+	if editLine(&ya.current, s, k, account.MaxPasswordBytes) {
 		ya.sure = false // another password: ask again
 	}
 	return nil
@@ -420,8 +421,8 @@ func (ya *yourAccount) view() string {
 	switch ya.form {
 	case "password":
 		b.WriteString(wrap("Change your password: the current one, then the new one (at least 8 characters, not a common one, without your name in it). Your other devices and terminals are signed out.", ya.w) + "\n\n")
-		b.WriteString(passwordLine("Current password", ya.current, ya.field == 0) + "\n")
-		b.WriteString(passwordLine("New password", ya.next, ya.field == 1) + "\n\n")
+		b.WriteString(passwordLine("Current password", ya.current, ya.field == 0, ya.w) + "\n")
+		b.WriteString(passwordLine("New password", ya.next, ya.field == 1, ya.w) + "\n\n")
 		b.WriteString(ya.message() + "\n")
 		b.WriteString(faint(wrapKeys("tab the other field · enter change it · esc back", ya.w)))
 		return b.String()
@@ -429,7 +430,7 @@ func (ya *yourAccount) view() string {
 		return b.String() + ya.emailView()
 	case "delete":
 		b.WriteString(wrap("Delete your account: your ratings, history, keys and address go; your finished games stay, under “deleted player”, and your name becomes free. Finish or resign your games first.", ya.w) + "\n\n")
-		b.WriteString(passwordLine("Password", ya.current, true) + "\n\n")
+		b.WriteString(passwordLine("Password", ya.current, true, ya.w) + "\n\n")
 		if ya.sure {
 			b.WriteString(bad(wrap("Enter again deletes the account "+ya.cfg.Account+" for good: it cannot be undone.", ya.w)) + "\n")
 		}
@@ -534,7 +535,7 @@ func (ya *yourAccount) emailView() string {
 		}
 		fmt.Fprintf(&b, "%s%s %s\n", mark(i+1), box, k)
 	}
-	b.WriteString(passwordLine("Password", ya.current, ya.field == emailPasswordField) + faint(" (for a new address)") + "\n")
+	b.WriteString(passwordLine("Password", ya.current, ya.field == emailPasswordField, ya.w-20) + faint(" (for a new address)") + "\n")
 	b.WriteString("\n" + ya.message() + "\n")
 	keys := "↑↓ choose · space on or off · enter save · esc back"
 	if e.Address != "" {
@@ -544,10 +545,10 @@ func (ya *yourAccount) emailView() string {
 	return b.String()
 }
 
-// passwordLine is a password field: its label, a dot for each character
-// typed, and the cursor when on.
-func passwordLine(label, pw string, on bool) string {
-	line := fmt.Sprintf("  %-18s %s", label, strings.Repeat("•", len([]rune(pw))))
+// passwordLine is a password field w columns wide: its label, a dot for
+// each character typed (the last that fit), and the cursor when on.
+func passwordLine(label, pw string, on bool, w int) string {
+	line := fmt.Sprintf("  %-18s %s", label, dots(pw, w-22))
 	if on {
 		line += "█"
 	}

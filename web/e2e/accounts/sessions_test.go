@@ -1,6 +1,9 @@
 package accounts
 
 import (
+	"fmt"
+	"net/http"
+	"strings"
 	"testing"
 
 	"parlour/web/e2e"
@@ -38,4 +41,30 @@ func TestSignOutEverywhereElse(t *testing.T) {
 	here.Wait("still signed in here", `!!document.querySelector("#signout-others") && document.querySelector("#account-link").textContent === "Ann"`)
 	here.Click("#signout-others")
 	here.Wait("nobody else", `(document.querySelector("#toast")||{}).textContent === "No other session was signed in"`)
+}
+
+// TestLongPasswordSignsIn: a password as long as the server takes (a
+// passphrase of 240 characters) is typed whole into the sign-in form and
+// signs in; the field cut it at 200, and the sign-in failed.
+func TestLongPasswordSignsIn(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	pw := strings.Repeat("long pass ", 24)
+	res, err := http.Post(base+"/api/v1/accounts", "application/json", strings.NewReader(fmt.Sprintf(`{"name": "Lena", "password": %q}`, pw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("Lena's account: %s", res.Status)
+	}
+	other := e2e.NewPlayer(t, b, "Lena", base)
+	other.Open("/account")
+	other.Wait("the sign-in form", `!!document.querySelector("#signin-name")`)
+	other.TypeIn("#signin-name", "Lena")
+	other.TypeIn("#signin-password", pw)
+	other.Wait("the password typed whole", `document.querySelector("#signin-password").value.length === 240`)
+	other.Click("#signin button[type=submit]")
+	other.Wait("signed in", `document.querySelector("#account-link").textContent === "Lena"`)
 }

@@ -82,7 +82,12 @@ function form(title, id, fields, submit, onsubmit, kind = "primary") {
   return f;
 }
 
-const input = (id, type, auto, label, help) => field(label, h("input", { id, name: id, type, autocomplete: auto, required: true, maxlength: type === "password" ? 200 : 20 }), help);
+// MAX_PASSWORD is the longest password the server takes (in bytes; a
+// field counts characters, so no password the API accepts is cut short
+// here and then refused at sign-in).
+const MAX_PASSWORD = 1024;
+
+const input = (id, type, auto, label, help) => field(label, h("input", { id, name: id, type, autocomplete: auto, required: true, maxlength: type === "password" ? MAX_PASSWORD : 20 }), help);
 
 // forgot is the form that asks for a link to choose a new password, mailed
 // to the account's confirmed address; the server's answer is the same
@@ -244,7 +249,7 @@ function email() {
   const addr = h("input", { type: "email", id: "email-address", autocomplete: "email", placeholder: "you@example.org" });
   // A new address needs the password: the links that choose a new
   // password go to it, so a session alone may not change it.
-  const pw = h("input", { type: "password", id: "email-password", autocomplete: "current-password", maxlength: 200 });
+  const pw = h("input", { type: "password", id: "email-password", autocomplete: "current-password", maxlength: MAX_PASSWORD });
   const kinds = [["your_move", "When it is my move and I am away"], ["game_end", "When a game of mine ends"], ["challenge", "When someone challenges me"]];
   const boxes = Object.fromEntries(kinds.map(([k]) => [k, h("input", { type: "checkbox", id: "email-" + k.replace("_", "-"), checked: true })]));
   const remove = h("button", { type: "button", id: "email-remove", hidden: true, onclick: async () => {
@@ -315,7 +320,7 @@ function sshKeys() {
   const text = h("textarea", { id: "ssh-key-text", rows: 3, spellcheck: "false", placeholder: "ssh-ed25519 AAAA… you@host" });
   // A key signs in without a password and outlives a new one: a session
   // alone may not add one.
-  const pw = h("input", { type: "password", id: "ssh-key-password", autocomplete: "current-password", maxlength: 200 });
+  const pw = h("input", { type: "password", id: "ssh-key-password", autocomplete: "current-password", maxlength: MAX_PASSWORD });
   const add = h("form", { id: "ssh-key-add", class: "stack", novalidate: true, onsubmit: async e => {
     e.preventDefault();
     msg.textContent = "";
