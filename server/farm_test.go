@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
 	"testing"
 
 	"parlour/server/social"
@@ -222,4 +223,91 @@ func TestNewRatedPerAddrSet(t *testing.T) {
 			t.Fatalf("rated join %d: %d %s, want %d", i+1, st, body, want)
 		}
 	}
+}
+
+// TestRatedCapsAtOnce: the caps on rated games hold against requests
+// sent side by side, which each passed the count before any was seated:
+// a pair's joins of many tables at once, a pair's rematches of many
+// finished games at once, and one address's joins for new accounts.
+func TestRatedCapsAtOnce(t *testing.T) {
+	t.Parallel()
+	// atOnce sends every request of send at once and counts the answers
+	// by status.
+	atOnce := func(n int, send func(i int) int) map[int]int {
+		statuses := make([]int, n)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range n {
+			wg.Go(func() {
+				<-start
+				statuses[i] = send(i)
+			})
+		}
+		close(start)
+		wg.Wait()
+		counts := map[int]int{}
+		for _, st := range statuses {
+			counts[st]++
+		}
+		return counts
+	}
+	open := func(t *testing.T, who *client, n int) []string {
+		ids := make([]string, n)
+		for i := range ids {
+			var sa table.Seated
+			if st, body := who.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": true}, &sa); st != 201 {
+				t.Fatalf("create: %d %s", st, body)
+			}
+			ids[i] = sa.Table
+		}
+		return ids
+	}
+	t.Run("joins of a pair", func(t *testing.T) {
+		t.Parallel()
+		lim := generous
+		lim.NewRatedPerAddr = 1000
+		srv := startServer(t, newGamesFixture(t), lim)
+		ann, bob := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Bob")
+		ids := open(t, ann, 2*table.RatedPerPair)
+		got := atOnce(len(ids), func(i int) int {
+			st, _ := bob.do("POST", "/api/v1/tables/"+ids[i]+"/join", map[string]any{}, nil)
+			return st
+		})
+		if got[200] != table.RatedPerPair || got[429] != table.RatedPerPair {
+			t.Errorf("%d joins at once: %v, want %d of each of 200 and 429", len(ids), got, table.RatedPerPair)
+		}
+	})
+	t.Run("rematches of a pair", func(t *testing.T) {
+		t.Parallel()
+		lim := generous
+		lim.NewRatedPerAddr = 1000
+		srv := startServer(t, newGamesFixture(t), lim)
+		ann, bob := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Bob")
+		var done []string
+		for i := range table.RatedPerPair - 1 {
+			done = append(done, playNymphabet(t, ann, bob, map[string]any{"rated": true}, i%2))
+		}
+		got := atOnce(len(done), func(i int) int {
+			st, _ := bob.do("POST", "/api/v1/tables/"+done[i]+"/rematch", map[string]any{}, nil)
+			return st
+		})
+		if got[200]+got[201] != 1 || got[429] != len(done)-1 {
+			t.Errorf("%d rematches at once with one rated game left: %v, want one made and the rest 429", len(done), got)
+		}
+	})
+	t.Run("joins from an address", func(t *testing.T) {
+		t.Parallel()
+		lim := generous
+		lim.NewRatedPerAddr = 5
+		srv := startServer(t, newGamesFixtureTuned(t, func(c *Config) { c.RatedPerPair = -1 }), lim)
+		ann, bob := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Bob")
+		ids := open(t, ann, 12)
+		got := atOnce(len(ids), func(i int) int {
+			st, _ := bob.do("POST", "/api/v1/tables/"+ids[i]+"/join", map[string]any{}, nil)
+			return st
+		})
+		if got[200] != 5 || got[429] != 7 {
+			t.Errorf("12 joins at once from one address: %v, want 5 200s and 7 429s", got)
+		}
+	})
 }

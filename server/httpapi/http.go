@@ -137,6 +137,9 @@ type Handler struct {
 	// newRated counts the rated games new accounts start, per address
 	// (server/table/farm.go).
 	newRated *limit.Keyed
+	// newRatedTurns has one address's starts that newRated counts go
+	// one at a time (newRatedTurn).
+	newRatedTurns *limit.Turns
 	// challengesByAddr counts the challenges each address makes.
 	challengesByAddr *limit.Keyed
 	// seeksByID and seeksByAddr limit the seeks each identity and each
@@ -207,6 +210,7 @@ func New(cfg Config) (*Handler, error) {
 		codeMisses:       limit.NewKeyed(table.CodeMisses, table.CodeMissesBurst),
 		chatByAddr:       limit.NewKeyed(lim.ChatPerAddr, lim.ChatPerAddrBurst),
 		newRated:         limit.NewKeyed(float64(newRated)/(24*60*60.0), float64(newRated)),
+		newRatedTurns:    limit.NewTurns(),
 		challengesByAddr: limit.NewKeyed(social.ChallengesPerAddr, social.ChallengesPerAddrBurst),
 		seeksByID:        limit.NewKeyed(seek.PerIdentity, seek.PerIdentityBurst),
 		seeksByAddr:      limit.NewKeyed(seek.PerAddr, seek.PerAddrBurst),

@@ -31,38 +31,43 @@ func (h *Handler) postSeek(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	young := req.Rated && h.tables.Young(r.Context(), p)
-	if err := h.newRatedOK(addr, young); err != nil {
+	done, err := h.newRatedTurn(addr, young)
+	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	ans, err := h.seeks.Seek(r.Context(), p, req)
+	done(err == nil && ans.Status == "paired")
 	if err == nil {
 		h.seeksByAddr.Allow(addr)
 		h.seeksByID.Allow(p.Identity)
-		h.newRatedStarted(addr, young && ans.Status == "paired")
 	}
 	h.answer(w, r, http.StatusCreated, ans, err)
 }
 
-// newRatedOK refuses a seek or an accept that could start a rated game
-// for a young account (young) when its address has started as many as
-// the cap allows. Unlike a join, a seek is counted only once it has
-// paired (newRatedStarted): a seek that waits starts nothing, and the
-// seek or accept that pairs with it is the one counted.
-func (h *Handler) newRatedOK(addr string, young bool) error {
-	if young && !h.newRated.OK(addr) {
+// newRatedTurn waits for addr's turn to try a start that could begin a
+// rated game for a young account (young), and refuses it when the
+// address has started as many as the cap allows; done ends the turn,
+// counting the game when one started. The check, the start and the count
+// are one turn, so that starts side by side cannot all pass the check.
+// Only what starts a game counts: a seek that waits starts nothing, and
+// the seek or accept that pairs with it is the one counted.
+func (h *Handler) newRatedTurn(addr string, young bool) (done func(started bool), err error) {
+	if !young {
+		return func(bool) {}, nil
+	}
+	end := h.newRatedTurns.Take(addr)
+	if !h.newRated.OK(addr) {
+		end()
 		h.tables.RateLimited()
-		return refuse.TooMany("new accounts from your address have started too many rated games today: play casual games, or wait a day")
+		return nil, refuse.TooMany("new accounts from your address have started too many rated games today: play casual games, or wait a day")
 	}
-	return nil
-}
-
-// newRatedStarted counts a rated game a young account's seek or accept
-// started from addr, when started.
-func (h *Handler) newRatedStarted(addr string, started bool) {
-	if started {
-		h.newRated.Allow(addr)
-	}
+	return func(started bool) {
+		if started {
+			h.newRated.Allow(addr)
+		}
+		end()
+	}, nil
 }
 
 // acceptSeek serves POST /api/v1/seeks/{id}/accept: the asker pairs with
@@ -74,14 +79,15 @@ func (h *Handler) acceptSeek(r *http.Request, p *auth.Principal) (seek.Answer, e
 		return seek.Answer{}, refuse.TooMany("too many seeks in a short time: wait a few seconds")
 	}
 	young := h.seeks.Rated(r.PathValue("id")) && h.tables.Young(r.Context(), p)
-	if err := h.newRatedOK(addr, young); err != nil {
+	done, err := h.newRatedTurn(addr, young)
+	if err != nil {
 		return seek.Answer{}, err
 	}
 	ans, err := h.seeks.Accept(r.Context(), p, r.PathValue("id"))
+	done(err == nil)
 	if err == nil {
 		h.seeksByAddr.Allow(addr)
 		h.seeksByID.Allow(p.Identity)
-		h.newRatedStarted(addr, young)
 	}
 	return ans, err
 }

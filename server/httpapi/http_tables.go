@@ -38,17 +38,14 @@ func (h *Handler) invitation(r *http.Request, _ *auth.Principal) (table.Invitati
 // of challenge id: refused once the address has started its share, and
 // counted only when start succeeds, so that a request refused for any
 // other reason (a challenge of one's own, a seat already taken, a
-// block) uses none of it.
+// block) uses none of it (newRatedTurn).
 func (h *Handler) startRated(r *http.Request, p *auth.Principal, id string, by table.Start, start func() (table.Seated, error)) (table.Seated, error) {
 	rated, young := h.tables.RatedFor(r.Context(), p, id, by)
-	counted := rated && young
-	addr := h.clientAddr(r)
-	if err := h.newRatedOK(addr, counted); err != nil {
+	done, err := h.newRatedTurn(h.clientAddr(r), rated && young)
+	if err != nil {
 		return table.Seated{}, err
 	}
 	seated, err := start()
-	if err == nil {
-		h.newRatedStarted(addr, counted)
-	}
+	done(err == nil)
 	return seated, err
 }

@@ -6,6 +6,7 @@
 package limit
 
 import (
+	"hash/maphash"
 	"net/netip"
 	"sync"
 	"time"
@@ -211,6 +212,27 @@ func (k *Keyed) Allow(key string) bool {
 	}
 	k.mu.Unlock()
 	return l.AllowN(now, 1)
+}
+
+// Turns has the attempts under one key (an address) go one at a time, for
+// a limit that counts only what succeeds: its check (Keyed.OK), the
+// attempt and its count (Keyed.Allow) made in one turn, so that attempts
+// side by side cannot all pass the check before any is counted. Keys
+// share a fixed number of locks, so that it holds no memory per key; two
+// keys that share one wait for each other, which costs only time.
+type Turns struct {
+	locks [64]sync.Mutex
+	seed  maphash.Seed
+}
+
+// NewTurns returns a Turns.
+func NewTurns() *Turns { return &Turns{seed: maphash.MakeSeed()} }
+
+// Take waits for key's turn, and returns the function that ends it.
+func (t *Turns) Take(key string) (done func()) {
+	l := &t.locks[maphash.String(t.seed, key)%uint64(len(t.locks))]
+	l.Lock()
+	return l.Unlock
 }
 
 // DefaultStreams is Limits.Streams unless set: a node of the size

@@ -2,6 +2,7 @@ package limit
 
 import (
 	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -37,6 +38,37 @@ func TestKeyed(t *testing.T) {
 	if _, ok := k.buckets["ben"]; !ok {
 		t.Error("the bucket in use was dropped")
 	}
+}
+
+// TestTurns: attempts under one key go one at a time, so that a check
+// and the count after it, made in a turn, let through no more than the
+// limit however many come at once; other keys are not held up for long.
+func TestTurns(t *testing.T) {
+	t.Parallel()
+	turns, k := NewTurns(), NewKeyed(1.0/3600, 5)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	passed := 0
+	for range 50 {
+		wg.Go(func() {
+			done := turns.Take("203.0.113.5")
+			defer done()
+			if !k.OK("203.0.113.5") {
+				return
+			}
+			time.Sleep(time.Millisecond) // the attempt
+			k.Allow("203.0.113.5")
+			mu.Lock()
+			passed++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if passed != 5 {
+		t.Errorf("%d attempts at once passed a limit of 5", passed)
+	}
+	done := turns.Take("198.51.100.9")
+	done()
 }
 
 // TestBucket: a bucket allows its burst at once, then its rate.

@@ -272,10 +272,6 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 	hides := t.hidesSetup() && t.seatOf(p) >= 0 && t.status == store.Finished && t.m.Event == nil && t.m.Rematch == ""
 	level, cfg := t.maker(), game.Config{Players: t.cfg.Players, Rules: t.cfg.Rules, Lexicon: t.cfg.Lexicon, Seed: seed}
 	t.unlock()
-	var under [][]string
-	if rated {
-		under = s.ratedUnderWay()
-	}
 	var h *hidden
 	if hides {
 		made, err := s.makeHidden(ctx, t.g, cfg, level)
@@ -284,8 +280,16 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 		}
 		h = &made
 	}
+	var under [][]string
+	if rated {
+		s.ratedStart.Lock()
+		under = s.ratedUnderWay()
+	}
 	t.mu.Lock()
 	defer t.unlock()
+	if rated {
+		defer s.ratedStart.Unlock() // before t.unlock tells the observers
+	}
 	seat := t.seatOf(p)
 	if seat < 0 {
 		return Seated{}, refuse.Forbidden("you hold no seat at this table")

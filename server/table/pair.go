@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync"
 	"time"
 
 	"parlour/game"
@@ -83,7 +84,11 @@ func RawRules(g game.Game, rules game.Rules) map[string]json.RawMessage { return
 // seat's setup is in, and tells the observers it started. A rated pairing
 // of two players is refused past their cap of rated games a day.
 func (s *Service) Pair(ctx context.Context, pr Pairing) (Seated, error) {
+	counted := func() {}
 	if pr.Rated && len(pr.Seats) == 2 {
+		s.ratedStart.Lock()
+		counted = sync.OnceFunc(s.ratedStart.Unlock)
+		defer counted()
 		if err := s.pairCap(ctx, pr.Seats[0].Identity, pr.Seats[1].Identity, s.ratedUnderWay()); err != nil {
 			return Seated{}, err
 		}
@@ -124,6 +129,7 @@ func (s *Service) Pair(ctx context.Context, pr Pairing) (Seated, error) {
 	if err := s.insert(ctx, t, b); err != nil {
 		return Seated{}, err
 	}
+	counted() // the game is among those under way now
 	s.auth.Remember(cred)
 	t.mu.Lock()
 	s.started(t)

@@ -173,6 +173,13 @@ type Service struct {
 
 	mu     sync.RWMutex
 	tables map[string]*table
+	// ratedStart is held from the count of a pair's rated games (pairCap)
+	// to the seating of the game it let through, so that starts side by
+	// side (joins of several tables at once, rematches of several) are
+	// counted one after another, each seeing the last. It is taken
+	// before any table's lock, never under one (ratedUnderWay takes each
+	// table's), and let go before the observers hear of the start.
+	ratedStart sync.Mutex
 	// parked holds what stays in memory of the games in play that left
 	// it (park.go); a table is in tables or in parked, never both.
 	parked map[string]*parked

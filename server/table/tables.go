@@ -428,16 +428,22 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req Jo
 			return Seated{}, err
 		}
 	}
-	if rated && len(others) > 0 {
+	counted := rated && len(others) > 0
+	if counted {
+		s.ratedStart.Lock()
 		under := s.ratedUnderWay()
 		for _, o := range others {
 			if err := s.pairCap(ctx, who.identity, o.Identity, under); err != nil {
+				s.ratedStart.Unlock()
 				return Seated{}, err
 			}
 		}
 	}
 	t.mu.Lock()
 	defer t.unlock()
+	if counted {
+		defer s.ratedStart.Unlock() // before t.unlock tells the observers
+	}
 	t.lastUse = time.Now()
 	if i := slices.IndexFunc(t.m.Seats, func(st seatMeta) bool { return st.Identity == who.identity }); i >= 0 {
 		return Seated{}, refuse.Conflict("you already hold seat %d at this table", i)
