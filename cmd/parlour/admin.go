@@ -136,7 +136,7 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	where.sqlite = sqlite.Options{Synchronous: "FULL"}
 	where.noMigrate = true
-	db, closeDB, err := openStore(ctx, where)
+	db, closeDB, err := openStore(ctx, where, nil)
 	if errors.Is(err, store.ErrUnmigrated) {
 		// The server, running or not, is of an older build: migrating
 		// its database beneath it could break it, and its own admin

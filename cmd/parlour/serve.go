@@ -618,12 +618,13 @@ func readCalendar(path string) (*calendar.Calendar, error) {
 // cannot reach it says so rather than wait.
 const openTimeout = 20 * time.Second
 
-// openStore opens the store w names.
-func openStore(ctx context.Context, w storeAt) (store.Store, func() error, error) {
+// openStore opens the store w names; log hears what PostgreSQL's store
+// says of its lock.
+func openStore(ctx context.Context, w storeAt, log *slog.Logger) (store.Store, func() error, error) {
 	if w.postgres != "" {
 		octx, cancel := context.WithTimeout(ctx, openTimeout)
 		defer cancel()
-		db, err := postgres.Open(octx, w.postgres, postgres.Options{Serve: w.pgServe, NoMigrate: w.noMigrate})
+		db, err := postgres.Open(octx, w.postgres, postgres.Options{Serve: w.pgServe, NoMigrate: w.noMigrate, Log: log})
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot use %s: %w", w, err)
 		}
@@ -768,7 +769,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, metric
 	if cl.nats != "" {
 		where.pgServe = postgres.ServeNode
 	}
-	db, closeDB, err := openStore(ctx, where)
+	db, closeDB, err := openStore(ctx, where, log)
 	if err != nil {
 		return servedPostgres(err, cl.nats != "")
 	}
@@ -816,7 +817,18 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, metric
 	// idle connections) and cap each address's connections.
 	srv := &http.Server{ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	h.Configure(srv)
-	served := make(chan error, 3)
+	served := make(chan error, 4)
+	if pg, ok := db.(*postgres.Store); ok {
+		// Another server took the database while this one's lock was
+		// down with its connection: both would run the same tables.
+		go func() {
+			select {
+			case err := <-pg.Lost():
+				served <- err
+			case <-ctx.Done():
+			}
+		}()
+	}
 	var msrv *http.Server
 	if mln != nil {
 		// The metrics say how busy the server is and which build it

@@ -157,3 +157,60 @@ func postJSON(t *testing.T, base, path, token, body string, out any) int {
 	}
 	return res.StatusCode
 }
+
+// TestServeStopsWhenItsLockIsTaken: a server whose connection holding the
+// database's lock ends (PostgreSQL restarted) while another server takes
+// the lock stops, rather than run the same tables beside it.
+func TestServeStopsWhenItsLockIsTaken(t *testing.T) {
+	url := pgDatabase(t)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	_, _, done := startServe(t, ctx, "--data", t.TempDir(), "--store", url)
+	bg := context.Background()
+	admin, err := pgx.Connect(bg, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(bg)
+	waiter, err := pgx.Connect(bg, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer waiter.Close(bg)
+	const serveKey = 0x7061726c6f757273 // "parlours", the store's serve lock
+	var holder int
+	if err := admin.QueryRow(bg, "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1 AND objid = $2", uint32(serveKey>>32), uint32(serveKey&0xffffffff)).Scan(&holder); err != nil {
+		t.Fatalf("the server's lock: %v", err)
+	}
+	took := make(chan error, 1)
+	go func() {
+		_, err := waiter.Exec(bg, "SELECT pg_advisory_lock($1)", int64(serveKey))
+		took <- err
+	}()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var waiting bool
+		if err := admin.QueryRow(bg, "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted)").Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the other server never waited for the lock")
+		}
+	}
+	if _, err := admin.Exec(bg, "SELECT pg_terminate_backend($1)", holder); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-took; err != nil {
+		t.Fatalf("the other server's lock: %v", err)
+	}
+	select {
+	case code := <-done:
+		if code != 1 {
+			t.Errorf("serve, its lock taken, returned %d, want 1", code)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve went on serving once another server held its database's lock")
+	}
+}

@@ -64,6 +64,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"path"
 	"sort"
 	"strconv"
@@ -97,6 +98,9 @@ type Options struct {
 	// refused because the database is served (ErrServed) changes
 	// nothing in it, not even a newer build's migrations.
 	Serve ServeLock
+	// Log hears of the serve lock lost with its connection and taken
+	// again (nil: nothing is logged).
+	Log *slog.Logger
 	// NoMigrate opens a database that lacks migrations with
 	// store.ErrUnmigrated, naming them, instead of applying them: tools
 	// that run beside a server leave its schema to it.
@@ -112,7 +116,8 @@ const migrationLock = 0x7061726c6f7572
 
 // Store is a store.Store kept in a PostgreSQL database.
 type Store struct {
-	unlock   func()   // releases Options.Serve's lock
+	lock     *serveLock // Options.Serve's lock, nil without one
+	log      *slog.Logger
 	migrated []string // Migrated
 	newer    []string // NewerMigrations
 	pool     *pgxpool.Pool
@@ -168,12 +173,18 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: cannot reach the database: %w", err)
 	}
+	log := opt.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	var lock *serveLock
 	unlock := func() {}
 	if opt.Serve != NoServeLock {
-		if unlock, err = lockServe(ctx, cfg.ConnConfig, opt.Serve == ServeNode); err != nil {
+		if lock, err = lockServe(ctx, cfg.ConnConfig, opt.Serve == ServeNode, log); err != nil {
 			pool.Close()
 			return nil, err
 		}
+		unlock = lock.release
 	}
 	migrated, err := migrate(ctx, pool, migrations, !opt.NoMigrate)
 	if err != nil {
@@ -188,7 +199,8 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("postgres: reading the migrations: %w", err)
 	}
 	s := &Store{
-		unlock:   unlock,
+		lock:     lock,
+		log:      log,
 		migrated: migrated,
 		newer:    newer,
 		pool:     pool,
@@ -357,8 +369,22 @@ func (s *Store) Close() error {
 	s.mu.Unlock()
 	s.wg.Wait()
 	s.pool.Close()
-	s.unlock()
+	if s.lock != nil {
+		s.lock.release()
+	}
 	return nil
+}
+
+// Lost receives an error once if the lock Open took (Options.Serve) is
+// lost to another server: its connection ended (PostgreSQL restarted),
+// and another server took the lock before this one could take it again.
+// Two servers would then run the same tables, so the server must stop.
+// Without a lock it never receives.
+func (s *Store) Lost() <-chan error {
+	if s.lock == nil {
+		return nil
+	}
+	return s.lock.lost
 }
 
 // Stats reports the appenders' statements and the moves they held.

@@ -617,6 +617,119 @@ func TestOpenServeLock(t *testing.T) {
 	}
 }
 
+// serveHolder returns the backend that holds the serve lock of the
+// database admin is open on (0: none), asked on admin's connection.
+func serveHolder(t *testing.T, admin *Store) int {
+	t.Helper()
+	var pid int
+	err := admin.pool.QueryRow(context.Background(), `SELECT coalesce(min(pid), 0) FROM pg_locks
+		WHERE locktype = 'advisory' AND granted AND classid = $1 AND objid = $2
+			AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+		uint32(serveKey>>32), uint32(serveKey&0xffffffff)).Scan(&pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+// TestServeLockOutlivesItsConnection: when the connection that holds a
+// server's lock ends while the server runs (PostgreSQL restarted, or its
+// backend killed), the server takes the lock again on a new one, so that
+// a second server is still kept off; and if another server takes it
+// first, Lost says so, for the server to stop.
+func TestServeLockOutlivesItsConnection(t *testing.T) {
+	t.Parallel()
+	if server == nil {
+		pgtest.Missing(t)
+	}
+	ctx := context.Background()
+	t.Run("taken again", func(t *testing.T) {
+		t.Parallel()
+		url := server.NewDatabase(t)
+		first, err := Open(ctx, url, Options{Serve: ServeAlone})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer first.Close()
+		admin := open(t, url)
+		old := serveHolder(t, admin)
+		if old == 0 {
+			t.Fatal("nobody holds the lock of a server open")
+		}
+		if _, err := admin.pool.Exec(ctx, "SELECT pg_terminate_backend($1)", old); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for now := serveHolder(t, admin); now == 0 || now == old; now = serveHolder(t, admin) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the lock was not taken again (held by %d, the killed backend %d)", now, old)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if s, err := Open(ctx, url, Options{Serve: ServeAlone}); !errors.Is(err, ErrServed) {
+			if s != nil {
+				s.Close()
+			}
+			t.Errorf("a second server once the lock was taken again: %v, want ErrServed", err)
+		}
+		select {
+		case err := <-first.Lost():
+			t.Errorf("Lost after the lock was taken again: %v", err)
+		default:
+		}
+	})
+	t.Run("taken by another", func(t *testing.T) {
+		t.Parallel()
+		url := server.NewDatabase(t)
+		first, err := Open(ctx, url, Options{Serve: ServeAlone})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer first.Close()
+		admin := open(t, url)
+		old := serveHolder(t, admin)
+		// Another server waits for the lock, and is given it as the
+		// first's backend goes.
+		waiter, err := admin.pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer waiter.Release()
+		took := make(chan error, 1)
+		go func() {
+			_, err := waiter.Exec(ctx, "SELECT pg_advisory_lock($1)", serveKey)
+			took <- err
+		}()
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			var waiting bool
+			if err := admin.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted)").Scan(&waiting); err != nil {
+				t.Fatal(err)
+			}
+			if waiting {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the other server never waited for the lock")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if _, err := admin.pool.Exec(ctx, "SELECT pg_terminate_backend($1)", old); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-took; err != nil {
+			t.Fatalf("the other server's lock: %v", err)
+		}
+		select {
+		case err := <-first.Lost():
+			if !errors.Is(err, ErrServed) {
+				t.Errorf("Lost: %v, want ErrServed", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("Lost said nothing once another server held the lock")
+		}
+	})
+}
+
 // TestNewerMigrations: a database a newer build migrated names the
 // migrations this build lacks; one this build migrated names none.
 func TestNewerMigrations(t *testing.T) {
