@@ -512,6 +512,10 @@ func parseStore(s, data string) (storeAt, error) {
 	switch {
 	case s == "":
 		return storeAt{path: filepath.Join(data, "parlour.db")}, nil
+	case !isURL && keywordString(s):
+		// Taken as a file's name, it would make a database called
+		// "host=db password=…", and print and log the password.
+		return storeAt{}, errors.New("--store looks like a PostgreSQL connection string of key=value words: give it as a URL, postgres://USER:PASSWORD@HOST:PORT/DATABASE (the words may follow it: ?sslmode=require)")
 	case !isURL:
 		// SQLite would say only "unable to open database file", after
 		// serve had made a lock file beside the directory.
@@ -546,6 +550,21 @@ func parseStore(s, data string) (storeAt, error) {
 		return storeAt{postgres: s}, nil
 	}
 	return storeAt{}, fmt.Errorf("%q is neither a postgres:// URL nor a file path", scheme+"://")
+}
+
+// keywordString says whether s reads as libpq's key=value connection
+// string ("host=db dbname=parlour password=…"): it starts with one of
+// its keywords and an =.
+func keywordString(s string) bool {
+	key, _, ok := strings.Cut(strings.TrimSpace(s), "=")
+	if !ok {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(key)) {
+	case "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "sslmode", "service", "connect_timeout", "application_name", "options", "target_session_attrs":
+		return true
+	}
+	return false
 }
 
 // errUnescaped is what parseStore says of a URL whose password holds

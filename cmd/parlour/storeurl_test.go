@@ -33,6 +33,11 @@ func TestStoreURLHidesPassword(t *testing.T) {
 		{"postgres://parlour:1234#x@db/parlour", "escape @, :, /, ? and #"},
 		// An @ in a parameter's value is no password's.
 		{"postgres://db:5432/parlour?user=ann@example", "user=ann@example"},
+		// libpq's key=value words are refused, not taken for a file
+		// named after them.
+		{"host=127.0.0.1 port=5432 password=s3cret", "give it as a URL"},
+		{"dbname=parlour user=parlour password=s3cret", "give it as a URL"},
+		{" Password = s3cret host=db", "give it as a URL"},
 	} {
 		w, err := parseStore(tc.url, t.TempDir())
 		shown := w.String()
