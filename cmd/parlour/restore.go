@@ -20,7 +20,9 @@ import (
 // stopped: restore takes its lock for the while. What it replaces moves
 // aside, under a name that says when, rather than being deleted, the
 // database with its -wal and -shm (left in place, the old -wal would be
-// replayed over the restored database).
+// replayed over the restored database). Run as root, it gives what it
+// restores the owner of the directory it restores into: the server's
+// user, who must be able to open it.
 func adminRestore(ctx context.Context, where storeAt, data, dir string, stdout, stderr io.Writer) int {
 	if where.postgres != "" {
 		fmt.Fprintln(stderr, "parlour admin restore: the store is PostgreSQL: restore it with pg_restore (see docs/deploy.md)")
@@ -52,6 +54,10 @@ func adminRestore(ctx context.Context, where storeAt, data, dir string, stdout, 
 		fmt.Fprintf(stderr, "parlour admin restore: %v\n", err)
 		return 1
 	}
+	if err := ownLike(filepath.Dir(where.path), where.path, where.path+"-wal", where.path+"-shm", where.path+".lock"); err != nil {
+		fmt.Fprintf(stderr, "parlour admin restore: giving the restored database its directory's owner: %v\n", err)
+		return 1
+	}
 	fmt.Fprintf(stdout, "Restored %s from %s.\n", where.path, backup)
 	if had {
 		fmt.Fprintf(stdout, "The database it replaced is at %s.\n", where.path+aside)
@@ -76,6 +82,9 @@ func adminRestore(ctx context.Context, where storeAt, data, dir string, stdout, 
 		}
 		if err == nil {
 			err = writeSynced(dest, b)
+		}
+		if err == nil {
+			err = ownLike(data, dest)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "parlour admin restore: %s: %v\n", f.what, err)
