@@ -508,9 +508,15 @@ func BenchmarkAnalyseNymphabetScoring(b *testing.B) {
 		}
 	}
 }
-func BenchmarkAnalyseQuizl(b *testing.B)     { benchmarkAnalyse(b, "quizl") }
-func BenchmarkAnalyseSalvo(b *testing.B)     { benchmarkAnalyse(b, "salvo") }
-func BenchmarkAnalyseWordfight(b *testing.B) { benchmarkAnalyse(b, "wordfight") }
+func BenchmarkAnalyseQuizl(b *testing.B) { benchmarkAnalyse(b, "quizl") }
+func BenchmarkAnalyseSalvo(b *testing.B) { benchmarkAnalyse(b, "salvo") }
+
+// BenchmarkAnalyseQuizlAnnouncements is a Quizl game of 402 moves, every
+// one an announcement (two hundred wrong each, then the two right), which
+// a game without a penalty for them allows: its cost a move must not grow
+// with the moves before it.
+func BenchmarkAnalyseQuizlAnnouncements(b *testing.B) { benchmarkAnalyse(b, "quizl-announcements") }
+func BenchmarkAnalyseWordfight(b *testing.B)          { benchmarkAnalyse(b, "wordfight") }
 
 // FuzzAnalyse feeds the analysis any record: it must answer or refuse,
 // never panic.

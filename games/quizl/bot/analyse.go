@@ -96,11 +96,14 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 	for i, e := range full.words {
 		index[e.word] = int32(i)
 	}
-	// seen[seat][board] lists the mover's earlier analyses of a grid, for
-	// trips: the move index and the probability of each word.
+	// seen[seat][board] lists the mover's earlier beliefs about a grid,
+	// for trips: the move index, the likeliest word and its probability.
+	// Only those, not each analysis whole: a game of hundreds of moves
+	// (announcements without a penalty) would hold megabytes a move.
 	type look struct {
 		index int
-		a     *analysis
+		best  int32
+		bestP float64
 	}
 	seen := map[[2]int][]look{}
 	out := &Analysis{Moves: []MoveNote{}}
@@ -128,7 +131,7 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 			a := analyse(full, read(bd))
 			as[bd.Seat] = a
 			key := [2]int{int(t.Seat), bd.Seat}
-			seen[key] = append(seen[key], look{t.Index, a})
+			seen[key] = append(seen[key], look{t.Index, a.best, a.bestP})
 		}
 		f := strings.Fields(strings.ToLower(t.Move))
 		switch {
@@ -207,8 +210,8 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 				tn.Password = completed(grids[fin.Against], sq, index)
 				if w, ok := index[tn.Password]; ok {
 					for _, l := range seen[[2]int{int(t.Seat), fin.Against}] {
-						if l.a.best == w && l.a.bestP >= theta {
-							tn.AnnounceableAt, tn.Probability = l.index, l.a.bestP
+						if l.best == w && l.bestP >= theta {
+							tn.AnnounceableAt, tn.Probability = l.index, l.bestP
 							break
 						}
 					}

@@ -14,6 +14,10 @@ type knowledge struct {
 	lineKnown [quizl.Lines]int    // known squares on each line
 	offMask   [quizl.Lines]uint32 // letters known off each line
 	wrong     []string            // words already announced wrongly
+	// wrongSet holds wrong as a set once it is long, for wasWrong: with
+	// no penalty a game may hold hundreds of them, and every word that
+	// fits a line is checked.
+	wrongSet map[string]bool
 	// parallel is how much likelier, in log terms, a line gets for each
 	// word announced wrongly that fits a line parallel to it (see
 	// decoyLines); 0 ignores the wrong words' lines.
@@ -34,6 +38,12 @@ type knowledge struct {
 // read builds the knowledge of a board as the view shows it.
 func read(b *quizl.Board) *knowledge {
 	k := &knowledge{wrong: b.Wrong}
+	if len(b.Wrong) > 8 {
+		k.wrongSet = make(map[string]bool, len(b.Wrong))
+		for _, w := range b.Wrong {
+			k.wrongSet[w] = true
+		}
+	}
 	var all uint32
 	for sq := range quizl.Square(quizl.Squares) {
 		c := b.Letter(sq)
@@ -56,6 +66,14 @@ func read(b *quizl.Board) *knowledge {
 		k.offMask[l] = all &^ on
 	}
 	return k
+}
+
+// wasWrong says whether word was announced wrongly.
+func (k *knowledge) wasWrong(word string) bool {
+	if k.wrongSet != nil {
+		return k.wrongSet[word]
+	}
+	return slices.Contains(k.wrong, word)
 }
 
 // cand is one hypothesis: the password is word w on line line.
@@ -122,7 +140,7 @@ func analyse(v *vocab, k *knowledge) *analysis {
 					break
 				}
 			}
-			if !ok || slices.Contains(k.wrong, e.word) {
+			if !ok || k.wasWrong(e.word) {
 				continue
 			}
 			lw := e.logPrior + like
@@ -246,7 +264,7 @@ func trips(v *vocab, k *knowledge) map[quizl.Square]int32 {
 					continue words
 				}
 			}
-			if slices.Contains(k.wrong, e.word) {
+			if k.wasWrong(e.word) {
 				continue
 			}
 			best, bestP = int32(wi), e.logPrior
