@@ -24,6 +24,7 @@ import (
 	"parlour/game"
 	"parlour/lexicon"
 	"parlour/server/auth"
+	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
 )
@@ -33,8 +34,11 @@ import (
 // used when it is full (about 20 KiB an analysis, Salvo's the largest).
 const cacheSize = 256
 
-// Timeout bounds one analysis; a typical game takes under 2 s. A request
-// relayed to the node that owns a table may wait this long for it.
+// Timeout bounds one analysis, from when a worker takes it up; a typical
+// game takes under 2 s, one of a thousand moves over ten. A request
+// relayed to the node that owns a table may wait this long for it. A game
+// the engines cannot analyse in the time is refused (422), and the
+// refusal kept with the analyses, so that asking again costs nothing.
 const Timeout = 30 * time.Second
 
 // workers bounds the analyses computed at once: each is pure CPU, and the
@@ -50,6 +54,7 @@ type Cache struct {
 	games   *game.Registry
 	log     *slog.Logger
 	workers chan struct{}
+	timeout time.Duration // Timeout, but in tests
 
 	// computed counts the analyses the engines computed, rather than
 	// served from memory or the store.
@@ -65,8 +70,11 @@ type Cache struct {
 type entry struct {
 	ready chan struct{} // closed once body or err is set
 	body  []byte
-	err   error
-	used  uint64
+	// err is why there is no analysis: kept in memory, for a game the
+	// engines could not analyse in time, so that they are not asked
+	// again.
+	err  error
+	used uint64
 	// players are the names body gives the seats; nil when not yet
 	// known (an analysis read from the store).
 	players []string
@@ -82,6 +90,7 @@ func New(tables *table.Service, st store.Store, games *game.Registry, log *slog.
 	c := &Cache{
 		tables: tables, games: games, log: log,
 		workers: make(chan struct{}, workers),
+		timeout: Timeout,
 		computed: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "parlour_analyses_computed_total",
 			Help: "Analyses of finished games the engines computed (not served from memory or the store).",
@@ -115,6 +124,9 @@ func (c *Cache) Get(ctx context.Context, p *auth.Principal, id string) ([]byte, 
 		return nil, err
 	}
 	if e := c.lookup(id); e != nil {
+		if e.err != nil {
+			return nil, e.err
+		}
 		return c.named(ctx, id, e, rec.Players)
 	}
 	if c.st != nil {
@@ -196,12 +208,15 @@ func (c *Cache) lookup(id string) *entry {
 // goes away leaves the work for the next, and files the result, with
 // forfeits, the moves the server played for a seat, marked.
 func (c *Cache) compute(id string, e *entry, rec *game.Record, lex *lexicon.Lexicon, forfeits []analysis.Forfeit) {
-	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
-	defer cancel()
+	// The time counts from a worker's start: waiting for one behind
+	// other games is no sign that this one is too long.
 	c.workers <- struct{}{}
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	defer cancel()
 	res, err := analysis.Of(ctx, c.games, rec, lex)
 	<-c.workers
 	c.computed.Inc()
+	tooLong := errors.Is(err, context.DeadlineExceeded)
 	if err == nil {
 		res.Forfeits = forfeits
 		var buf bytes.Buffer
@@ -211,7 +226,11 @@ func (c *Cache) compute(id string, e *entry, rec *game.Record, lex *lexicon.Lexi
 			e.body, e.players = buf.Bytes(), slices.Clone(res.Players)
 		}
 	}
-	if err != nil {
+	switch {
+	case tooLong:
+		c.log.Warn("a game too long to analyse in time", "table", id, "moves", len(rec.Moves), "timeout", c.timeout)
+		e.err = refuse.Unprocessable("this game is too long for the engines to analyse: they gave up after %s (its %d moves replay as ever)", c.timeout, len(rec.Moves))
+	case err != nil:
 		e.err = fmt.Errorf("analysing table %s: %w", id, err)
 	}
 	if c.st != nil && e.err == nil {
@@ -224,7 +243,7 @@ func (c *Cache) compute(id string, e *entry, rec *game.Record, lex *lexicon.Lexi
 	}
 	c.mu.Lock()
 	delete(c.pending, id)
-	if e.err == nil {
+	if e.err == nil || tooLong {
 		c.file(id, e)
 	}
 	c.mu.Unlock()

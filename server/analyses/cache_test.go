@@ -8,7 +8,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"parlour/server/analyses"
 	"parlour/server/refuse"
 	"parlour/server/table"
 )
@@ -154,5 +156,24 @@ func TestGetEveryGame(t *testing.T) {
 				t.Errorf("the analysis of a %s game: game %s, its part %s", c.game, got["game"], got[c.game])
 			}
 		})
+	}
+}
+
+// TestGetTooLong: a game the engines cannot analyse in the time is
+// refused in the player's words (422), not as the server's failure, and
+// the refusal is kept: asking again computes nothing.
+func TestGetTooLong(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, t.TempDir())
+	analyses.SetTimeout(f.cache, time.Nanosecond)
+	id := f.play("nymphabet", []string{"me", "computer:strong"}, nil, "apple")
+	for i := range 2 {
+		body, err := f.cache.Get(context.Background(), nil, id)
+		if refuse.Status(err) != http.StatusUnprocessableEntity || !strings.Contains(err.Error(), "too long") {
+			t.Errorf("ask %d: %s, %v (status %d), want 422 saying the game is too long", i+1, body, err, refuse.Status(err))
+		}
+	}
+	if n := f.computed(); n != 1 {
+		t.Errorf("asked twice, computed %v times, want once", n)
 	}
 }
