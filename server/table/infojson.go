@@ -214,6 +214,9 @@ func (s *SeatInfo) appendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if s.Out {
+		b = append(b, `,"out":true`...)
+	}
 	return append(b, '}'), nil
 }
 

@@ -22,7 +22,7 @@ func TestInfoAppendJSON(t *testing.T) {
 		Rules: game.Rules{"clock": 60, "award": 10, "name": "<&>"}, Lexicon: "english", Private: true, Code: "ABC123",
 		Seats: []SeatInfo{
 			{Seat: 0, Name: "Zoë <b>", Kind: "person", Ready: true, Deadline: &at, TimeLeft: &left},
-			{Seat: 1, Name: "Ben\u2028\"x\"", Kind: "computer", Level: "strong", AwaySince: &at},
+			{Seat: 1, Name: "Ben\u2028\"x\"", Kind: "computer", Level: "strong", AwaySince: &at, Out: true},
 			{Seat: 2, Kind: "open"},
 		},
 		ToMove:      []game.Seat{1, 2},

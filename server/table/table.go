@@ -606,6 +606,11 @@ type SeatInfo struct {
 	// last request, or when its last connection closed).
 	Connected   *bool      `json:"connected,omitempty"`
 	AbsentSince *time.Time `json:"absent_since,omitempty"`
+	// Out reports, while the game is played, a seat out of it, never to
+	// move in it again (a player of three who resigned or ran out of
+	// time, a Quizl player whose hunts are settled: game.Leaver), for
+	// clients to offer it no resignation and no word of its turn.
+	Out bool `json:"out,omitempty"`
 }
 
 // Reveal is one seat's setup and the salt of its commitment.
@@ -648,6 +653,11 @@ func (t *table) info() Info {
 			in.ToMove = append(make([]game.Seat, 0, len(tm)), tm...)
 		}
 		in.Abortable = t.status == store.Playing && t.abortable()
+		if l, ok := t.st.(game.Leaver); ok && t.status == store.Playing {
+			for i := range in.Seats {
+				in.Seats[i].Out = l.Out(game.Seat(i))
+			}
+		}
 	}
 	if t.m.Started && t.g.HasSetup() {
 		enc := t.encodings()

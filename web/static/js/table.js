@@ -358,7 +358,7 @@ async function playScreen(main, id, mine) {
       else if (!needSetup) {
         setupDrawn = false;
         fill(stage, h("div", { class: "card" }, h("h2", {}, "Waiting"),
-          h("p", {}, mod.setup ? "Your setup is in. " : "", "The game starts when every seat is taken", mod.setup ? " and every setup is in." : "."),
+          h("p", {}, mod.setup && u.seat >= 0 ? "Your setup is in. " : "", "The game starts when every seat is taken", mod.setup ? " and every setup is in." : "."),
           h("ul", {}, t.seats.map(s => h("li", {}, s.name, guestMark(s), `: ${s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up"}`)))));
       }
     } else {
@@ -371,17 +371,19 @@ async function playScreen(main, id, mine) {
       board.update(u.view);
     }
 
-    // Tools.
+    // Tools. A seat out of a game the others play on (resigned, timed
+    // out) has nothing to resign and no turn to hear of.
+    const playing = u.seat >= 0 && !(t.seats[u.seat] || {}).out;
     fill(tools,
       h("h2", {}, "Table"),
       h("div", { class: "row" },
         over && sealed(t) ? null : h("button", { type: "button", id: "download", onclick: downloadRecord }, over ? "Download the record" : "Download the record so far"),
-        !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: () => resign() }, "Resign") : null,
+        !over && u.view && playing ? h("button", { type: "button", id: "resign", onclick: () => resign() }, "Resign") : null,
         !over && u.view && u.seat >= 0 && t.abortable ? h("button", { type: "button", id: "abort", onclick: abort }, "Abort") : null,
         !u.view && u.seat >= 0 ? h("button", { type: "button", id: "leave", onclick: leave }, "Leave the table") : null),
       h("p", {}, h("a", { href: "/rules/" + t.game, id: "rules-link" }, "Rules of " + t.title)),
       words && t.lexicon ? lexiconLine(t.lexicon) : null,
-      !over && u.seat >= 0 ? notifyBox : null,
+      !over && (u.view ? playing : u.seat >= 0) ? notifyBox : null,
       !over && u.view ? h("p", {}, h("button", { type: "button", id: "guide-open", onclick: () => showGuide(t.game, guideTable(t)) }, "How to play: the guide")) : null);
     // The recent games say whom the server played for, as an account's
     // finished games do.
