@@ -1,9 +1,11 @@
 package server_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -572,4 +574,60 @@ func TestClusterRemoteWatcherConnected(t *testing.T) {
 	watching("with Cy watching through b", 1)
 	cy.ws.Close(websocket.StatusNormalClosure, "")
 	watching("once Cy's socket on b closed", 0)
+}
+
+// TestClusterFollowEndsAsNodeStops: a stream that follows another node's
+// table, and a move that waits there for the next, end as the node they
+// came through stops, saying the server is shutting down, as a single
+// server's do: they held the node's stop up until the server gave up on
+// them, then ended as its failure, or as the table's node gone.
+func TestClusterFollowEndsAsNodeStops(t *testing.T) {
+	t.Parallel()
+	nodes := startCluster(t, "a", "b")
+	a, b := nodes[0], nodes[1]
+	id, ann, ben := twoSeats(t, a, a)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", b.srv.URL+"/api/v1/tables/"+id+"/events?from=0", nil)
+	req.Header.Set("Authorization", "Bearer "+ann.Token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	lines := bufio.NewScanner(res.Body)
+	if !lines.Scan() {
+		t.Fatalf("no first update through b: %v", lines.Err())
+	}
+	// Ann moves, waiting for Ben's answer, through b.
+	mover := ann
+	var u table.Update
+	if st, body := nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u); st != 200 {
+		t.Fatalf("the table: %d %s", st, body)
+	} else if len(u.Table.ToMove) == 1 && u.Table.ToMove[0] == 1 {
+		mover = ben
+	}
+	moved := make(chan string, 1)
+	go func() {
+		st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/moves", mover.Token, map[string]any{"move": "abdicate", "wait": true}, nil)
+		moved <- fmt.Sprintf("%d %s", st, body)
+	}()
+	time.Sleep(500 * time.Millisecond) // the move made, its answer waiting
+	start := time.Now()
+	go b.svc.Close()
+	var last string
+	for lines.Scan() {
+		last = lines.Text()
+	}
+	if took := time.Since(start); took > 5*time.Second || !strings.Contains(last, "shutting down") {
+		t.Errorf("the stream through b ended %v after b began to stop, its last line %q; want it at once, saying the server is shutting down", took, last)
+	}
+	select {
+	case got := <-moved:
+		if !strings.HasPrefix(got, "503") || !strings.Contains(got, "shutting down") {
+			t.Errorf("the waiting move through b as b stopped: %s, want 503 saying the server is shutting down", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the waiting move through b went unanswered as b stopped")
+	}
 }

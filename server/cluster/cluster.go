@@ -127,6 +127,10 @@ type Node struct {
 	halted    chan struct{}
 	once      sync.Once
 	loops     sync.WaitGroup
+	// closing is closed as Close begins: what waits on another node for
+	// a request through this one ends then (untilClose).
+	closing     chan struct{}
+	closingOnce sync.Once
 
 	forwarded, takeovers, fenced prometheus.Counter
 	handed                       prometheus.Counter // see handOff
@@ -200,7 +204,7 @@ func New(cfg Config, st store.Store, a *auth.Auth, log *slog.Logger, reg prometh
 	}
 	c := &Node{
 		b: cfg.Bus, relay: cfg.Relay, node: cfg.Bus.Node(), st: st, leases: ls, ttl: ttl, fwd: fwd, auth: a,
-		log: log.With("node", cfg.Bus.Node()), owned: map[string]*owned{}, elsewhere: map[string]remoteOwner{}, handing: map[string]int64{}, halted: make(chan struct{}),
+		log: log.With("node", cfg.Bus.Node()), owned: map[string]*owned{}, elsewhere: map[string]remoteOwner{}, handing: map[string]int64{}, halted: make(chan struct{}), closing: make(chan struct{}),
 		notes: nodeNotes{queue: make(chan relayRequest, noteQueue)},
 	}
 	c.forwarded = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_forwarded_total", Help: "Requests this node forwarded to the owner of their table."})
@@ -270,6 +274,7 @@ func (c *Node) Ping(ctx context.Context) error {
 // and its events', so that other nodes take them up at once rather than
 // after the lease's time.
 func (c *Node) Close() {
+	c.closingOnce.Do(func() { close(c.closing) })
 	select {
 	case <-c.halted:
 		return // halted as if dead: release nothing

@@ -429,6 +429,35 @@ var errNoBus = refuse.Unavailable("this server cannot reach the one that runs th
 // errGone says that the table's owner died mid-request.
 var errGone = refuse.Unavailable("the node that runs this table stopped answering; what you asked may or may not have been done: look at the table before asking again")
 
+// errClosing is the cause of a context untilClose ended: this node is
+// stopping.
+var errClosing = errors.New("this node is stopping")
+
+// errStopping answers a request forwarded from this node cut short as
+// this node stops: the owner lives,
+// and may have done what was asked.
+var errStopping = refuse.Unavailable(table.ShuttingDown + ": what you asked may or may not have been done: look at the table before asking again")
+
+// untilClose returns a context that ends with parent, or when this node
+// begins to close (its cause errClosing), so that what waits on another
+// node (a forwarded request, a follow) answers as this node stops, not
+// once the server has given up waiting for it.
+func (c *Node) untilClose(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	go func() {
+		select {
+		case <-c.closing:
+			cancel(errClosing)
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { cancel(context.Canceled) }
+}
+
+// closing says whether ctx, made by untilClose, ended because this node
+// closes.
+func closing(ctx context.Context) bool { return errors.Is(context.Cause(ctx), errClosing) }
+
 // serveHTTP serves r when it concerns a table another node owns, and
 // reports whether it did; otherwise the caller serves it here.
 func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
@@ -445,7 +474,8 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 	if !ok {
 		return false
 	}
-	ctx := r.Context()
+	ctx, cancel := c.untilClose(r.Context())
+	defer cancel()
 	owner, err := c.claim(ctx, id)
 	if err != nil {
 		c.fail(w, r, err)
@@ -478,7 +508,10 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 			// again, more slowly each time, for as long as a hand-over
 			// may take.
 			if !h.wait(ctx) {
-				return true // the client went away
+				if closing(ctx) {
+					c.fail(w, r, refuse.Unavailable(table.ShuttingDown))
+				}
+				return true // the client went away, or this node stops
 			}
 			if owner, err = c.claim(ctx, id); err != nil {
 				c.fail(w, r, err)
@@ -500,6 +533,9 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 			c.forget(id)
 		}
 		switch {
+		case err != nil && closing(ctx):
+			c.fail(w, r, errStopping)
+			return true
 		case errors.Is(err, bus.ErrUnavailable):
 			// Not sent: the owner lives, as far as anyone knows, and
 			// taking its table over would only wait for its lease.

@@ -132,6 +132,19 @@ func (w *remoteWatch) Next(ctx context.Context) (table.Update, error) {
 		w.first = nil
 		return *u, nil
 	}
+	// As a local watcher, it ends as this node stops, saying so, rather
+	// than hold its stream open until the server gives up on it.
+	ctx, cancel := w.c.untilClose(ctx)
+	defer cancel()
+	u, err := w.next(ctx)
+	if err != nil && closing(ctx) {
+		return table.Update{}, refuse.Unavailable(table.ShuttingDown)
+	}
+	return u, err
+}
+
+// next is Next after the first update.
+func (w *remoteWatch) next(ctx context.Context) (table.Update, error) {
 	if !w.sent {
 		return w.fetch(ctx)
 	}
