@@ -3,6 +3,7 @@ package game
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -165,6 +166,11 @@ func ResolveValues(opts []Option, vals map[string]any) (Rules, error) {
 
 func (o Option) decode(b json.RawMessage) (any, error) {
 	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		// encoding/json reads null as nothing at all, which would leave
+		// a whole number empty and a yes-or-no false.
+		return nil, errors.New("null is no value: leave the option out for its default")
+	}
 	var v any
 	switch o.Kind {
 	case Int:
@@ -179,7 +185,7 @@ func (o Option) decode(b json.RawMessage) (any, error) {
 		}
 		i, err := n.Int64()
 		if err != nil {
-			return nil, fmt.Errorf("want a whole number, got %s", n)
+			return nil, fmt.Errorf("want a whole number, got %s", clip(b))
 		}
 		if i < int64(o.Min) || i > int64(o.Max) {
 			return nil, fmt.Errorf("%d is out of range %d-%d", i, o.Min, o.Max)

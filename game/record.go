@@ -145,6 +145,18 @@ func DecodeBytes(b []byte) (*Record, error) {
 		}
 		seen[k] = true
 	}
+	// A move or an abort without its player ("by" left out, or null, or
+	// the move itself null) is a shape no game wrote, not a move to
+	// referee: a move of a player the record does not list is refused
+	// by the referee, at its place.
+	for i, m := range rec.Moves {
+		if strings.TrimSpace(m.By) == "" {
+			return nil, fmt.Errorf("%w: move %d names no player (its \"by\")", ErrNotRecord, i+1)
+		}
+	}
+	if a := rec.Aborted; a != nil && strings.TrimSpace(a.By) == "" {
+		return nil, fmt.Errorf("%w: the abort names no player (its \"by\")", ErrNotRecord)
+	}
 	return &rec, nil
 }
 

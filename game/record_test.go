@@ -223,6 +223,10 @@ func TestDecodeRejects(t *testing.T) {
 		{"the server's refusal", `{"error": "there is no table abc"}`, "it is the server's refusal: there is no table abc"},
 		{"an error field and more", `{"error": "x", "game": "nim"}`, "unknown field"},
 		{"bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "noon"}]}`, "not a Parlour game record"},
+		{"a null move", `{"parlour": 1, "game": "nim", "players": ["A", "B"], "moves": [{"by": "A", "move": "1"}, null]}`, `move 2 names no player (its "by")`},
+		{"a move by nobody", `{"parlour": 1, "game": "nim", "players": ["A", "B"], "moves": [{"by": null, "move": "1"}]}`, `move 1 names no player (its "by")`},
+		{"a move by a blank", `{"parlour": 1, "game": "nim", "players": ["A", "B"], "moves": [{"by": " ", "move": "1"}]}`, `move 1 names no player (its "by")`},
+		{"an abort by nobody", `{"parlour": 1, "game": "nim", "players": ["A", "B"], "aborted": {}}`, `the abort names no player`},
 		// Names match without case, as "by" does, Unicode's too: σ and ς
 		// are one letter, and a move by either would be σ's.
 		{"one name twice", `{"parlour": 1, "game": "nim", "players": ["Anna", "ANNA"]}`, `two players are called "ANNA"`},
