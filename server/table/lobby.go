@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"slices"
 	"sort"
 	"strings"
@@ -215,11 +216,12 @@ func (s *Service) asNow(ctx context.Context, st seatMeta) (seatMeta, error) {
 
 // mayRematch refuses p, at seat, the next game of t when the root's
 // MayPlay (an account a moderator closed, p's own included) or
-// MayRematch (a block between its players) refuses it, or, at a rated
+// MayRematch (a block between any two of its players) refuses it, or,
+// when the asking makes the next game's table (making), at a rated
 // table, when two of its players have played as many rated games
 // together today as the cap allows (under, from ratedUnderWay): a
 // rematch starts a rated game as a join does. t.mu must be held.
-func (s *Service) mayRematch(ctx context.Context, t *table, p *auth.Principal, seat game.Seat, under [][]string) error {
+func (s *Service) mayRematch(ctx context.Context, t *table, p *auth.Principal, seat game.Seat, making bool, under [][]string) error {
 	var others []PairedSeat
 	for i, st := range t.m.Seats {
 		if game.Seat(i) != seat && st.Identity != "" && st.Computer == "" && st.Identity != p.Identity {
@@ -239,6 +241,20 @@ func (s *Service) mayRematch(ctx context.Context, t *table, p *auth.Principal, s
 		if err := s.cfg.MayRematch(ctx, p.Identity, others); err != nil {
 			return err
 		}
+		// The next game seats the others together too: a block between
+		// two of them keeps it from being made. Whose block is theirs,
+		// not the asker's to learn.
+		for i, a := range others {
+			err := s.cfg.MayRematch(ctx, a.Identity, others[i+1:])
+			if st := refuse.Status(err); st == http.StatusForbidden || st == http.StatusConflict {
+				return refuse.Conflict("no rematch: two of this game's other players do not take games together")
+			} else if err != nil {
+				return err
+			}
+		}
+	}
+	if !making {
+		return nil // the rematch's table is made: its game is counted
 	}
 	if t.m.Rated {
 		people := append([]PairedSeat{{Identity: p.Identity}}, others...)
@@ -320,10 +336,13 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 			// open to anybody now, or taken, and a token for it would
 			// seat them nowhere.
 			return Seated{}, refuse.Conflict("you left the rematch (table %s) before it began: join it again while a seat is open", next)
+		} else if err := s.mayRematch(ctx, t, p, seat, false, nil); err != nil {
+			// A block, or a closing, since the rematch was offered.
+			return Seated{}, err
 		}
 	}
 	if next == "" {
-		if err := s.mayRematch(ctx, t, p, seat, under); err != nil {
+		if err := s.mayRematch(ctx, t, p, seat, true, under); err != nil {
 			return Seated{}, err
 		}
 		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: seed, Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool, Paired: t.m.paired()}

@@ -382,6 +382,35 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 	return nil
 }
 
+// othersThan returns the people seated at t before its game starts
+// but identity. t.mu must be held.
+func (t *table) othersThan(identity string) []PairedSeat {
+	var others []PairedSeat
+	if t.m.Started {
+		return nil
+	}
+	for _, st := range t.m.Seats {
+		if st.Identity != "" && st.Computer == "" && st.Identity != identity {
+			others = append(others, PairedSeat{Identity: st.Identity, Name: st.Name, Guest: st.Player == "guest"})
+		}
+	}
+	return others
+}
+
+// mayJoin refuses joiner a seat beside others when the root's MayPlay
+// (a closed account among them) or MayJoin (a block) refuses it.
+func (s *Service) mayJoin(ctx context.Context, joiner string, others []PairedSeat) error {
+	if s.cfg.MayPlay != nil {
+		if err := s.cfg.MayPlay(ctx, others); err != nil {
+			return err
+		}
+	}
+	if s.cfg.MayJoin != nil && len(others) > 0 {
+		return s.cfg.MayJoin(ctx, joiner, others)
+	}
+	return nil
+}
+
 // JoinRequest asks for an open seat.
 type JoinRequest struct {
 	Name string `json:"name,omitempty"`
@@ -404,42 +433,43 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req Jo
 	if err != nil {
 		return Seated{}, err
 	}
-	// The players seated: read before the lock, since whether they may
-	// still play, and a rated game's count of their games together, ask
-	// the store.
-	t.mu.Lock()
-	var others []PairedSeat
-	if !t.m.Started {
-		for _, st := range t.m.Seats {
-			if st.Identity != "" && st.Computer == "" && st.Identity != who.identity {
-				others = append(others, PairedSeat{Identity: st.Identity, Name: st.Name, Guest: st.Player == "guest"})
-			}
-		}
-	}
-	rated := t.m.Rated
-	t.unlock()
-	if s.cfg.MayPlay != nil {
-		if err := s.cfg.MayPlay(ctx, others); err != nil {
+	// The players seated are checked before the lock, since whether they
+	// may still play, whether a block keeps the asker from them, and a
+	// rated game's count of their games together ask the store; and
+	// again under it, with the seating: a player seated meanwhile (two
+	// joins at once) is checked in another round.
+	var counted bool
+	for try := 1; ; try++ {
+		t.mu.Lock()
+		others := t.othersThan(who.identity)
+		rated := t.m.Rated
+		t.unlock()
+		if err := s.mayJoin(ctx, who.identity, others); err != nil {
 			return Seated{}, err
 		}
-	}
-	if s.cfg.MayJoin != nil && len(others) > 0 {
-		if err := s.cfg.MayJoin(ctx, who.identity, others); err != nil {
-			return Seated{}, err
-		}
-	}
-	counted := rated && len(others) > 0
-	if counted {
-		s.ratedStart.Lock()
-		under := s.ratedUnderWay()
-		for _, o := range others {
-			if err := s.pairCap(ctx, who.identity, o.Identity, under); err != nil {
-				s.ratedStart.Unlock()
-				return Seated{}, err
+		counted = rated && len(others) > 0
+		if counted {
+			s.ratedStart.Lock()
+			under := s.ratedUnderWay()
+			for _, o := range others {
+				if err := s.pairCap(ctx, who.identity, o.Identity, under); err != nil {
+					s.ratedStart.Unlock()
+					return Seated{}, err
+				}
 			}
 		}
+		t.mu.Lock()
+		if slices.Equal(t.othersThan(who.identity), others) {
+			break // t.mu held, and ratedStart when counted
+		}
+		t.unlock()
+		if counted {
+			s.ratedStart.Unlock()
+		}
+		if try == 3 {
+			return Seated{}, refuse.Conflict("the table's seats kept changing as you joined: try again")
+		}
 	}
-	t.mu.Lock()
 	defer t.unlock()
 	if counted {
 		defer s.ratedStart.Unlock() // before t.unlock tells the observers
