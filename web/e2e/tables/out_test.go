@@ -52,3 +52,18 @@ func TestOutSeatOffersNoResign(t *testing.T) {
 		}
 	}
 }
+
+// TestHomeListsOpenTables: the home page's Open tables lists the tables
+// waiting for a player, with who sits there, and says nobody is waiting
+// only when nobody is.
+func TestHomeListsOpenTables(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ben.Open("/")
+	ben.Wait("nobody waiting", `(document.querySelector("#home-lobby")||{}).textContent === "Nobody is waiting for a player right now."`)
+	made := newTable(t, base, "nymphabet", []string{"me", "open"})
+	ben.Open("/")
+	ben.Wait("Ann's table listed", fmt.Sprintf(`!!document.querySelector('#home-lobby a[href="/t/%s"]') && document.querySelector("#home-lobby").textContent.includes("with Ann")`, made.Table))
+}

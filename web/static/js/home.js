@@ -85,8 +85,9 @@ async function rest(main, events) {
   append(main, codeBox());
   const open = h("div", { id: "home-lobby" });
   append(main, h("h2", {}, "Open tables"), open);
-  call("GET", "/tables?status=open&limit=5").then(ts => {
-    if (!ts || !ts.length) { append(open, h("p", { class: "muted" }, "Nobody is waiting for a player right now.")); return; }
+  call("GET", "/tables?status=open&limit=5").then(ans => {
+    const ts = Array.isArray(ans) ? ans : (ans && ans.tables) || [];
+    if (!ts.length) { append(open, h("p", { class: "muted" }, "Nobody is waiting for a player right now.")); return; }
     append(open, h("ul", {}, ts.map(t => h("li", {}, h("a", { href: "/t/" + t.id, "aria-label": `Join ${t.rated ? "rated " : ""}${t.title} table ${t.id}` }, t.title), t.rated ? " (rated)" : "", " with ",
       t.seats.filter(x => x.kind !== "open").map(x => x.name).join(", ") || "nobody yet"))),
       h("p", {}, h("a", { href: "/lobby" }, "The whole lobby")));
