@@ -37,11 +37,13 @@ type (
 func (m *Model) readHomeNews() tea.Msg {
 	ctx, cancel := context.WithTimeout(m.ctx, 10*time.Second)
 	defer cancel()
-	o, err := m.c.Online(ctx)
+	// Asked as this player, as the lobby (l) is: those kept apart by a
+	// block are left out of both.
+	o, err := m.c.Online(ctx, m.idToken)
 	if err != nil {
 		return homeNewsMsg{err: err}
 	}
-	sk, err := m.c.Seeks(ctx, "") // how many look for a game, whoever asks
+	sk, err := m.c.Seeks(ctx, m.idToken)
 	if err != nil {
 		return homeNewsMsg{err: err}
 	}

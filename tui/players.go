@@ -662,13 +662,13 @@ func (ps *playersScreen) update(msg tea.Msg) tea.Cmd {
 }
 
 func (ps *playersScreen) loadOnline() tea.Cmd {
-	c := *ps.c
+	c, tok := *ps.c, ps.idToken
 	ps.asked++
 	asked := ps.asked
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ps.ctx, 10*time.Second)
 		defer cancel()
-		o, err := c.Online(ctx)
+		o, err := c.Online(ctx, tok)
 		return onlineMsg{to: ps, asked: asked, online: o, err: err}
 	}
 }

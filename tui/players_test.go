@@ -328,7 +328,7 @@ func waitOnline(t *testing.T, c *client.Client, name string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		o, err := c.Online(context.Background())
+		o, err := c.Online(context.Background(), "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -689,4 +689,27 @@ func TestPlayersKeepNewestAnswers(t *testing.T) {
 	if pr.follows == nil || !*pr.follows {
 		t.Errorf("on Ann's profile an older answer took the place of the newer: follows %v", pr.follows)
 	}
+}
+
+// TestBlockerHiddenInTheTerminal: a player who blocks Ben is not shown
+// to him as online, nor is her seek counted on his home screen, as the
+// browser and the lobby (l) leave them out: the terminal asked as nobody.
+func TestBlockerHiddenInTheTerminal(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	_, ann, annS, _, _, tm := benSeesAnn(t)
+	if _, err := ann.SeekGame(ctx, annS.Token, client.SeekRequest{Game: "quizl"}); err != nil {
+		t.Fatal(err)
+	}
+	tm.key("esc")
+	tm.waitFor("home, Ann's seek counted", has("1 looking for a game"))
+	if err := ann.Block(ctx, annS.Token, "Ben", true); err != nil {
+		t.Fatal(err)
+	}
+	tm.key("p")
+	tm.waitFor("the lists read again, Ann left out", func(s string) bool { return strings.Contains(s, "Online") && !strings.Contains(s, "Ann") })
+	tm.key("esc")
+	tm.waitFor("home, Ann's seek no longer counted", func(s string) bool {
+		return strings.Contains(s, "online") && !strings.Contains(s, "looking for a game")
+	})
 }

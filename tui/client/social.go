@@ -105,10 +105,11 @@ type Online struct {
 	} `json:"players"`
 }
 
-// Online asks who is online.
-func (c *Client) Online(ctx context.Context) (Online, error) {
+// Online asks who is online, as the identity of token sees it (""
+// anyone): a player who blocks it, or whom it blocks, is left out.
+func (c *Client) Online(ctx context.Context, token string) (Online, error) {
 	var o Online
-	err := c.do(ctx, http.MethodGet, "/api/v1/online", "", nil, &o)
+	err := c.do(ctx, http.MethodGet, "/api/v1/online", token, nil, &o)
 	return o, err
 }
 

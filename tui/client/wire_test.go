@@ -558,7 +558,7 @@ func TestWireTypes(t *testing.T) {
 			}
 		}
 	}
-	_, err = ann.Online(ctx)
+	_, err = ann.Online(ctx, annS.Token)
 	must("who is online", err)
 
 	// A challenge declined, and one with its own rules accepted. The
