@@ -550,6 +550,30 @@ func TestChallengeExpires(t *testing.T) {
 	}
 }
 
+// TestChallengeExpiresAfterARestart: a challenge made before a restart
+// still expires with its line on the players' streams once a client
+// has listed it (as the browser and the terminal do when their stream
+// opens again), so that neither keeps offering Accept; the timer that
+// would have said so went with the process.
+func TestChallengeExpiresAfterARestart(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+	var ch social.Challenge
+	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, &ch)
+	sf.restart()
+	ann.base, bob.base = sf.srv.URL, sf.srv.URL
+	bobStream := openStream(t, sf.srv.URL, bob.token)
+	if l := listOf(t, bob); len(l.In) != 1 {
+		t.Fatalf("Bob's challenges after the restart: %+v", l)
+	}
+	listOf(t, bob) // listed twice: one timer, one line
+	sf.clock.Advance(social.ChallengeTTL)
+	if ev := bobStream.next("challengeCanceled"); ev.Challenge.ID != ch.ID || ev.Challenge.Status != "expired" {
+		t.Fatalf("the expiry on Bob's stream: %+v", ev.Challenge)
+	}
+}
+
 func TestChallengeSurvivesRestart(t *testing.T) {
 	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {

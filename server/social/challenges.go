@@ -180,8 +180,28 @@ func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req Challeng
 	if s.cfg.Challenged != nil {
 		s.cfg.Challenged(c.To, c.From, info)
 	}
-	s.cfg.Clock.AfterFunc(ChallengeTTL, func() { s.expire(c.ID) })
+	s.armExpiry(c.ID, c.Expires)
 	return info, nil
+}
+
+// armExpiry sets a timer for challenge id to expire at at, unless this
+// node has one: at its making, and when a player's challenges are listed
+// (a client does at every start and reopening of its stream), so that a
+// challenge made before a restart, whose timer went with the process,
+// still expires with its line on both players' streams.
+func (s *Service) armExpiry(id string, at time.Time) {
+	s.armedMu.Lock()
+	defer s.armedMu.Unlock()
+	if s.armed[id] {
+		return
+	}
+	s.armed[id] = true
+	s.cfg.Clock.AfterFunc(max(0, at.Sub(s.now())), func() {
+		s.expire(id)
+		s.armedMu.Lock()
+		delete(s.armed, id)
+		s.armedMu.Unlock()
+	})
 }
 
 // challengeGame resolves a challenge's game and rules: a game that two
@@ -203,8 +223,8 @@ func (s *Service) challengeGame(name string, raw map[string]json.RawMessage) (ga
 
 // expire marks challenge id expired, if nobody answered it, and tells
 // both players. An expired challenge is one whose time has passed,
-// whether or not this ran: it does not after a restart, and the challenge
-// then stays open in the store, expired all the same.
+// whether or not this ran: a challenge nobody listed since a restart
+// stays open in the store, expired all the same (armExpiry).
 func (s *Service) expire(id string) {
 	if s.ctx.Err() != nil {
 		return
@@ -522,6 +542,7 @@ func (s *Service) Challenges(ctx context.Context, p *auth.Principal) (in, out []
 			// it can no longer be accepted, so it leaves p's list.
 			continue
 		}
+		s.armExpiry(c.ID, c.Expires)
 		info, err := s.challengeInfo(ctx, c)
 		if err != nil {
 			return nil, nil, err

@@ -71,12 +71,16 @@ type Service struct {
 	// the next start.
 	ctx    context.Context
 	cancel context.CancelFunc
+	// armed holds the open challenges whose expiry this node has a timer
+	// for (armExpiry).
+	armedMu sync.Mutex
+	armed   map[string]bool
 }
 
 // New returns the social side of cfg.
 func New(cfg Config) *Service {
 	s := &Service{cfg: cfg, tables: cfg.Tables, players: cfg.Players, st: cfg.Store, games: cfg.Games, log: cfg.Logger, peers: cfg.Peers, rel: cfg.Relations,
-		presence: newOnlineSet(), hub: newHub()}
+		presence: newOnlineSet(), hub: newHub(), armed: map[string]bool{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s
 }
