@@ -459,6 +459,16 @@ func TestBlockKeepsFromJoin(t *testing.T) {
 				t.Errorf("join %s: %d %s; want %d saying %q", c.table, st, body, c.status, c.want)
 			}
 		}
+		// The limit counts the tables Ben may take: Ann's newer tables,
+		// left out, do not crowd Cat's out of it.
+		catsTable := open(cat)
+		for range 3 {
+			open(ann)
+		}
+		var short struct{ Tables []table.Info }
+		if st, body := ben.do("GET", "/api/v1/tables?status=open&limit=2", nil, &short); st != 200 || len(short.Tables) != 2 || short.Tables[0].ID != catsTable || short.Tables[1].ID != bensTable {
+			t.Errorf("Ben's lobby of 2, Ann's newest tables left out: %d %s, want Cat's table and his own", st, body)
+		}
 		// Nothing changed: the seats are still open.
 		expect(t, cat, "POST", "/api/v1/tables/"+bensTable+"/join", `{}`, 200, `"seat":1`)
 		if st, body := ann.do("DELETE", "/api/v1/blocks/Ben", nil, nil); st != 204 {

@@ -71,21 +71,31 @@ func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) ([]
 // be read leave the list whole: it comes from memory, and a join there
 // is still refused.
 func (s *Service) LobbyFor(ctx context.Context, reader string, status store.Status, gameName string, limit int) ([]Info, error) {
-	out, err := s.LobbyGame(ctx, status, gameName, limit)
-	if err != nil || reader == "" || s.cfg.ApartNames == nil || (status != "" && status != store.Open) {
-		return out, err
+	if reader == "" || s.cfg.ApartNames == nil || (status != "" && status != store.Open) {
+		return s.LobbyGame(ctx, status, gameName, limit)
 	}
 	apart, err := s.cfg.ApartNames(ctx, reader)
 	if err != nil {
 		s.log.Warn("the lobby lists every open table: the reader's blocks could not be read", "err", err)
-		return out, nil
+		apart = nil
 	}
 	if len(apart) == 0 {
-		return out, nil
+		return s.LobbyGame(ctx, status, gameName, limit)
 	}
-	return slices.DeleteFunc(out, func(in Info) bool {
+	// The limit counts the tables listed, after those left out: asked
+	// for limit, a reader whose blocked players opened the newest tables
+	// would get fewer, or none.
+	out, err := s.LobbyGame(ctx, status, gameName, max(limit, maxLive))
+	if err != nil {
+		return nil, err
+	}
+	out = slices.DeleteFunc(out, func(in Info) bool {
 		return slices.ContainsFunc(in.Seats, func(st SeatInfo) bool { return st.Player == "account" && apart[strings.ToLower(st.Name)] })
-	}), nil
+	})
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
 }
 
 // LobbyGame is Lobby for the tables of one game (every game's for "").
