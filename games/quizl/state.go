@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"parlour/game"
 )
@@ -353,6 +352,9 @@ func (s *State) hint(t string) string {
 		if rest == "" || strings.ContainsAny(rest, " \t") {
 			return "to announce a word, write " + say + "WORD"
 		}
+		if problem := passwordProblem(rest, s.cfg.Lexicon); problem != "" {
+			return fmt.Sprintf("announcements are written %sWORD, and %s cannot be one: it %s", say, show(rest), problem)
+		}
 		return fmt.Sprintf("to announce %s, write %s%s", show(rest), say, strings.ToUpper(rest))
 	case v == "call" || v == "shoot" || v == "fire":
 		if _, err := ParseSquare(rest); err == nil {
@@ -361,7 +363,10 @@ func (s *State) hint(t string) string {
 		return "to call a square, write just the square: its row (5-9) and column (0-4), as in 72"
 	case v == "resign":
 		return "to resign, write just resign"
-	case rest == "" && len(t) >= 2 && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) }) < 0:
+	case rest == "" && passwordProblem(t, s.cfg.Lexicon) == "":
+		// A word that could be a password: only then is an
+		// announcement what the player most likely meant ("hint" or
+		// "pass" is not).
 		return fmt.Sprintf("to announce %s, write %s%s", show(t), say, strings.ToUpper(t))
 	}
 	return ""
@@ -395,7 +400,7 @@ func (s *State) parseSay(c int, rest string) (move, error) {
 	case name == "":
 		m.target = 1 - c
 	case s.solo:
-		return move{}, fmt.Errorf("in solitaire there is one grid to announce: say %s", show(word))
+		return move{}, errors.New("in solitaire there is one grid to announce, and no player to name: say one word (say WORD)")
 	default:
 		o, err := s.whom(c, name)
 		if err != nil {

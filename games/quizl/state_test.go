@@ -118,6 +118,11 @@ func TestAnnouncementMustBeAGenuineWord(t *testing.T) {
 		{"crane", "CRANE is not a Quizl move: to announce CRANE, write say CRANE"},
 		{"announce crane", `"announce crane" is not a Quizl move: to announce CRANE, write say CRANE`},
 		{"guess", "to announce a word, write say WORD"},
+		// A bare word, or one after "guess", that no password could be
+		// is not offered as an announcement the referee would refuse.
+		{"hint", "HINT is not a square"},
+		{"hello", "HELLO is not a square"},
+		{"guess hello", `announcements are written say WORD, and HELLO cannot be one: it repeats the letter L`},
 		{"guess a crane", "to announce a word, write say WORD"},
 		{"call 72", `"call 72" is not a Quizl move: to call 72, write just 72`},
 		{"call A1", "to call a square, write just the square: its row (5-9) and column (0-4), as in 72"},
@@ -379,8 +384,12 @@ func TestSolitaire(t *testing.T) {
 	if s.Score(0) != 0 {
 		t.Errorf("the player gained the award for their own wrong announcement: %d", s.Score(0))
 	}
-	if _, err := s.Apply(0, "say Sol psalm"); err == nil {
-		t.Error("say NAME WORD accepted in solitaire")
+	// Two words name nothing to pick between: the refusal says how an
+	// announcement is written, not which of them to announce.
+	for _, m := range []string{"say Sol psalm", "say crane glyph"} {
+		if _, err := s.Apply(0, m); err == nil || !strings.Contains(err.Error(), "say one word (say WORD)") || strings.Contains(err.Error(), "GLYPH") {
+			t.Errorf("%q in solitaire: %v, want a refusal saying to announce one word", m, err)
+		}
 	}
 	play(t, s, "0:say psalm")
 	r := s.Result()
