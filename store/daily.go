@@ -70,7 +70,9 @@ type Dailies interface {
 	UnfinishedDailies(ctx context.Context, game, day string) ([]DailyAttempt, error)
 	// DailyLeaderboard returns up to limit finished attempts of players
 	// with accounts at game's puzzle of day, best first: solved first,
-	// then fewest moves, fewest wrong, least time. An account a
+	// then fewest moves and wrong answers together (a wrong answer costs
+	// what a move does, so that guessing word after word is no shortcut),
+	// fewest wrong, least time. An account a
 	// moderator closed is left out, as the rating leaderboards leave it.
 	DailyLeaderboard(ctx context.Context, game, day string, limit int) ([]DailyAttempt, error)
 	// DailyHistory returns up to limit attempts of identity at game's

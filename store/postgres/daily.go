@@ -108,7 +108,7 @@ func (s *Store) UnfinishedDailies(ctx context.Context, game, day string) ([]stor
 
 // DailyLeaderboard implements store.Dailies.
 func (s *Store) DailyLeaderboard(ctx context.Context, game, day string, limit int) ([]store.DailyAttempt, error) {
-	return s.attempts(ctx, "game = $1 AND day = $2 AND finished AND account AND identity NOT IN (SELECT identity FROM accounts WHERE hash = $3) ORDER BY solved DESC, moves, wrong, millis, started LIMIT $4", game, day, store.ClosedHash, limit)
+	return s.attempts(ctx, "game = $1 AND day = $2 AND finished AND account AND identity NOT IN (SELECT identity FROM accounts WHERE hash = $3) ORDER BY solved DESC, moves + wrong, wrong, millis, started LIMIT $4", game, day, store.ClosedHash, limit)
 }
 
 // DailyHistory implements store.Dailies.

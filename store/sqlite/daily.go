@@ -114,7 +114,7 @@ func (s *Store) UnfinishedDailies(ctx context.Context, game, day string) ([]stor
 
 // DailyLeaderboard implements store.Dailies.
 func (s *Store) DailyLeaderboard(ctx context.Context, game, day string, limit int) ([]store.DailyAttempt, error) {
-	return s.attempts(ctx, "game = ? AND day = ? AND finished = 1 AND account = 1 AND identity NOT IN (SELECT identity FROM accounts WHERE hash = ?) ORDER BY solved DESC, moves, wrong, millis, started LIMIT ?", game, day, store.ClosedHash, limit)
+	return s.attempts(ctx, "game = ? AND day = ? AND finished = 1 AND account = 1 AND identity NOT IN (SELECT identity FROM accounts WHERE hash = ?) ORDER BY solved DESC, moves + wrong, wrong, millis, started LIMIT ?", game, day, store.ClosedHash, limit)
 }
 
 // DailyHistory implements store.Dailies.
