@@ -251,6 +251,10 @@ func (d *dailyScreen) pastKey(k string) (cmd tea.Cmd, done bool) {
 		}
 		a := days[d.pastAt]
 		switch {
+		case !a.Finished && a.Table != "":
+			// A past day's attempt left open (the list names its table
+			// once the day is over): it takes a resignation, to end it.
+			return d.nav.sit(client.Seated{Table: a.Table, Token: d.idToken, Invite: d.public() + "/t/" + a.Table}, d.puzzles[d.at].Game), true
 		case !a.Finished:
 			d.err = "that attempt is under way: h, then enter on the puzzle, goes back to it"
 		case a.Table == "":

@@ -287,3 +287,39 @@ func TestDailyBoardOwnLine(t *testing.T) {
 		}
 	}
 }
+
+// TestDailyAttemptOpenAtMidnight: an attempt still under way when its
+// day ends, opened again from the past days, says it takes no move but a
+// resignation, rather than that it is the player's turn.
+func TestDailyAttemptOpenAtMidnight(t *testing.T) {
+	t.Parallel()
+	clk := tabletest.NewClock(time.Now())
+	ts := newTestServerWith(t, func(c *server.Config) { c.Clock = clk })
+	ctx := context.Background()
+	ac, annS := signedUp(t, ts, "ann_m")
+	seat, err := ac.StartDaily(ctx, annS.Token, "quizl")
+	if err != nil {
+		t.Fatalf("Ann starting the daily Quizl: %v", err)
+	}
+	if _, err := ac.Move(ctx, annS.Token, seat.Table, "72", 0, false); err != nil {
+		t.Fatalf("Ann's call: %v", err)
+	}
+	clk.Advance(24 * time.Hour)
+	tm := newTermWith(t, ts.URL, "ann_m", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "ann_m"})
+	tm.key("d")
+	tm.waitFor("the day's puzzles", has("> Quizl", "h your past days"))
+	tm.key("h")
+	tm.waitFor("Ann's days", has("Your days at the daily Quizl", "under way"))
+	tm.key("enter")
+	s := tm.waitFor("the attempt, closed", func(s string) bool {
+		return tm.table() != nil && tm.table().id == seat.Table && strings.Contains(s, "the day is over: :resign ends this attempt") && strings.Contains(s, "Its day is over, so only :resign:")
+	})
+	if strings.Contains(s, "your turn") {
+		t.Errorf("a closed attempt says it is the player's turn:\n%s", s)
+	}
+	checkFits(t, tm)
+	tm.typeText(":resign")
+	tm.key("enter")
+	tm.key("enter") // the first asks
+	tm.waitFor("the attempt ended", has("Game over"))
+}

@@ -216,6 +216,10 @@ func (p *playScreen) footer(prompt, keys string) string {
 	if p.t.replaying {
 		prompt, keys = "", replayKeys(len(p.t.upd.Table.Seats))
 	}
+	if u := p.t.upd; u != nil && u.Table.DayOver && prompt != "" {
+		// The server takes no move here but a resignation.
+		prompt, keys = "Its day is over, so only :resign:", ":resign enter ends the attempt, unsolved · esc home · ? help"
+	}
 	if prompt != "" {
 		b.WriteString(prompt + " " + tailOf(p.line, p.t.w-ansi.StringWidth(prompt)-2) + "█\n")
 	}

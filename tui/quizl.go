@@ -184,6 +184,9 @@ func (p *playScreen) quizlView() string {
 			name = "Tracking the computer's grid"
 			if p.t.daily() {
 				name = "Tracking today's daily grid"
+				if p.t.upd != nil && p.t.upd.Table.DayOver {
+					name = "Tracking the daily grid"
+				}
 			}
 		}
 		r := -1

@@ -543,7 +543,7 @@ type endData struct {
 
 // myTurn says whether the table waits for this seat.
 func (t *tableScreen) myTurn() bool {
-	if t.upd == nil || t.upd.Table.Status != "playing" {
+	if t.upd == nil || t.upd.Table.Status != "playing" || t.upd.Table.DayOver {
 		return false
 	}
 	for _, s := range t.upd.Table.ToMove {
@@ -591,6 +591,11 @@ func (t *tableScreen) turnLine() string {
 		return "waiting for the secret setups"
 	case "finished":
 		return "game over"
+	}
+	if u.Table.DayOver {
+		// Its answer is open to everyone now: the server takes no move
+		// at it but a resignation.
+		return "the day is over: :resign ends this attempt"
 	}
 	if t.myTurn() {
 		line := warm("▶ your turn")

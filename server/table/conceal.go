@@ -24,6 +24,18 @@ func (t *table) concealed() bool {
 	return day >= t.conf.Clock.Now().UTC().Format(DayLayout)
 }
 
+// dayOver reports whether t is an attempt at a daily puzzle, still under
+// way, whose day has ended: it takes no move but a resignation then
+// (Config.DailyGoesOn), and clients say so rather than offer a turn.
+// t.mu must be held.
+func (t *table) dayOver() bool {
+	if t.m.Daily == "" || t.status != store.Playing || t.conf == nil || t.conf.Clock == nil {
+		return false
+	}
+	_, day, _ := strings.Cut(t.m.Daily, "/")
+	return day < t.conf.Clock.Now().UTC().Format(DayLayout)
+}
+
 // viewFor returns seat's view: State.View, or, while t is concealed, the
 // view without the end's reveal (game.Concealer). t.mu must be held.
 func (t *table) viewFor(seat game.Seat) any {

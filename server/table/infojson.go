@@ -109,6 +109,9 @@ func (in *Info) appendJSON(b, rules []byte) ([]byte, error) {
 		b = append(b, `,"daily":`...)
 		b = game.AppendJSONString(b, in.Daily)
 	}
+	if in.DayOver {
+		b = append(b, `,"day_over":true`...)
+	}
 	if in.Event != nil {
 		if b, err = appendField(b, "event", in.Event); err != nil {
 			return nil, err

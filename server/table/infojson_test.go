@@ -34,7 +34,7 @@ func TestInfoAppendJSON(t *testing.T) {
 		Set:         &game.Set{Target: 3, Games: 2, Totals: []int{1, 2}, Over: true, Winners: []int{1}},
 		Prev:        "t0", Rematch: "t2", Created: at,
 		Solitaire: &SolitaireInfo{Maker: "strong", Random: true},
-		Daily:     "quizl/2026-11-26", Event: &game.Tournament{ID: "e1", Name: "Cup", Round: 2}, SetupBy: &at, Paired: true, Rated: true, Pool: "quizl", Clock: &ClockInfo{Turn: 60, Now: at},
+		Daily:     "quizl/2026-11-26", DayOver: true, Event: &game.Tournament{ID: "e1", Name: "Cup", Round: 2}, SetupBy: &at, Paired: true, Rated: true, Pool: "quizl", Clock: &ClockInfo{Turn: 60, Now: at},
 		Spectators: &spectators, Rating: &rating,
 	}
 	fischer, corr := full, full

@@ -542,6 +542,9 @@ type Info struct {
 	// Daily names the daily puzzle the table is an attempt at
 	// ("quizl/2006-01-02"), if any.
 	Daily string `json:"daily,omitempty"`
+	// DayOver reports a daily attempt still under way whose day has
+	// ended: it takes no move but a resignation, which ends it unsolved.
+	DayOver bool `json:"day_over,omitempty"`
 	// Event names the tournament the table is a game of, if any.
 	Event *game.Tournament `json:"event,omitempty"`
 	// SetupBy, while the table is in setup, is when the event that made
@@ -626,7 +629,7 @@ func (t *table) info() Info {
 		ID: t.id, Game: t.g.Name(), Title: t.g.Title(), Status: t.status,
 		Rules: t.cfg.Rules, Lexicon: t.cfg.Lexicon.Name(), Private: t.m.Private, ToMove: []game.Seat{},
 		Seats: make([]SeatInfo, 0, len(t.m.Seats)), Set: t.m.Set, Prev: t.m.Prev, Rematch: t.m.Rematch, Created: t.created,
-		Solitaire: t.solitaireInfo(), Daily: t.m.Daily, Event: t.m.Event, Paired: t.m.paired(), Rated: t.m.Rated, Pool: t.m.Pool,
+		Solitaire: t.solitaireInfo(), Daily: t.m.Daily, DayOver: t.dayOver(), Event: t.m.Event, Paired: t.m.paired(), Rated: t.m.Rated, Pool: t.m.Pool,
 	}
 	if t.status.Live() {
 		in.Code = t.m.Code

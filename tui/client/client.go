@@ -206,6 +206,9 @@ type Table struct {
 	// Daily names the daily puzzle a player's attempt is at
 	// ("quizl/2026-11-24").
 	Daily string `json:"daily,omitempty"`
+	// DayOver marks a daily attempt still under way whose day has ended:
+	// it takes no move but a resignation.
+	DayOver bool `json:"day_over,omitempty"`
 	// Event is the tournament the game is of, if any: the event pairs
 	// its players again, and its games have no rematch.
 	Event *GameEvent `json:"event,omitempty"`

@@ -444,3 +444,36 @@ func TestDailyTodayWhileMade(t *testing.T) {
 	once.Do(func() { close(release) })
 	p.Wait("the daily table", `location.pathname.startsWith("/t/")`)
 }
+
+// TestDailyAttemptOpenAtMidnight: an attempt still under way when its day
+// ends takes no move but a resignation: its page says so, with the way
+// to today's puzzle, rather than say it is the player's turn and offer
+// a call the server refuses; Resign ends it.
+func TestDailyAttemptOpenAtMidnight(t *testing.T) {
+	t.Parallel()
+	clk := &e2e.JumpClock{}
+	srv := e2e.NewConfiguredServer(t, func(c *server.Config) { c.Clock = clk })
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	p.Open("/daily/quizl")
+	p.Wait("the daily page", `!!document.querySelector("#daily-play")`)
+	p.Click("#daily-play")
+	p.Wait("the daily table, the turn Ann's", `location.pathname.startsWith("/t/") && (document.querySelector("#turn")||{}).textContent === "Your turn"`)
+	id := e2e.Eval[string](p, `location.pathname.slice(3)`)
+	tok := e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.seats"))["`+id+`"].token`)
+	if st, b := e2e.API(t, srv.Base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": "50"}); st != 200 {
+		t.Fatalf("a call: %d %s", st, b)
+	}
+	clk.JumpToTomorrow()
+	p.Open("/t/" + id)
+	p.Wait("the attempt closed", `!!document.querySelector("#daily-closed") && (document.querySelector("#turn")||{}).textContent === "The day is over: resign to end this attempt"`)
+	if !e2e.Eval[bool](p, `!!document.querySelector('#daily-closed a[href="/daily/quizl"]')`) {
+		t.Error("the closed attempt offers no way to today's puzzle")
+	}
+	if e2e.Eval[bool](p, `[...document.querySelectorAll("#stage input, #stage form button")].some(el => el.offsetParent !== null)`) {
+		t.Error("the closed attempt still shows its call and announcement forms")
+	}
+	e2e.Eval[bool](p, `(window.confirm = () => true, true)`)
+	p.Click("#resign")
+	p.Wait("the attempt ended", `!!document.querySelector("#game-over") && !document.querySelector("#daily-closed")`)
+}

@@ -139,6 +139,7 @@ async function playScreen(main, id, mine) {
 
   let mod = null, board = null, setupDrawn = false, last = null, lastMine = null;
   let ended = false; // the update drawn last ended the game (see keepFocus)
+  let dayTimer = null; // draws a daily attempt again as its day ends
   let stageHad = false; // the stage held the keyboard before the update drawn now
   let words = false; // the game judges words against the table's word list
   const notifyBox = notifyControls(); // kept across redraws of the side panel
@@ -159,8 +160,10 @@ async function playScreen(main, id, mine) {
     info: () => last && last.table, // the table's public description
     // over says the table's game is over: by its moves, which the view
     // says too, or aborted, which only the table says (an abort is no
-    // move, and the referee's view goes on as it stood).
-    over: () => !!last && last.table.status === "finished",
+    // move, and the referee's view goes on as it stood); and for the
+    // board's controls, a daily attempt whose day has ended, which takes
+    // no move but a resignation.
+    over: () => !!last && (last.table.status === "finished" || dailyClosed(last.table)),
     rules: () => (last && last.table.rules) || {},
     lexicon: () => (last && last.table.lexicon) || "",
     // A move pressed again while it is on its way (a double press on a
@@ -295,12 +298,14 @@ async function playScreen(main, id, mine) {
     // Over, the end's banner says so in full: the strip steps out of
     // sight, still telling a screen reader the game is over.
     status.classList.toggle("sr", over);
-    const toMove = over ? [] : u.view ? mod.toMove(u.view) : (t.to_move || []);
+    const closed = dailyClosed(t);
+    const toMove = over || closed ? [] : u.view ? mod.toMove(u.view) : (t.to_move || []);
     const myTurn = toMove.includes(u.seat);
 
     // Whose turn, in the page and in the tab title.
     let who;
     if (over) who = "Game over";
+    else if (closed) who = "The day is over: resign to end this attempt";
     else if (!u.view) who = t.seats.some(s => s.kind === "open") ? "Waiting for players to join" : "Waiting for every setup";
     else if (u.seat < 0) who = `Watching · ${toMove.map(s => names[s]).join(", ")} to move`;
     else if (myTurn) who = toMove.length > 1 ? "Your move (everyone answers)" : "Your turn";
@@ -346,7 +351,14 @@ async function playScreen(main, id, mine) {
         t.code ? h("p", {}, "Or read out the code ", h("strong", { id: "invite-code" }, t.code.slice(0, 3) + "-" + t.code.slice(3)), ": your friend types it under Join with a code.") : null));
     }
     if (over) append(banner, endBanner(u, names));
+    else if (closed) append(banner, h("div", { class: "banner", id: "daily-closed" }, h("h2", {}, "This daily puzzle's day is over"),
+      h("p", {}, "Its day ended at midnight UTC, and its answer is open to everyone now, so this attempt takes no more moves: resign to end it (unsolved). ",
+        h("a", { href: "/daily/" + t.daily.split("/")[0] }, `Today's daily ${t.title}`), " is waiting.")));
     else { const c = claimBox(id, token, u, toMove); if (c) append(banner, c); }
+    // A daily attempt open at midnight is drawn again then, closed.
+    if (t.daily && !over && !closed && !dayTimer) {
+      dayTimer = setTimeout(() => { dayTimer = null; draw(() => keepFocus(() => last && render(last))); }, Math.min(dailyEnd(t.daily) - Date.now() + 1000, 2 ** 31 - 1));
+    }
     if (t.status === "setup" && t.setup_by && u.seat >= 0 && !u.setup && mod.setup) append(banner, setupDueBox(t));
     if (over && guideSlot.firstChild) { fill(guideSlot); for (const el of main.querySelectorAll(".guide-target")) el.classList.remove("guide-target"); }
 
@@ -389,6 +401,20 @@ async function playScreen(main, id, mine) {
     // finished games do.
     if (over) touchRecent(id, t.game, { result: [resultText(t, u.seat, names), ...forfeitWords({ forfeited: forfeited.get(u.seat),
       opponents: names.map((name, i) => ({ name, forfeited: i === u.seat ? undefined : forfeited.get(i) })) }, "you")].join(" · ") });
+  }
+
+  // dailyEnd is when the day of daily puzzle d ("quizl/2026-12-07") ends:
+  // the next midnight UTC, when the server takes no move at its attempts
+  // but a resignation.
+  function dailyEnd(d) {
+    return Date.parse(d.split("/")[1] + "T00:00:00Z") + 24 * 3600 * 1000;
+  }
+
+  // dailyClosed reports whether t is a daily attempt still under way
+  // whose day has ended: as the server says, or, on a page left open
+  // through midnight, as this computer's clock does.
+  function dailyClosed(t) {
+    return !!t.daily && t.status === "playing" && (!!t.day_over || Date.now() >= dailyEnd(t.daily));
   }
 
   // sealed reports whether t is a daily attempt whose answer is still
