@@ -136,6 +136,53 @@ func TestCrossSiteRequests(t *testing.T) {
 	}
 }
 
+// TestCrossSiteSignIn: another site's page cannot sign a browser in, or
+// up, without its cookie (a form's text/plain body can be read as the
+// JSON of a sign-in): the visitor would play on as the attacker's
+// account, which would read it all. A program that sends no Origin, and
+// Parlour's own pages, sign in as ever.
+func TestCrossSiteSignIn(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	signUp(t, srv.URL, "Mallory")
+	other := strings.Replace(srv.URL, "127.0.0.1:", "127.0.0.1:1", 1)
+	for _, tc := range []struct {
+		name, path, body string
+		hd               map[string]string
+		want             int
+	}{
+		{"a sign-in from another site's form", "/api/v1/sessions", `{"name": "Mallory", "password": "` + testPassword + `"}`, map[string]string{"Origin": "https://evil.example", "Content-Type": "text/plain"}, 403},
+		{"a sign-in from another port", "/api/v1/sessions", `{"name": "Mallory", "password": "` + testPassword + `"}`, map[string]string{"Origin": other, "Content-Type": "application/json"}, 403},
+		{"a sign-in, cross-site by fetch metadata", "/api/v1/sessions", `{"name": "Mallory", "password": "` + testPassword + `"}`, map[string]string{"Sec-Fetch-Site": "cross-site"}, 403},
+		{"a sign-up from another site's form", "/api/v1/accounts", `{"name": "Trudy", "password": "` + testPassword + `"}`, map[string]string{"Origin": "https://evil.example", "Content-Type": "text/plain"}, 403},
+		{"a sign-in from Parlour's page", "/api/v1/sessions", `{"name": "Mallory", "password": "` + testPassword + `"}`, map[string]string{"Origin": srv.URL, "Content-Type": "application/json"}, 200},
+		{"a sign-in by a program", "/api/v1/sessions", `{"name": "Mallory", "password": "` + testPassword + `"}`, map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", srv.URL+tc.path, strings.NewReader(tc.body))
+			for k, v := range tc.hd {
+				req.Header.Set(k, v)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != tc.want {
+				t.Fatalf("status %d (%s), want %d", res.StatusCode, b, tc.want)
+			}
+			if set := res.Header.Get("Set-Cookie"); tc.want == 403 && set != "" {
+				t.Errorf("a refused sign-in set a cookie: %s", set)
+			}
+		})
+	}
+	if _, err := f.db.AccountByKey(context.Background(), "trudy"); err == nil {
+		t.Error("another site's form made an account")
+	}
+}
+
 // listChallenges returns the ids of the open challenges c made.
 func listChallenges(t *testing.T, c *client) []string {
 	t.Helper()

@@ -143,16 +143,21 @@ func (h *Handler) secure(r *http.Request) bool {
 // stops other sites, but not a page on another port of the same host, and
 // a site is all of a host's ports. Requests with a bearer token are not
 // checked: a browser never adds one by itself; nor are requests another
-// node forwards, which the node that took them checked.
+// node forwards, which the node that took them checked. A sign-in or a
+// sign-up, which sets the cookie, is checked for where it came from
+// without one: another site's form must not sign a visitor's browser in
+// as the attacker's account, to play and chat where the attacker reads
+// it all (a program that sends no Origin, as curl, is let through).
 func (h *Handler) crossSite(r *http.Request) error {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
 		return nil
 	}
-	if auth.Forwarded(r.Context()) {
+	if auth.Forwarded(r.Context()) || r.Header.Get("Authorization") != "" {
 		return nil
 	}
-	if r.Header.Get("Authorization") != "" || auth.SessionToken(r) == "" {
+	cookie := auth.SessionToken(r) != ""
+	if !cookie && !setsSession(r) {
 		return nil
 	}
 	if o := r.Header.Get("Origin"); o != "" {
@@ -162,13 +167,19 @@ func (h *Handler) crossSite(r *http.Request) error {
 	} else if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
 		return refuse.Forbidden("this request came from another site's page, not Parlour's: it was not carried out")
 	}
-	if r.ContentLength != 0 {
+	if cookie && r.ContentLength != 0 {
 		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if err != nil || mt != "application/json" {
 			return refuse.With(http.StatusUnsupportedMediaType, "send the body as JSON, with Content-Type: application/json")
 		}
 	}
 	return nil
+}
+
+// setsSession reports whether r asks for a session cookie: a sign-in or
+// a sign-up.
+func setsSession(r *http.Request) bool {
+	return r.Method == http.MethodPost && (r.URL.Path == "/api/v1/sessions" || r.URL.Path == "/api/v1/accounts")
 }
 
 // sameOrigin reports whether origin names the server r was sent to: the
