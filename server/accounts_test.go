@@ -1226,7 +1226,8 @@ func BenchmarkSignInDuringSignUpFlood(b *testing.B) {
 }
 
 // exportedLines reads the archive of name's games (of gameName, if not
-// ""): NDJSON, every line a record that decodes, none an error.
+// ""): NDJSON, kept from caches (it may hold the reader's private games),
+// every line a record that decodes, none an error.
 func exportedLines(t *testing.T, base, name, gameName string) []string {
 	t.Helper()
 	u := base + "/api/v1/players/" + name + "/games/export"
@@ -1238,8 +1239,8 @@ func exportedLines(t *testing.T, base, name, gameName string) []string {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/x-ndjson" || !strings.HasPrefix(res.Header.Get("Content-Disposition"), "attachment") {
-		t.Fatalf("the archive of %s: %d %s %s", name, res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("Content-Disposition"))
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/x-ndjson" || !strings.HasPrefix(res.Header.Get("Content-Disposition"), "attachment") || res.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("the archive of %s: %d %s %s, Cache-Control %q", name, res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("Content-Disposition"), res.Header.Get("Cache-Control"))
 	}
 	var out []string
 	sc := bufio.NewScanner(res.Body)

@@ -68,6 +68,9 @@ func (h *Handler) exportGames(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+file+`-games.ndjson"`)
+	// It holds the reader's private games, as every answer that may is
+	// kept from caches (jsonHeader).
+	w.Header().Set("Cache-Control", "no-store")
 	e := json.NewEncoder(w)
 	e.SetEscapeHTML(false)
 	for {

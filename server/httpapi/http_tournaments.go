@@ -160,6 +160,7 @@ func (h *Handler) exportTournament(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+id+`.ndjson"`)
+	w.Header().Set("Cache-Control", "no-store") // it grows as the event's games end
 	e := json.NewEncoder(w)
 	e.SetEscapeHTML(false)
 	err := h.tournaments.Export(r.Context(), id, func(rec *game.Record) error { return e.Encode(rec) })
