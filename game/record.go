@@ -134,11 +134,17 @@ func DecodeBytes(b []byte) (*Record, error) {
 	if e := rec.Event; e != nil && (strings.TrimSpace(e.ID) == "" || e.Round < 0) {
 		return nil, fmt.Errorf("%w: the event needs an id and a round of 0 or more", ErrNotRecord)
 	}
+	if e := rec.Event; e != nil && controlIn(e.Name) {
+		return nil, fmt.Errorf("%w: the event's name holds a control character", ErrNotRecord)
+	}
 	seen := map[string]bool{}
 	for _, p := range rec.Players {
 		k := foldKey(p)
 		if strings.TrimSpace(p) == "" {
 			return nil, fmt.Errorf("%w: a player has an empty name", ErrNotRecord)
+		}
+		if controlIn(p) {
+			return nil, fmt.Errorf("%w: the player's name %q holds a control character", ErrNotRecord, p)
 		}
 		if seen[k] {
 			return nil, fmt.Errorf("%w: two players are called %q", ErrNotRecord, p)
@@ -152,6 +158,11 @@ func DecodeBytes(b []byte) (*Record, error) {
 	for i, m := range rec.Moves {
 		if strings.TrimSpace(m.By) == "" {
 			return nil, fmt.Errorf("%w: move %d names no player (its \"by\")", ErrNotRecord, i+1)
+		}
+		// A tab may part a move's words ("say\tCRANE", as an older
+		// server kept a move as typed): it draws nothing.
+		if controlIn(m.By) || controlIn(strings.ReplaceAll(m.Move, "\t", " ")) {
+			return nil, fmt.Errorf("%w: move %d holds a control character", ErrNotRecord, i+1)
 		}
 	}
 	if a := rec.Aborted; a != nil && strings.TrimSpace(a.By) == "" {
@@ -176,6 +187,20 @@ func upperTimes(b []byte) []byte {
 		i := bytes.LastIndexByte(m[:len(m)-1], '"')
 		return append(m[:i:i], bytes.ToUpper(m[i:])...)
 	})
+}
+
+// controlIn reports whether s holds a control character or a direction
+// control. No game writes one, and a record is printed to terminals
+// (parlour replay, parlour analyse), where an escape sequence in a
+// player's name would retitle the window, recolour the text or set the
+// clipboard.
+func controlIn(s string) bool {
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // foldKey returns a key for name that two names share exactly when

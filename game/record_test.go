@@ -227,6 +227,14 @@ func TestDecodeRejects(t *testing.T) {
 		{"a move by nobody", `{"parlour": 1, "game": "nim", "players": ["A", "B"], "moves": [{"by": null, "move": "1"}]}`, `move 1 names no player (its "by")`},
 		{"a move by a blank", `{"parlour": 1, "game": "nim", "players": ["A", "B"], "moves": [{"by": " ", "move": "1"}]}`, `move 1 names no player (its "by")`},
 		{"an abort by nobody", `{"parlour": 1, "game": "nim", "players": ["A", "B"], "aborted": {}}`, `the abort names no player`},
+		// A record is printed to terminals: an escape sequence in it
+		// would retitle the window or set the clipboard.
+		{"an escape in a name", `{"parlour": 1, "game": "nim", "players": ["Robo\u001b]0;PWNED\u0007", "B"]}`, `holds a control character`},
+		{"a direction control in a name", `{"parlour": 1, "game": "nim", "players": ["Ann\u202e", "B"]}`, `holds a control character`},
+		{"a line break in a name", `{"parlour": 1, "game": "nim", "players": ["A\nB", "C"]}`, `holds a control character`},
+		{"an escape in a move after a tab", `{"parlour": 1, "game": "nim", "players": ["A", "B"], "moves": [{"by": "A", "move": "1\t\u001b[31m"}]}`, `move 1 holds a control character`},
+		{"an escape in a move", `{"parlour": 1, "game": "nim", "players": ["A", "B"], "moves": [{"by": "A", "move": "1\u001b[31m"}]}`, `move 1 holds a control character`},
+		{"an escape in the event's name", `{"parlour": 1, "game": "nim", "players": ["A", "B"], "event": {"id": "e1", "name": "Cup\u001b[2J"}}`, `the event's name holds a control character`},
 		// Names match without case, as "by" does, Unicode's too: σ and ς
 		// are one letter, and a move by either would be σ's.
 		{"one name twice", `{"parlour": 1, "game": "nim", "players": ["Anna", "ANNA"]}`, `two players are called "ANNA"`},
