@@ -767,6 +767,10 @@ func TestWireTypes(t *testing.T) {
 	}
 	_, err = ann.DailyLeaderboard(ctx, "quizl", day.Day)
 	must("today's leaderboard", err)
+	// Ben's attempt at the daily Salvo is left under way, to be read
+	// once its day is over.
+	bd, err := ben.StartDaily(ctx, benS.Token, "salvo")
+	must("Ben's daily attempt", err)
 	if _, err := ann.Daily(ctx, annS.Token, "nymphabet"); err != ErrNoDaily {
 		t.Errorf("the daily Nymphabet answered %v, want ErrNoDaily", err)
 	}
@@ -1059,6 +1063,13 @@ func TestWireTypes(t *testing.T) {
 	for _, p := range pl {
 		_, err = ben.Leaderboard(ctx, p)
 		must("the leaderboard of "+p, err)
+	}
+
+	// Ben's daily attempt, the day after: it takes no move but a
+	// resignation.
+	clk.advance(25 * time.Hour)
+	if u, err := ben.Get(ctx, benS.Token, bd.Table); err != nil || !u.Table.DayOver {
+		t.Errorf("Ben's daily attempt the day after: day over %v, %v", u.Table.DayOver, err)
 	}
 
 	// The server shutting down says so on the player streams.
