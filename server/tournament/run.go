@@ -1121,9 +1121,11 @@ func (s *Service) score(ctx context.Context, ev *event, id string, res game.Resu
 // gamePoints returns each seat's points from a game of seats players
 // that ended with res, forfeiters (-1, or none: none) having forfeited
 // it: 2 a win, 1 a draw, 0 a loss at a table of two; by place at a table
-// of more (pairing.TablePoints), the game's own scores deciding the
-// places where it keeps them. A forfeit loses to everyone else at the
-// table and scores nothing; a table everybody forfeited scores nothing.
+// of more (pairing.TablePoints): its winners first, then the game's own
+// scores where it keeps them (a Word Fight won by the others' resigning
+// leaves every score 0: its winner still places first, not level with
+// those who resigned). A forfeit loses to everyone else at the table and
+// scores nothing; a table everybody forfeited scores nothing.
 func gamePoints(seats int, res game.Result, forfeiters ...int) []int {
 	forfeiters = slices.DeleteFunc(slices.Clone(forfeiters), func(f int) bool { return f < 0 || f >= seats })
 	order := make([]int, seats)
@@ -1137,7 +1139,15 @@ func gamePoints(seats int, res game.Result, forfeiters ...int) []int {
 			}
 		}
 	case seats > 2 && len(res.Scores) == seats:
-		copy(order, res.Scores)
+		lo, hi := slices.Min(res.Scores), slices.Max(res.Scores)
+		for i, sc := range res.Scores {
+			order[i] = sc - lo
+		}
+		for _, w := range res.Winners {
+			if int(w) < seats {
+				order[w] += hi - lo + 1 // above every score
+			}
+		}
 	default:
 		for _, w := range res.Winners {
 			if int(w) < seats {

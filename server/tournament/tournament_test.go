@@ -33,6 +33,12 @@ func TestGamePoints(t *testing.T) {
 		{"four by score", 4, game.Result{Status: game.Finished, Winners: []game.Seat{2}, Scores: []int{10, 30, 50, 0}}, []int{-1}, []int{2, 4, 6, 0}},
 		// Two tied first share places 1 and 2: (6+4)/2 = 5 each.
 		{"four with a tie", 4, game.Result{Status: game.Finished, Winners: []game.Seat{0, 1}, Scores: []int{30, 30, 10, 5}}, []int{-1}, []int{5, 5, 2, 0}},
+		// A winner above higher scores: the last fleet afloat (Salvo's
+		// scores count ships sunk) places first.
+		{"four, the winner not the top score", 4, game.Result{Status: game.Finished, Winners: []game.Seat{3}, Scores: []int{2, 5, 1, 3}}, []int{-1}, []int{2, 4, 0, 6}},
+		// The others resigned: every score 0, and the winner still
+		// places first, the others sharing 2nd to 4th: (4+2+0)/3 = 2.
+		{"four, the others resigned", 4, game.Result{Status: game.Finished, Winners: []game.Seat{1}, Scores: []int{0, 0, 0, 0}}, []int{-1}, []int{2, 6, 2, 2}},
 		// Three without scores: the winner first, the others share 2nd
 		// and 3rd: (2+0)/2 = 1.
 		{"three by winners", 3, game.Result{Status: game.Finished, Winners: []game.Seat{1}}, []int{-1}, []int{1, 4, 1}},
