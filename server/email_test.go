@@ -505,11 +505,11 @@ func TestPasswordReset(t *testing.T) {
 	}
 }
 
-// TestPasswordResetOnce: one link confirmed by several requests at once
-// sets one password: one request is answered 200, the others 404, and
-// only the winner's password signs in.
-func TestPasswordResetOnce(t *testing.T) {
-	t.Parallel()
+// dansResetLink starts a server that mails, signs Dan up with a
+// confirmed address and asks for his password reset link: it returns the
+// server, Dan, and the link's token.
+func dansResetLink(t *testing.T) (*httptest.Server, *client, string) {
+	t.Helper()
 	smtp := smtptest.Start(t)
 	cfg, err := mail.ParseSMTP(smtp.URL("parlour@example.org"))
 	if err != nil {
@@ -518,17 +518,25 @@ func TestPasswordResetOnce(t *testing.T) {
 	f := newGamesFixtureTuned(t, func(c *Config) { c.SMTP, c.MailRetryDelay = cfg, time.Millisecond })
 	srv := startServer(t, f, generous)
 	dan := signUp(t, srv.URL, "Dan")
-	if st, body := dan.do("PUT", "/api/v1/account/email", `{"address": "dan@example.org", "password": "`+testPassword+`"}`, nil); st != 200 {
+	if st, body := dan.do("PUT", "/api/v1/account/email", map[string]string{"address": "dan@example.org", "password": testPassword}, nil); st != 200 {
 		t.Fatalf("Dan's address: %d %s", st, body)
 	}
 	if st, page := follow(t, "GET", strings.Replace(mailLink(t, smtp.Next(t), "/api/v1/email/verify"), "http://test", srv.URL, 1)); st != 200 {
 		t.Fatalf("Dan confirms his address: %d %s", st, page)
 	}
-	nobody := &client{t: t, base: srv.URL}
-	if st, body := nobody.do("POST", "/api/v1/password-reset", `{"name": "Dan"}`, nil); st != 202 {
+	if st, body := (&client{t: t, base: srv.URL}).do("POST", "/api/v1/password-reset", `{"name": "Dan"}`, nil); st != 202 {
 		t.Fatalf("a link: %d %s", st, body)
 	}
-	token := strings.SplitN(mailLink(t, smtp.Next(t), "/reset"), "token=", 2)[1]
+	return srv, dan, strings.SplitN(mailLink(t, smtp.Next(t), "/reset"), "token=", 2)[1]
+}
+
+// TestPasswordResetOnce: one link confirmed by several requests at once
+// sets one password: one request is answered 200, the others 404, and
+// only the winner's password signs in.
+func TestPasswordResetOnce(t *testing.T) {
+	t.Parallel()
+	srv, _, token := dansResetLink(t)
+	nobody := &client{t: t, base: srv.URL}
 
 	const n = 6
 	status := make([]int, n)
@@ -621,25 +629,8 @@ func TestPasswordResetClosedAccount(t *testing.T) {
 // in.
 func TestPasswordResetSpentByNewPassword(t *testing.T) {
 	t.Parallel()
-	smtp := smtptest.Start(t)
-	cfg, err := mail.ParseSMTP(smtp.URL("parlour@example.org"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newGamesFixtureTuned(t, func(c *Config) { c.SMTP, c.MailRetryDelay = cfg, time.Millisecond })
-	srv := startServer(t, f, generous)
-	dan := signUp(t, srv.URL, "Dan")
-	if st, body := dan.do("PUT", "/api/v1/account/email", map[string]string{"address": "dan@example.org", "password": testPassword}, nil); st != 200 {
-		t.Fatalf("Dan's address: %d %s", st, body)
-	}
-	if st, page := follow(t, "GET", strings.Replace(mailLink(t, smtp.Next(t), "/api/v1/email/verify"), "http://test", srv.URL, 1)); st != 200 {
-		t.Fatalf("Dan confirms his address: %d %s", st, page)
-	}
+	srv, dan, token := dansResetLink(t)
 	nobody := &client{t: t, base: srv.URL}
-	if st, body := nobody.do("POST", "/api/v1/password-reset", `{"name": "Dan"}`, nil); st != 202 {
-		t.Fatalf("a link: %d %s", st, body)
-	}
-	token := strings.SplitN(mailLink(t, smtp.Next(t), "/reset"), "token=", 2)[1]
 	if st, body := dan.do("PUT", "/api/v1/account/password", map[string]string{"password": testPassword, "new_password": "changed since the mail"}, nil); st != 204 {
 		t.Fatalf("Dan's new password: %d %s", st, body)
 	}
