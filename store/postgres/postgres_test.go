@@ -632,6 +632,24 @@ func serveHolder(t *testing.T, admin *Store) int {
 	return pid
 }
 
+// servedAlone opens a new database as a server alone does, and the same
+// database as admin's tasks do: it returns the database, the server's
+// store, admin's, and the backend that holds the server's lock.
+func servedAlone(t *testing.T) (url string, first, admin *Store, holder int) {
+	t.Helper()
+	url = server.NewDatabase(t)
+	first, err := Open(context.Background(), url, Options{Serve: ServeAlone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { first.Close() })
+	admin = open(t, url)
+	if holder = serveHolder(t, admin); holder == 0 {
+		t.Fatal("nobody holds the lock of a server open")
+	}
+	return url, first, admin, holder
+}
+
 // TestServeLockOutlivesItsConnection: when the connection that holds a
 // server's lock ends while the server runs (PostgreSQL restarted, or its
 // backend killed), the server takes the lock again on a new one, so that
@@ -645,17 +663,7 @@ func TestServeLockOutlivesItsConnection(t *testing.T) {
 	ctx := context.Background()
 	t.Run("taken again", func(t *testing.T) {
 		t.Parallel()
-		url := server.NewDatabase(t)
-		first, err := Open(ctx, url, Options{Serve: ServeAlone})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer first.Close()
-		admin := open(t, url)
-		old := serveHolder(t, admin)
-		if old == 0 {
-			t.Fatal("nobody holds the lock of a server open")
-		}
+		url, first, admin, old := servedAlone(t)
 		if _, err := admin.pool.Exec(ctx, "SELECT pg_terminate_backend($1)", old); err != nil {
 			t.Fatal(err)
 		}
@@ -680,14 +688,7 @@ func TestServeLockOutlivesItsConnection(t *testing.T) {
 	})
 	t.Run("taken by another", func(t *testing.T) {
 		t.Parallel()
-		url := server.NewDatabase(t)
-		first, err := Open(ctx, url, Options{Serve: ServeAlone})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer first.Close()
-		admin := open(t, url)
-		old := serveHolder(t, admin)
+		_, first, admin, old := servedAlone(t)
 		// Another server waits for the lock, and is given it as the
 		// first's backend goes.
 		waiter, err := admin.pool.Acquire(ctx)
