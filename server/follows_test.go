@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"parlour/server/internal/servertest"
+	"parlour/server/players"
 	"parlour/server/relations"
 	"parlour/server/social"
 	"parlour/server/table"
@@ -481,6 +482,43 @@ func TestBlockKeepsFromJoin(t *testing.T) {
 		}
 		expect(t, ben, "POST", "/api/v1/tables/"+annsTable+"/join", `{}`, 200, `"seat":1`)
 	})
+}
+
+// TestBlockKeepsSignedUpGuestsTableApart: a guest who opened a table
+// and signed up as Gus still sits there under the guest's name; once Ann
+// blocks Gus, her lobby leaves his table out as it does his account's
+// tables, where it listed it by the seat's name, and a join there is
+// refused naming Gus, whom she blocked, not the guest.
+func TestBlockKeepsSignedUpGuestsTableApart(t *testing.T) {
+	t.Parallel()
+	base := newSocial(t).srv.URL
+	ann, cat := signUp(t, base, "Ann"), signUp(t, base, "Cat")
+	gus := newGuest(t, base, "")
+	var s table.Seated
+	if st, body := gus.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &s); st != 201 {
+		t.Fatalf("the guest's table: %d %s", st, body)
+	}
+	var session players.Session
+	if st, body := gus.do("POST", "/api/v1/accounts", `{"name": "Gus", "password": "a long secret phrase"}`, &session); st != 201 {
+		t.Fatalf("sign-up: %d %s", st, body)
+	}
+	if st, body := ann.do("POST", "/api/v1/blocks", `{"name": "Gus"}`, nil); st != 201 {
+		t.Fatalf("block: %d %s", st, body)
+	}
+	for _, c := range []struct {
+		name   string
+		who    *client
+		listed bool
+	}{{"Ann", ann, false}, {"Cat", cat, true}} {
+		var l struct{ Tables []table.Info }
+		if st, body := c.who.do("GET", "/api/v1/tables?status=open", nil, &l); st != 200 {
+			t.Fatalf("%s's lobby: %d %s", c.name, st, body)
+		}
+		if got := slices.ContainsFunc(l.Tables, func(in table.Info) bool { return in.ID == s.Table }); got != c.listed {
+			t.Errorf("%s's lobby lists the table Gus opened as a guest: %v, want %v (%+v)", c.name, got, c.listed, l.Tables)
+		}
+	}
+	expect(t, ann, "POST", "/api/v1/tables/"+s.Table+"/join", `{}`, 409, "you have blocked Gus")
 }
 
 // TestBlockHidesChatLines: Ann blocks Ben, and his lines reach her at no

@@ -226,7 +226,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 			return s.rel.Hidden(ctx, reader)
 		},
 		// Nor does the lobby list them one another's open tables.
-		ApartNames: func(ctx context.Context, reader string) (map[string]bool, error) {
+		Apart: func(ctx context.Context, reader string) (ids, names map[string]bool, err error) {
 			return s.rel.ApartNames(ctx, reader)
 		},
 		// And they keep a rematch from seating two players one of whom

@@ -319,24 +319,26 @@ func (s *Service) Apart(ctx context.Context, identity string) (map[string]bool, 
 	return out, nil
 }
 
-// ApartNames returns the names, in lower case, of the accounts identity
-// blocks and of those that block it: a join would seat it beside none of
-// them, so its lobby leaves out their open tables. A store without
-// relations has none.
-func (s *Service) ApartNames(ctx context.Context, identity string) (map[string]bool, error) {
-	ids, err := s.Apart(ctx, identity)
+// ApartNames returns the identities identity blocks and those that
+// block it, as Apart does, and the names, in lower case, of those that
+// are accounts: a join would seat it beside none of them, so its lobby
+// leaves out their open tables, matched by identity where the seats'
+// identities are at hand and by name where only the names are. A store
+// without relations has none.
+func (s *Service) ApartNames(ctx context.Context, identity string) (ids, names map[string]bool, err error) {
+	ids, err = s.Apart(ctx, identity)
 	if err != nil || len(ids) == 0 {
-		return nil, err
+		return nil, nil, err
 	}
-	names, err := s.names(ctx, slices.Collect(maps.Keys(ids)))
+	accounts, err := s.names(ctx, slices.Collect(maps.Keys(ids)))
 	if err != nil {
-		return nil, refuse.ReadFailed(s.log, "your blocks", err)
+		return nil, nil, refuse.ReadFailed(s.log, "your blocks", err)
 	}
-	out := make(map[string]bool, len(names))
-	for _, n := range names {
-		out[strings.ToLower(n)] = true
+	names = make(map[string]bool, len(accounts))
+	for _, n := range accounts {
+		names[strings.ToLower(n)] = true
 	}
-	return out, nil
+	return ids, names, nil
 }
 
 // Blocks reports whether blocker blocks blocked.
@@ -397,7 +399,13 @@ func (s *Service) apart(ctx context.Context, asker string, others []table.Paired
 		if blocks, err := s.Blocks(ctx, asker, o.Identity); err != nil {
 			return refuse.ReadFailed(s.log, "your blocks", err)
 		} else if blocks {
-			return refuse.Conflict(mine, o.Name)
+			// Named as blocked: a guest who signed up after sitting
+			// down holds the seat under the guest's name.
+			name := o.Name
+			if names, err := s.names(ctx, []string{o.Identity}); err == nil && names[o.Identity] != "" {
+				name = names[o.Identity]
+			}
+			return refuse.Conflict(mine, name)
 		}
 		if blocked, err := s.Blocks(ctx, o.Identity, asker); err != nil {
 			return refuse.ReadFailed(s.log, what, err)

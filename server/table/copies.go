@@ -335,7 +335,7 @@ func (s *Service) spectatorsElsewhere(id string, now time.Time) int {
 // LobbyHere returns at most limit public tables in status that this node
 // holds, newest first: what another node asks for its lobby.
 func (s *Service) LobbyHere(status store.Status, limit int) []Info {
-	return s.lobbyHere(status, "", limit)
+	return s.lobbyHere(status, "", limit, apart{})
 }
 
 // Exists refuses an id that names no table (404), loading the table

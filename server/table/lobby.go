@@ -66,42 +66,54 @@ func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) ([]
 }
 
 // LobbyFor is LobbyGame as reader (an identity; "" for none) may take
-// the tables: the open tables where an account sits that a block keeps
-// apart from reader (Config.ApartNames) are left out. Blocks that cannot
-// be read leave the list whole: it comes from memory, and a join there
-// is still refused.
+// the tables: the open tables where someone sits whom a block keeps
+// apart from reader (Config.Apart) are left out. Blocks that cannot be
+// read leave the list whole: it comes from memory, and a join there is
+// still refused.
 func (s *Service) LobbyFor(ctx context.Context, reader string, status store.Status, gameName string, limit int) ([]Info, error) {
-	if reader == "" || s.cfg.ApartNames == nil || (status != "" && status != store.Open) {
+	if reader == "" || s.cfg.Apart == nil || (status != "" && status != store.Open) {
 		return s.LobbyGame(ctx, status, gameName, limit)
 	}
-	apart, err := s.cfg.ApartNames(ctx, reader)
+	ids, names, err := s.cfg.Apart(ctx, reader)
 	if err != nil {
 		s.log.Warn("the lobby lists every open table: the reader's blocks could not be read", "err", err)
-		apart = nil
-	}
-	if len(apart) == 0 {
 		return s.LobbyGame(ctx, status, gameName, limit)
 	}
-	// The limit counts the tables listed, after those left out: asked
-	// for limit, a reader whose blocked players opened the newest tables
-	// would get fewer, or none.
-	out, err := s.LobbyGame(ctx, status, gameName, max(limit, maxLive))
-	if err != nil {
-		return nil, err
+	if len(ids) == 0 && len(names) == 0 {
+		return s.LobbyGame(ctx, status, gameName, limit)
 	}
-	out = slices.DeleteFunc(out, func(in Info) bool {
-		return slices.ContainsFunc(in.Seats, func(st SeatInfo) bool { return st.Player == "account" && apart[strings.ToLower(st.Name)] })
-	})
-	if len(out) > limit {
-		out = out[:limit]
-	}
-	return out, nil
+	return s.lobby(ctx, status, gameName, limit, apart{ids: ids, names: names})
+}
+
+// apart is who a reader's lobby leaves out: ids, the identities a block
+// keeps from the reader, matched against the seats of the tables this
+// node holds (a guest who signed up after sitting down keeps the guest's
+// name there until the game ends); names, those of them that are
+// accounts, in lower case, matched against the seats other nodes list,
+// which carry no identities.
+type apart struct {
+	ids, names map[string]bool
+}
+
+// holds reports whether identity is kept apart.
+func (a apart) holds(identity string) bool {
+	return identity != "" && a.ids[identity]
+}
+
+// named reports whether a seat of in is an account kept apart.
+func (a apart) named(in Info) bool {
+	return len(a.names) > 0 && slices.ContainsFunc(in.Seats, func(st SeatInfo) bool { return st.Player == "account" && a.names[strings.ToLower(st.Name)] })
 }
 
 // LobbyGame is Lobby for the tables of one game (every game's for "").
 // The tables from memory carry their spectators, and rated games in play
 // their rating (live.go).
-func (s *Service) LobbyGame(ctx context.Context, status store.Status, gameName string, limit int) (_ []Info, err error) {
+func (s *Service) LobbyGame(ctx context.Context, status store.Status, gameName string, limit int) ([]Info, error) {
+	return s.lobby(ctx, status, gameName, limit, apart{})
+}
+
+// lobby is LobbyGame without the tables where someone kept apart sits.
+func (s *Service) lobby(ctx context.Context, status store.Status, gameName string, limit int, away apart) (_ []Info, err error) {
 	defer s.reading("the tables", &err)
 	if status == "" {
 		status = store.Open
@@ -116,18 +128,18 @@ func (s *Service) LobbyGame(ctx context.Context, status store.Status, gameName s
 	var out []Info
 	switch status {
 	case store.Open, store.Setup, store.Playing:
-		out = s.lobbyHere(status, gameName, limit)
+		out = s.lobbyHere(status, gameName, limit, away)
 		if s.lobbyPeers != nil {
 			// The other nodes' tables; one a node lost and has not
 			// noticed yet is listed by it and its new owner alike. They
 			// are asked for every game's: with one game's asked for,
 			// they are asked for as many as they list.
 			ask := limit
-			if gameName != "" {
+			if gameName != "" || len(away.names) > 0 {
 				ask = maxLive
 			}
 			for _, t := range s.lobbyPeers.LobbyElsewhere(ctx, status, ask) {
-				if (gameName == "" || t.Game == gameName) && !slices.ContainsFunc(out, func(o Info) bool { return o.ID == t.ID }) {
+				if (gameName == "" || t.Game == gameName) && !away.named(t) && !slices.ContainsFunc(out, func(o Info) bool { return o.ID == t.ID }) {
 					out = append(out, t)
 				}
 			}
@@ -165,22 +177,22 @@ func (s *Service) LobbyGame(ctx context.Context, status store.Status, gameName s
 // holds, of game gameName ("" for every game), newest first, with their
 // spectators and, for rated games in play, their rating. Games in play
 // that everybody has walked away from are left out: nobody would see a
-// move.
-func (s *Service) lobbyHere(status store.Status, gameName string, limit int) []Info {
+// move. So are the tables where someone away keeps apart sits.
+func (s *Service) lobbyHere(status store.Status, gameName string, limit int, away apart) []Info {
 	var rows []liveRow
 	now := s.now()
 	// Each table's lock is taken after s.mu, never under it (see loaded).
 	s.mu.RLock()
 	ts := s.loaded()
 	for _, p := range s.parked {
-		if p.in.Status == status && !p.in.Private && (gameName == "" || p.in.Game == gameName) && !(status == store.Playing && p.abandoned(now, s.cfg.WalkAway)) {
+		if p.in.Status == status && !p.in.Private && (gameName == "" || p.in.Game == gameName) && !(status == store.Playing && p.abandoned(now, s.cfg.WalkAway)) && !slices.ContainsFunc(p.who, away.holds) {
 			rows = append(rows, liveRow{p: p, in: p.listed(now)})
 		}
 	}
 	s.mu.RUnlock()
 	for _, t := range ts {
 		t.mu.Lock()
-		if t.status == status && !t.m.Private && (gameName == "" || t.m.Game == gameName) && !(status == store.Playing && t.abandoned(now, s.cfg.WalkAway)) {
+		if t.status == status && !t.m.Private && (gameName == "" || t.m.Game == gameName) && !(status == store.Playing && t.abandoned(now, s.cfg.WalkAway)) && !slices.ContainsFunc(t.m.Seats, func(st seatMeta) bool { return away.holds(st.Identity) }) {
 			in := t.listed()
 			*in.Spectators += s.spectatorsElsewhere(t.id, now)
 			rows = append(rows, liveRow{t: t, in: in})

@@ -25,7 +25,7 @@ func TestListsNeverWaitForATableUnderTheServiceLock(t *testing.T) {
 		walk func(*Service)
 	}{
 		{"the seats of a player", func(s *Service) { s.SeatedAt("nobody") }},
-		{"the lobby", func(s *Service) { s.lobbyHere(store.Open, "", 10) }},
+		{"the lobby", func(s *Service) { s.lobbyHere(store.Open, "", 10, apart{}) }},
 		{"a renamed account", func(s *Service) { s.Renamed("nobody", "Nobody", true) }},
 		{"the rated games under way", func(s *Service) { s.ratedUnderWay() }},
 	} {

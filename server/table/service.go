@@ -119,11 +119,11 @@ type Config struct {
 	// see in any table's chat: blocks set it, so that a player blocked
 	// reaches the blocker at no table, the blocker's own or others'.
 	Hidden func(ctx context.Context, reader string) (map[string]bool, error)
-	// ApartNames, when set, returns the names, in lower case, of the
-	// accounts a block keeps apart from reader: the open tables where
-	// one of them sits are left out of reader's lobby (LobbyFor), as a
-	// join there would be refused.
-	ApartNames func(ctx context.Context, reader string) (map[string]bool, error)
+	// Apart, when set, returns the identities a block keeps apart from
+	// reader and the names, in lower case, of those that are accounts:
+	// the open tables where one of them sits are left out of reader's
+	// lobby (LobbyFor), as a join there would be refused.
+	Apart func(ctx context.Context, reader string) (ids, names map[string]bool, err error)
 	// ChatLimits are the chat's rate limits (nil: limits of the tables'
 	// own). The root shares one with the events' chat rooms, so that a
 	// writer's rate counts across every room, tables and events alike.
