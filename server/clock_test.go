@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -523,6 +524,37 @@ func TestClockSurvivesRestart(t *testing.T) {
 			t.Errorf("the timeout's event after a restart: %+v", u.Moves)
 		}
 	})
+}
+
+// TestClockRanOutAtTheStart: a deadline that passed while the server
+// was down, where the store knows of no gap (a server back within the
+// grace of a crash, whose clocks ran on; here, a store whose runs are
+// forgotten), fires as the tables are restored: the game ends on time,
+// and the parts that hear of its end, made after the tables, are there
+// to hear it, where the server fell over as it started.
+func TestClockRanOutAtTheStart(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t)
+	id, toks := e.table("nymphabet", 2, map[string]any{"clock": 60})
+	e.play(id, toks, "0:abdicated", "1:eight")
+	e.stop()
+	db, err := sql.Open("sqlite", e.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("DELETE FROM runs"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	e.clock.Advance(2 * time.Minute)
+	e.start()
+	servertest.Eventually(t, 5*time.Second, "Ann's deadline to fire at the start", func() bool {
+		return e.view(id, "").Table.Status == "finished"
+	})
+	rec := e.record(id, toks[1])
+	if n := len(rec.Moves); n != 3 || rec.Moves[2].Move != "resign" || rec.Moves[2].By != "Ann" {
+		t.Fatalf("the moves after the start: %+v", rec.Moves)
+	}
 }
 
 // TestClockOutOfRange: a clock outside 10 s to 7 days is refused with a

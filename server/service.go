@@ -263,6 +263,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		// The sockets write the updates the table encodes, in their
 		// own message.
 		Envelope: table.Envelope{Head: socket.UpdateHead, Tail: socket.UpdateTail},
+		// The clocks and computer players of the tables restored wait
+		// for the parts that hear of their games (Resume, below).
+		Paused: true,
 	}
 	if s.cl != nil {
 		tc.Placement, tc.LobbyPeers = s.cl, s.cl
@@ -441,6 +444,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		})
 		s.cl.Start(s.Service, s.social)
 	}
+	s.Service.Resume()
 	return s, nil
 }
 

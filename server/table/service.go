@@ -143,6 +143,13 @@ type Config struct {
 	// Observers hear of the games that start and finish, after the
 	// player streams.
 	Observers []Observer
+	// Paused, when set, has New restore the tables without arming their
+	// clocks or waking their computer players, until Resume (a node of a
+	// cluster restores none at start, and has none to hold): a clock
+	// that ran out while the server was down ends its game at once,
+	// and the Observers, made after the tables, must be there to hear
+	// of it.
+	Paused bool
 	// ChatGate, when set, is asked about every message before it is
 	// written in a table's chat: its refusal (a writer a moderator kept
 	// out of chat, a word the server does not allow) is the answer, and
@@ -173,6 +180,8 @@ type Service struct {
 
 	mu     sync.RWMutex
 	tables map[string]*table
+	// resume makes Resume's walk once.
+	resume sync.Once
 	// ratedStart is held from the count of a pair's rated games (pairCap)
 	// to the seating of the game it let through, so that starts side by
 	// side (joins of several tables at once, rematches of several) are
@@ -334,6 +343,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		if err := s.startRun(ctx); err != nil {
 			return nil, err
 		}
+		s.resume.Do(func() {}) // nothing to resume: each table arms its own as it is taken
 		return s, nil
 	}
 	s.place = Here{}
@@ -356,20 +366,31 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		}
 		s.tables[t.id] = t
 	}
-	// The timers these arm may fire before the walk is over, and the
-	// janitor's takes tables out of s.tables: it waits for s.mu.
-	s.mu.Lock()
-	for _, t := range s.tables {
-		t.mu.Lock()
-		s.scheduleBots(t)
-		s.armClock(t) // a deadline already passed (the clocks ran on through a quick crash) fires now
-		s.noteOpen(t)
-		s.noteIdle(t)
-		t.unlock()
-	}
-	s.mu.Unlock()
 	s.log.Info("tables restored", "live", len(s.tables), "stored", len(stored), "took", time.Since(start))
+	if !cfg.Paused {
+		s.Resume()
+	}
 	return s, nil
+}
+
+// Resume arms the clocks of the tables New restored, wakes their
+// computer players and queues their janitor's work, once: New does it
+// itself unless Config.Paused holds it for its caller.
+func (s *Service) Resume() {
+	s.resume.Do(func() {
+		// The timers these arm may fire before the walk is over, and the
+		// janitor's takes tables out of s.tables: it waits for s.mu.
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, t := range s.tables {
+			t.mu.Lock()
+			s.scheduleBots(t)
+			s.armClock(t) // a deadline already passed (the clocks ran on through a quick crash) fires now
+			s.noteOpen(t)
+			s.noteIdle(t)
+			t.unlock()
+		}
+	})
 }
 
 // Close stops the computer players and waits for them; it leaves the
