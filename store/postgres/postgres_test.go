@@ -253,6 +253,53 @@ func TestChatRoomsUpgrade(t *testing.T) {
 	}
 }
 
+// TestRunsUpgrade: a database that a build before the runs migrated
+// (every migration up to 018, with a game in play) opens with its last
+// write standing for the end of the last run: the first run finds the
+// gap from then, and the game's clock stands still through the upgrade
+// rather than run on. A database with runs of its own gets none made up.
+func TestRunsUpgrade(t *testing.T) {
+	ctx := context.Background()
+	url := server.NewDatabase(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	before := fstest.MapFS{}
+	names, _ := fs.Glob(migrations, "migrations/*.sql")
+	for _, name := range names {
+		if name >= "migrations/019" {
+			continue
+		}
+		data, err := migrations.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[name] = &fstest.MapFile{Data: data}
+	}
+	if _, err := migrate(ctx, pool, before, true); err != nil {
+		t.Fatal(err)
+	}
+	made, moved := time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC), time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if _, err := pool.Exec(ctx, "INSERT INTO tables (id, game, status, created, updated, meta) VALUES ('t1', 'nymphabet', 'playing', $1, $1, '\\x7b7d')", made); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, "INSERT INTO moves (table_id, seq, seat, move, at) VALUES ('t1', 1, 0, 'apple', $1)", moved); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, url)
+	at := moved.Add(time.Hour)
+	_, gaps, err := s.StartRun(ctx, at, 10*time.Second)
+	if err != nil || len(gaps) != 1 || !gaps[0].From.Equal(moved) || !gaps[0].To.Equal(at) {
+		t.Fatalf("the first run's gaps after the upgrade: %+v, %v; want one from the last move to the start", gaps, err)
+	}
+	fresh := open(t, server.NewDatabase(t))
+	if _, gaps, err := fresh.StartRun(ctx, at, 10*time.Second); err != nil || len(gaps) != 0 {
+		t.Errorf("a new database's first run: gaps %+v, %v; want none", gaps, err)
+	}
+}
+
 // TestUnreachable: a store whose server cannot be reached fails to open,
 // saying it is PostgreSQL and why, within the connection timeout; a bad
 // connection string is named as such.

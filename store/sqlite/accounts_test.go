@@ -77,11 +77,30 @@ func TestUpgradeFrom001(t *testing.T) {
 	if n, err := s.FinishedGames(ctx, "ida"); n != 1 || err != nil {
 		t.Fatalf("Ann's games after becoming an account: %d %v", n, err)
 	}
+	// The latest write stands for the end of the last run, which the
+	// database, made before the runs were kept, does not know: the first
+	// run finds the gap from then, and the clocks stand still through the
+	// upgrade rather than run on.
+	start := time.Now().Add(time.Hour)
+	if _, gaps, err := s.StartRun(ctx, start, 10*time.Second); err != nil || len(gaps) != 1 || !gaps[0].From.Equal(fromNanos(now)) || !gaps[0].To.Equal(start) {
+		t.Fatalf("the first run's gaps after the upgrade: %+v, %v; want one from the last write to the start", gaps, err)
+	}
 	// Reopening applies nothing twice.
 	s.Close()
 	s = open(t, path)
 	if n, _ := s.FinishedGames(ctx, "idb"); n != 1 {
 		t.Fatalf("Ben's games after a second open: %d", n)
+	}
+}
+
+// TestNewDatabaseHasNoRunBefore: a new database's first run finds no gap:
+// there was no server before it.
+func TestNewDatabaseHasNoRunBefore(t *testing.T) {
+	t.Parallel()
+	s := open(t, filepath.Join(t.TempDir(), "new.db"))
+	defer s.Close()
+	if _, gaps, err := s.StartRun(context.Background(), time.Now(), 10*time.Second); err != nil || len(gaps) != 0 {
+		t.Errorf("a new database's first run: gaps %+v, %v; want none", gaps, err)
 	}
 }
 
