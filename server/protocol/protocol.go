@@ -336,13 +336,29 @@ type ClientMessage struct {
 // maxClientID caps the id a client gives a message.
 const maxClientID = 64
 
-// DecodeClientMessage parses and checks one WebSocket message.
+// refusedID returns the id of a message refused as it decoded, read
+// leniently, since the fields around it may be what is wrong: the
+// refusal then names the message it answers, wherever the id stood in
+// it. It is "" when the message has none, or none that is a string of at
+// most maxClientID bytes.
+func refusedID(b []byte) string {
+	var m struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(b, &m) != nil || len(m.ID) > maxClientID {
+		return ""
+	}
+	return m.ID
+}
+
+// DecodeClientMessage parses and checks one WebSocket message. A message
+// it refuses comes back with its id, if it gave one, for the answer.
 func DecodeClientMessage(b []byte) (ClientMessage, error) {
 	m, plain := plainClientMessage(b)
 	if !plain {
 		m = ClientMessage{}
 		if err := DecodeBytes(b, &m); err != nil {
-			return m, err
+			return ClientMessage{ID: refusedID(b)}, err
 		}
 	}
 	if len(m.ID) > maxClientID {

@@ -61,6 +61,34 @@ func FuzzDecodeClientMessage(f *testing.F) {
 	})
 }
 
+// TestRefusedMessageKeepsItsID: a socket message refused as it decodes
+// (a field of the wrong type, one unknown or given twice) comes back
+// with its id wherever the id stood, so that the client's answer names
+// it; one whose id is not a string, or too long, or that is no JSON
+// object, comes back with none.
+func TestRefusedMessageKeepsItsID(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		msg, id string
+	}{
+		{`{"type":"move","move":"able","version":"3","id":"m1"}`, "m1"},
+		{`{"id":"m1","type":"move","move":"able","version":"3"}`, "m1"},
+		{`{"type":"chat","channel":5,"text":"hi","id":"m1"}`, "m1"},
+		{`{"type":"move","move":"able","move":"baker","id":"m1"}`, "m1"},
+		{`{"type":"move","bogus":1,"move":"able","id":"m2"}`, "m2"},
+		{`{"type":"move","move":"","id":"m3"}`, "m3"},
+		{`{"type":"move","move":"able","version":"3","id":7}`, ""},
+		{`{"type":"move","move":"able","version":"3","id":"` + strings.Repeat("x", maxClientID+1) + `"}`, ""},
+		{`{"type":"move","id":"m1"`, ""},
+		{`["m1"]`, ""},
+	} {
+		m, err := DecodeClientMessage([]byte(tc.msg))
+		if err == nil || refuse.Status(err) != http.StatusBadRequest || m.ID != tc.id {
+			t.Errorf("%s: id %q, %v; want %q and a 400", tc.msg, m.ID, err, tc.id)
+		}
+	}
+}
+
 // FuzzDecodeRequests feeds one body to the decoder of every HTTP request
 // body: each must answer a value or a 400/413 error, never panic.
 func FuzzDecodeRequests(f *testing.F) {
