@@ -27,6 +27,27 @@ func timesLeft(u clockUpdate) ([]float64, []bool) {
 	return left, running
 }
 
+// TestFischerClockWithoutIncrement: a Fischer clock of no increment
+// ("1+0") says its increment is 0, as the table's clock promises for
+// every Fischer clock, where it left the field out.
+func TestFischerClockWithoutIncrement(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t)
+	id, _ := e.table("nymphabet", 2, map[string]any{"clock": "1+0"})
+	st, b := e.call("GET", "/api/v1/tables/"+id, "", nil)
+	var u struct {
+		Table struct {
+			Clock map[string]any `json:"clock"`
+		} `json:"table"`
+	}
+	if err := json.Unmarshal(b, &u); st != 200 || err != nil {
+		t.Fatalf("the table: %d %s", st, b)
+	}
+	if c := u.Table.Clock; c["kind"] != "fischer" || c["initial"] != 60.0 || c["increment"] != 0.0 {
+		t.Errorf("the table's clock: %v; want a Fischer clock of 60 s and an increment of 0", c)
+	}
+}
+
 // TestFischerClock: a Fischer clock charges each seat the time its turns
 // take and adds the increment for each move; the times left follow from
 // the stored start and moves, so a server restarted mid-game shows the

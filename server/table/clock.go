@@ -481,7 +481,8 @@ func (t *table) clockInfo(in *Info, now time.Time) {
 	switch t.tc.kind {
 	case game.ClockFischer:
 		in.Clock.Kind = game.ClockFischer
-		in.Clock.Initial, in.Clock.Increment = int(t.tc.initial/time.Second), int(t.tc.increment/time.Second)
+		inc := int(t.tc.increment / time.Second)
+		in.Clock.Initial, in.Clock.Increment = int(t.tc.initial/time.Second), &inc
 	case game.ClockCorrespondence:
 		in.Clock.Kind = game.ClockCorrespondence
 		in.Clock.Days = int(t.tc.turn / (24 * time.Hour))
@@ -517,12 +518,13 @@ func (t *table) out(i int) bool {
 // was made, against which clients measure each seat's deadline. Kind is
 // set for a clock other than seconds a turn: "fischer", with Initial and
 // Increment (Turn 0), or "correspondence", with Days (and Turn the same
-// time in seconds).
+// time in seconds). A Fischer clock's Increment is there when it is 0
+// too, as its kind promises.
 type ClockInfo struct {
 	Turn      int            `json:"turn"`
 	Now       time.Time      `json:"now"`
 	Kind      game.ClockKind `json:"kind,omitempty"`
 	Initial   int            `json:"initial,omitempty"`
-	Increment int            `json:"increment,omitempty"`
+	Increment *int           `json:"increment,omitempty"`
 	Days      int            `json:"days,omitempty"`
 }

@@ -142,14 +142,17 @@ func (in *Info) appendJSON(b, rules []byte) ([]byte, error) {
 			b = append(b, `,"kind":`...)
 			b = game.AppendJSONString(b, string(in.Clock.Kind))
 		}
-		for _, f := range [...]struct {
-			name string
-			v    int
-		}{{"initial", in.Clock.Initial}, {"increment", in.Clock.Increment}, {"days", in.Clock.Days}} {
-			if f.v != 0 {
-				b = append(append(append(b, `,"`...), f.name...), `":`...)
-				b = strconv.AppendInt(b, int64(f.v), 10)
-			}
+		if in.Clock.Initial != 0 {
+			b = append(b, `,"initial":`...)
+			b = strconv.AppendInt(b, int64(in.Clock.Initial), 10)
+		}
+		if in.Clock.Increment != nil {
+			b = append(b, `,"increment":`...)
+			b = strconv.AppendInt(b, int64(*in.Clock.Increment), 10)
+		}
+		if in.Clock.Days != 0 {
+			b = append(b, `,"days":`...)
+			b = strconv.AppendInt(b, int64(in.Clock.Days), 10)
 		}
 		b = append(b, '}')
 	}

@@ -39,12 +39,13 @@ func TestInfoAppendJSON(t *testing.T) {
 	}
 	fischer, corr := full, full
 	fischer.Rules = game.Rules{"clock": game.Clock{Kind: game.ClockFischer, Initial: 300, Increment: 3}}
-	fischer.Clock = &ClockInfo{Now: at, Kind: game.ClockFischer, Initial: 300, Increment: 3}
+	three, zero := 3, 0
+	fischer.Clock = &ClockInfo{Now: at, Kind: game.ClockFischer, Initial: 300, Increment: &three}
 	fischer.Seats = []SeatInfo{{Seat: 0, Name: "Ann", Kind: "person", Deadline: &at, TimeLeft: &left}, {Seat: 1, Name: "Ben", Kind: "person", TimeLeft: &left}}
 	corr.Rules = game.Rules{"clock": game.Clock{Kind: game.ClockCorrespondence, Days: 2}}
 	corr.Clock = &ClockInfo{Turn: 172800, Now: at, Kind: game.ClockCorrespondence, Days: 2}
 	bare := fischer
-	bare.Clock = &ClockInfo{Now: at, Kind: game.ClockFischer, Initial: 10} // "10+0": no increment
+	bare.Clock = &ClockInfo{Now: at, Kind: game.ClockFischer, Initial: 10, Increment: &zero} // "10+0"
 	none := 0
 	for _, in := range []Info{{}, {ID: "t", Seats: []SeatInfo{}, ToMove: []game.Seat{}}, {ID: "w", Spectators: &none}, full, fischer, corr, bare} {
 		rules, err := json.Marshal(in.Rules)
@@ -58,6 +59,9 @@ func TestInfoAppendJSON(t *testing.T) {
 		got, err := in.appendJSON([]byte("x"), rules)
 		if err != nil || !bytes.Equal(got[1:], want) {
 			t.Errorf("%v\n got %s\nwant %s", err, got, want)
+		}
+		if in.Clock != nil && in.Clock.Kind == game.ClockFischer && !bytes.Contains(got, []byte(`"increment":`)) {
+			t.Errorf("a Fischer clock without its increment: %s", got)
 		}
 	}
 }
