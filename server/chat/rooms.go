@@ -327,8 +327,10 @@ func lineOf(l store.RoomLine) RoomLine {
 // Since returns up to limit of the room's lines after since, oldest
 // first, without those of the writers hidden holds (the players the
 // reader blocks; nil for nobody): anybody may read a room (a page shows
-// it to whoever looks). Last counts the hidden lines too, so that the
-// reader asks for them no more.
+// it to whoever looks). Last is the number to ask from next: the room's
+// newest when the page holds the rest, else the page's last line (More
+// says more follow). It counts the hidden lines too, so that the reader
+// asks for them no more.
 func (r *Room) Since(ctx context.Context, since, limit int, hidden map[string]bool) (RoomPage, error) {
 	if since < 0 {
 		return RoomPage{}, refuse.Bad("since must be a message number (0 or more), not %d", since)
@@ -354,6 +356,7 @@ func (r *Room) Since(ctx context.Context, since, limit int, hidden map[string]bo
 	page := RoomPage{Chat: []RoomLine{}, Last: last}
 	if len(ls) > limit {
 		ls, page.More = ls[:limit], true
+		page.Last = ls[limit-1].Seq
 	}
 	for _, l := range ls {
 		page.Last = max(page.Last, l.Seq)

@@ -199,10 +199,16 @@ func TestRoomLines(t *testing.T) {
 		{Seq: 2, Name: "Guest 12", Player: "guest", Text: "«¡olé!»", At: e.at},
 		{Seq: 3, Name: "Bob", Player: "account", Text: "gg", At: e.at},
 	}
+	// A page cut short says to ask from its last line; a page to the end,
+	// from the room's newest.
 	check := func(when string, since, limit int, want []chat.RoomLine, more bool) {
 		t.Helper()
 		page, err := e.rs.Room(room, open).Since(ctx, since, limit, nil)
-		if err != nil || page.Last != 3 || page.More != more || len(page.Chat) != len(want) {
+		last := 3
+		if more {
+			last = want[len(want)-1].Seq
+		}
+		if err != nil || page.Last != last || page.More != more || len(page.Chat) != len(want) {
 			t.Fatalf("%s: Since(%d, %d) = %+v, %v", when, since, limit, page, err)
 		}
 		for i := range want {
@@ -213,6 +219,8 @@ func TestRoomLines(t *testing.T) {
 	}
 	check("at once", 0, 10, want, false)
 	check("a page", 1, 1, want[1:2], true)
+	check("the first page", 0, 2, want[:2], true)
+	check("the last page", 2, 1, want[2:], false)
 	check("nothing new", 3, 10, nil, false)
 	if l, err := e.rs.Room("tournament:t2", open).Post(ctx, "bob", "a", "another room"); err != nil || l.Seq != 1 {
 		t.Errorf("another room's first line: %+v, %v", l, err)
