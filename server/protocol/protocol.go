@@ -102,7 +102,20 @@ func DecodeMoveRequest(r io.Reader, limit int64) (table.MoveRequest, error) {
 		req.Move = mv
 		return req, nil
 	}
-	return req, DecodeBytes(b, &req)
+	if err := DecodeBytes(b, &req); err != nil {
+		return req, err
+	}
+	return req, checkVersion(req.Version)
+}
+
+// checkVersion refuses a version below 0, which no table is at: a move
+// conditional on one, or a socket's hello that says it saw one, is a
+// mistake to say so, not a move refused for the table having moved on.
+func checkVersion(v *int) error {
+	if v != nil && *v < 0 {
+		return refuse.Bad(`"version" must be a table's version (0 or more), not %d`, *v)
+	}
+	return nil
 }
 
 // plainMove reads a body of the form {"move": "TEXT"} (JSON whitespace
@@ -363,6 +376,9 @@ func DecodeClientMessage(b []byte) (ClientMessage, error) {
 	}
 	if len(m.ID) > maxClientID {
 		return m, refuse.Bad("a message id may be at most %d characters", maxClientID)
+	}
+	if err := checkVersion(m.Version); err != nil {
+		return m, err
 	}
 	switch m.Type {
 	case "hello":

@@ -89,6 +89,41 @@ func TestRefusedMessageKeepsItsID(t *testing.T) {
 	}
 }
 
+// TestNegativeVersionRefused: a version below 0, in a move's body or a
+// socket's move or hello, is refused as bad input (400, naming the
+// version), not taken as no version or answered as a conflict with the
+// table's version; 0 and above pass.
+func TestNegativeVersionRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		body string
+		ok   bool
+	}{
+		{`{"move": "able", "version": -1}`, false},
+		{`{"move": "able", "version": 0}`, true},
+		{`{"move": "able", "version": 3, "wait": true}`, true},
+	} {
+		_, err := DecodeMoveRequest(strings.NewReader(tc.body), 1<<16)
+		if (err == nil) != tc.ok || (err != nil && (refuse.Status(err) != http.StatusBadRequest || !strings.Contains(err.Error(), "version"))) {
+			t.Errorf("move body %s: %v", tc.body, err)
+		}
+	}
+	for _, tc := range []struct {
+		msg string
+		ok  bool
+	}{
+		{`{"type": "move", "move": "able", "version": -1, "id": "m1"}`, false},
+		{`{"type": "hello", "token": "abc", "version": -1}`, false},
+		{`{"type": "hello", "token": "abc", "version": 0}`, true},
+		{`{"type": "move", "move": "able", "version": 12}`, true},
+	} {
+		_, err := DecodeClientMessage([]byte(tc.msg))
+		if (err == nil) != tc.ok || (err != nil && (refuse.Status(err) != http.StatusBadRequest || !strings.Contains(err.Error(), "version"))) {
+			t.Errorf("socket message %s: %v", tc.msg, err)
+		}
+	}
+}
+
 // FuzzDecodeRequests feeds one body to the decoder of every HTTP request
 // body: each must answer a value or a 400/413 error, never panic.
 func FuzzDecodeRequests(f *testing.F) {
