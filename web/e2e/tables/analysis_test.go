@@ -252,3 +252,40 @@ func TestAnalysisSaysTheServerPlayed(t *testing.T) {
 	p.Open("/players/Annie")
 	p.Wait("Annie's profile's games", `(document.querySelector("#games")||{textContent: ""}).textContent.includes("Annie ran out of time")`)
 }
+
+// TestValueStripContrast reads the colours of Nymphabet's value strip as
+// the browser draws them, in the light and the dark theme: each square's
+// letter (W, D, L) stands 4.5:1 against its square, and against the
+// legend's swatch of each value, so that a draw, absent from this game,
+// is checked too. White letters on the dark theme's light green and pink
+// were under 2.5:1.
+func TestValueStripContrast(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	id := finishedTable(t, base, "nymphabet", []string{"me", "open"}, "0", "abdicate", "1", "defog", "0", "hijack", "1", "resign")
+	p.Open("/replay?analyse&table=" + id)
+	p.Wait("the value strip", `document.querySelectorAll("#analysis-chart svg text.value-label").length > 0 && document.querySelectorAll("#analysis-chart .legend .swatch.value").length === 3`)
+	for _, dark := range []bool{false, true} {
+		p.Theme(dark)
+		low := e2e.Eval[[]string](p, `(() => {
+			const contrast = `+e2e.Contrast+`, out = [];
+			const labels = [...document.querySelectorAll("#analysis-chart svg text.value-label")];
+			const fg = getComputedStyle(labels[0]).fill;
+			for (const t of labels) {
+				const rect = t.previousElementSibling, f = getComputedStyle(t).fill, bg = getComputedStyle(rect).fill;
+				if (contrast(f, bg) < 4.5) out.push(t.textContent + " on " + rect.getAttribute("class") + ": " + f + " on " + bg + ", " + contrast(f, bg).toFixed(2));
+			}
+			for (const s of document.querySelectorAll("#analysis-chart .legend .swatch.value")) {
+				const bg = getComputedStyle(s).backgroundColor;
+				if (contrast(fg, bg) < 4.5) out.push("a letter on the legend's " + s.getAttribute("class") + ": " + fg + " on " + bg + ", " + contrast(fg, bg).toFixed(2));
+			}
+			return out;
+		})()`)
+		for _, l := range low {
+			t.Errorf("dark %v: %s, want 4.5:1", dark, l)
+		}
+	}
+	p.Theme(false)
+}
