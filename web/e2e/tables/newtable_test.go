@@ -211,3 +211,32 @@ func TestWordFightShapeDrawn(t *testing.T) {
 		t.Errorf("the table's board masks %q, want C1 F1 F2", got)
 	}
 }
+
+// TestShapeTargetsOnAPhone opens the drawing of Word Fight's board shape
+// on a 360-pixel phone, at the default board of 20 by 20: each of its 400
+// squares is a target of at least 24 by 24 pixels (WCAG 2.5.8), and the
+// page needs no sideways scrolling: the drawing scrolls inside its frame.
+func TestShapeTargetsOnAPhone(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.Do("a 360-pixel phone", chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+	ann.Open("/new/wordfight")
+	ann.Wait("the drawing", `!!document.querySelector("#opt-shape-draw")`)
+	ann.Click("#opt-shape-draw summary")
+	ann.Wait("a board of 20 by 20", `document.querySelectorAll("#opt-shape-draw button.cell").length === 400`)
+	small := e2e.Eval[[]string](ann, `[...document.querySelectorAll("#opt-shape-draw button.cell")].map(c => [c.dataset.sq, c.getBoundingClientRect()]).filter(([, r]) => r.width < 24 || r.height < 24).slice(0, 5).map(([sq, r]) => sq + " " + r.width + "x" + r.height)`)
+	if len(small) > 0 {
+		t.Errorf("the drawing's squares are smaller than 24 by 24 pixels: %v", small)
+	}
+	if w := e2e.Eval[int](ann, `document.documentElement.scrollWidth`); w > 360 {
+		t.Errorf("the form is %d pixels wide on a 360-pixel phone", w)
+	}
+	if !e2e.Eval[bool](ann, `(f => getComputedStyle(f).overflowX === "auto" && f.getBoundingClientRect().right <= 360)(document.querySelector("#opt-shape-draw .board-frame"))`) {
+		t.Errorf("the drawing does not scroll inside a frame that fits the phone")
+	}
+	ann.Click(`#opt-shape-draw [data-sq="T20"]`)
+	ann.Wait("T20 masked by a tap", `document.querySelector("#opt-shape").value.endsWith(".#")`)
+	ann.ShotView("wordfight-shape-360")
+}
