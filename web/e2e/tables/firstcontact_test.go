@@ -3,10 +3,12 @@ package tables
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"parlour/web/e2e"
 )
@@ -414,4 +416,86 @@ func TestHeaderOneLineAtEveryWidth(t *testing.T) {
 func headerOnOneLine(high int) string {
 	return fmt.Sprintf(`(() => { const top = document.querySelector("header.top"), kids = [...top.children].filter(e => e.offsetParent !== null);
 		const r = kids.map(e => e.getBoundingClientRect()); return r.every(x => x.top < r[0].bottom && x.bottom > r[0].top) && top.getBoundingClientRect().height < %d; })()`, high)
+}
+
+// tabStop is where Tab took the keyboard: the element's id (or its text)
+// and the box it is drawn in.
+type tabStop struct {
+	Name       string
+	L, T, R, B float64
+}
+
+// headerTabs presses Tab from the brand until the keyboard leaves the
+// header and answers where it went.
+func headerTabs(p *e2e.Player) []tabStop {
+	var out []tabStop
+	p.Do("focus the brand", chromedp.Focus(chromedp.CSS("header a.brand")))
+	for range 20 {
+		at := e2e.Eval[tabStop](p, `(a => { if (!a.closest("header")) return {Name: ""}; const r = a.getBoundingClientRect(); return {Name: a.id || a.textContent.trim(), L: r.left, T: r.top, R: r.right, B: r.bottom}; })(document.activeElement)`)
+		if at.Name == "" {
+			break
+		}
+		out = append(out, at)
+		p.Do("press Tab", chromedp.KeyEvent(kb.Tab))
+	}
+	return out
+}
+
+// TestHeaderTabOrderIsVisualOrder presses Tab through the header on
+// phones of 360 and 390 pixels, the menu shut and open, and on a desktop,
+// the width changed under the open page as a window resized or a phone
+// turned: the keyboard goes through the header as it is drawn, left to
+// right along a line and then down. On a phone the account shows between
+// the brand and the Menu button, and Tab went from the brand to Menu,
+// into the links below, and only then back up to the account.
+func TestHeaderTabOrderIsVisualOrder(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.Do("a 360-pixel phone", chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+	ann.Open("/")
+	ann.Wait("the home page", `!!document.querySelector("#main h1") && document.querySelector("header.top").classList.contains("menu-ready")`)
+	links := []string{"Play", "Lobby", "Daily", "Tournaments", "Rules", "Replay", "Leaderboards"}
+	for _, w := range []int64{360, 1200, 390} {
+		ann.Do("the width", chromedp.EmulateViewport(w, 740))
+		phone := w < 768
+		ann.Wait("the header's layout", fmt.Sprintf(`(document.querySelector("#menu-toggle").offsetParent !== null) === %v`, phone))
+		for _, open := range []bool{false, true} {
+			if open && !phone {
+				continue
+			}
+			if open {
+				ann.Click("#menu-toggle")
+				ann.Wait("the menu open", `document.querySelector("header nav").offsetParent !== null`)
+			}
+			stops := headerTabs(ann)
+			var names []string
+			for i, s := range stops {
+				names = append(names, s.Name)
+				if i == 0 {
+					continue
+				}
+				p := stops[i-1]
+				sameLine := s.T < p.B && s.B > p.T
+				if (sameLine && s.L < p.R-1) || (!sameLine && s.T < p.B-1) {
+					t.Errorf("at %d pixels (menu open %v), Tab goes from %s to %s, drawn before it", w, open, p.Name, s.Name)
+				}
+			}
+			want := append(append([]string{"Parlour"}, links...), "account-link")
+			if phone {
+				want = []string{"Parlour", "account-link", "menu-toggle"}
+				if open {
+					want = append(want, links...)
+				}
+			}
+			if !slices.Equal(names, want) {
+				t.Errorf("at %d pixels (menu open %v), Tab goes through the header as %q, want %q", w, open, names, want)
+			}
+			if open {
+				ann.Click("#menu-toggle")
+				ann.Wait("the menu shut", `document.querySelector("header nav").offsetParent === null`)
+			}
+		}
+	}
 }

@@ -21,6 +21,27 @@ export function menu(open) {
 if (top && menuButton) {
   top.classList.add("menu-ready");
   menuButton.addEventListener("click", () => menu(menuButton.getAttribute("aria-expanded") !== "true"));
+  // Where the links fold (app.css, the same width), the account is drawn
+  // between the brand and the Menu button, the links under them; wider,
+  // after the links at the line's end. The Tab key goes by the
+  // document's order, not the drawing's (with CSS order it went brand,
+  // Menu, links, account on a phone), so the account itself moves: in
+  // front of the Menu button while the links fold, last otherwise, as
+  // index.html has it for a page without this script.
+  const narrow = matchMedia("(max-width: 48rem)");
+  const placeAccount = () => {
+    const slot = document.getElementById("account-slot");
+    if (!slot || slot.parentElement !== top) return;
+    const at = narrow.matches ? menuButton : null;
+    if (slot.nextElementSibling === at) return;
+    // A focused element moved in the document loses the focus: the
+    // keyboard stays on the account when the width changes under it.
+    const focused = slot.contains(document.activeElement) ? document.activeElement : null;
+    top.insertBefore(slot, at);
+    if (focused) focused.focus();
+  };
+  placeAccount();
+  narrow.addEventListener("change", placeAccount);
 }
 if (top) top.addEventListener("keydown", e => { if (e.key === "Escape" && top.classList.contains("menu-open")) { menu(false); menuButton.focus(); } });
 
