@@ -498,4 +498,12 @@ func TestHeaderTabOrderIsVisualOrder(t *testing.T) {
 			}
 		}
 	}
+	// The account moves in the document as the width crosses the fold:
+	// the keyboard on it stays there.
+	ann.Do("focus the account", chromedp.Focus(chromedp.CSS("#account-link")))
+	ann.Do("a desktop", chromedp.EmulateViewport(1200, 740))
+	ann.Wait("the links unfolded", `document.querySelector("#menu-toggle").offsetParent === null`)
+	if got := e2e.Eval[string](ann, `document.activeElement.id`); got != "account-link" {
+		t.Errorf("after the width changed the keyboard is on %q, not the account", got)
+	}
 }
