@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"parlour/lexicon"
 	"parlour/web/e2e"
 )
@@ -64,4 +66,29 @@ func TestMovesAreSpoken(t *testing.T) {
 		report := ann.Text("#s-reports li em")
 		ann.Wait("the report in a live region", fmt.Sprintf(spoken, "salvo 1")+" && "+fmt.Sprintf(spoken, report))
 	})
+}
+
+// TestSalvoDirectionSpoken turns the ship being placed with R on the
+// ocean, as a player without sight does: the new direction is spoken in
+// a live region (the Direction button's text changed silently), and the
+// ocean's name says which way the ship will be laid, so that a player
+// coming back to it hears the direction too.
+func TestSalvoDirectionSpoken(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("salvo", "The computer")
+	const ocean = `#s-setup-h ~ [data-board="fleet"]`
+	ann.Wait("fleet placement", `document.querySelectorAll('`+ocean+` [data-sq]').length === 100`)
+	for _, dir := range []string{"down", "across"} {
+		ann.Do("press R on C3", chromedp.Focus(chromedp.CSS(ocean+` [data-sq="C3"]`)), chromedp.KeyEvent("r"))
+		ann.Wait("the direction "+dir+" spoken", fmt.Sprintf(spoken, "direction: "+dir))
+		if got := ann.AXNames(ocean + ` [role=grid]`); len(got) != 1 || !strings.Contains(got[0], dir) {
+			t.Errorf("after R the ocean is read %q, without %q", got, dir)
+		}
+		if got := e2e.Eval[string](ann, `document.activeElement.dataset.sq || ""`); got != "C3" {
+			t.Errorf("after R the keyboard is on %s, not C3", e2e.Eval[string](ann, focusedNow))
+		}
+	}
 }

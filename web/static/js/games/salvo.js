@@ -73,7 +73,16 @@ export function setup(ctx) {
   const box = h("div", { "data-board": "fleet" });
   const keepStop = gridMemory(box);
   const shipSel = h("div", { class: "row", role: "radiogroup", "aria-label": "Ship to place" });
-  const dirBtn = h("button", { type: "button", id: "s-rotate", onclick: () => { dir = (dir + 1) % (diagonal ? 4 : 2); draw(); } });
+  // R on the ocean turns the ship with the focus left on the square: the
+  // Direction button's new text is not read there, so the turn is said
+  // in a live region of its own (the placement note is the referee's).
+  const dirSaid = h("p", { class: "sr", role: "status", "aria-live": "polite", id: "s-dir-said" });
+  const turn = focus => {
+    dir = (dir + 1) % (diagonal ? 4 : 2);
+    draw(focus);
+    dirSaid.textContent = `Direction: ${DIRS[dir][2]}.`;
+  };
+  const dirBtn = h("button", { type: "button", id: "s-rotate", onclick: () => turn() });
   const place = (r, c) => {
     const next = fleet.slice();
     next[cur] = lay(r, c, SHIPS[cur][1], dir);
@@ -108,12 +117,14 @@ export function setup(ctx) {
     const owner = new Map();
     fleet.forEach((s, i) => s && s.forEach(([r, c]) => owner.set(r * 10 + c, i)));
     const wrong = new Set(verdict && verdict.problems ? verdict.problems.flatMap(p => p.ships) : []);
-    const g = ocean("Your ocean: choose a square for the selected ship's first end", (r, c) => {
+    // The ocean's name says which way the ship goes from the square
+    // chosen, for a player who comes to it without seeing the button.
+    const g = ocean(`Your ocean: choose the square of the first end of the ${shipName(cur)}, laid ${DIRS[dir][2]}`, (r, c) => {
       const i = owner.get(r * 10 + c);
       return {
         text: i !== undefined ? SHIPS[i][0][0].toUpperCase() : "", cls: i !== undefined ? "ship" + (wrong.has(i) ? " wrong" : "") : "",
         label: i !== undefined ? shipName(i) + (wrong.has(i) ? ", breaks the placement rules" : "") : "water", onclick: () => place(r, c),
-        onkey: e => { if (e.key === "r" || e.key === "R") { e.preventDefault(); dir = (dir + 1) % (diagonal ? 4 : 2); draw(name(r, c)); } },
+        onkey: e => { if (e.key === "r" || e.key === "R") { e.preventDefault(); turn(name(r, c)); } },
       };
     });
     // Dragging from one square to another lays the chosen ship from the
@@ -229,7 +240,7 @@ export function setup(ctx) {
     shipSel, h("div", { class: "row" }, dirBtn,
       h("button", { type: "button", id: "s-random", onclick: random }, "Random fleet"),
       h("button", { type: "button", onclick: () => { fleet = [null, null, null, null, null]; cur = 0; draw(); } }, "Clear")),
-    box, note,
+    box, note, dirSaid,
     h("div", { class: "row" },
       h("button", { class: "primary", type: "button", id: "s-submit", onclick: submit }, "Use this fleet"),
       h("button", { type: "button", onclick: async () => { err.textContent = ""; try { await ctx.sendSetup(null, "hard"); dropDraft(); } catch (e) { err.textContent = e.message; } } }, "Let the computer hide my fleet")),
