@@ -11,6 +11,9 @@ const name = (r, c) => COLS[c] + (r + 1);
 const parse = s => { const m = /^([A-J])-?(10|[1-9])$/i.exec(s.trim()); return m ? [Number(m[2]) - 1, COLS.indexOf(m[1].toUpperCase())] : null; };
 const SHIPS = [["battleship", 5], ["cruiser", 4], ["destroyer", 3], ["submarine", 2], ["submarine", 2]];
 const shipName = i => ["battleship", "cruiser", "destroyer", "first submarine", "second submarine"][i];
+// shipLabel names a ship on a control, the submarines numbered: two
+// controls both named "submarine (2)" were one to a screen reader.
+const shipLabel = i => ["battleship", "cruiser", "destroyer", "submarine 1", "submarine 2"][i];
 const CLASSES = ["battleship", "cruiser", "destroyer", "submarine"];
 const DIRS = [[0, 1, "across"], [1, 0, "down"], [1, 1, "diagonal down-right"], [1, -1, "diagonal down-left"]];
 
@@ -108,10 +111,10 @@ export function setup(ctx) {
       cur = (to + SHIPS.length) % SHIPS.length;
       draw();
     };
-    fill(shipSel, ...SHIPS.map(([n, len], i) => h("button", {
+    fill(shipSel, ...SHIPS.map(([, len], i) => h("button", {
       type: "button", role: "radio", "aria-checked": String(i === cur), class: i === cur ? "primary" : "",
       tabindex: i === cur ? 0 : -1, onclick: () => { cur = i; draw(); }, onkeydown: e => pick(e, i),
-    }, `${n} (${len})${fleet[i] ? " ✓" : ""}`)));
+    }, `${shipLabel(i)} (${len})${fleet[i] ? " ✓" : ""}`)));
     if (ship >= 0) shipSel.children[ship].focus();
     dirBtn.textContent = `Direction: ${DIRS[dir][2]} (R)`;
     const owner = new Map();
@@ -568,7 +571,7 @@ export function play(ctx) {
           e.preventDefault();
           // Every ship's box filled first: the referee's word on a fleet
           // short of ships would speak of the notation's five ships.
-          const missing = SHIPS.filter((_, i) => !(outline[i] || "").trim()).map(([name]) => name);
+          const missing = SHIPS.map((_, i) => i).filter(i => !(outline[i] || "").trim()).map(shipLabel);
           if (missing.length) { err.textContent = `Outline every ship before sending: ${missing.length === 1 ? "the " + missing[0] + " is" : missing.length + " ships are"} still to outline.`; return; }
           if (await send("outline " + outline.join(" "))) dropOutline();
         } },
@@ -579,9 +582,14 @@ export function play(ctx) {
     });
     markOutlineShip();
   }
-  // markOutlineShip points at the ship the ocean's clicks outline.
+  // markOutlineShip points at the ship the ocean's clicks outline, with
+  // a glyph app.css draws beside its label (label.current) and keeps out
+  // of the box's name: read, it was "left-pointing triangle".
   function markOutlineShip() {
-    if (outlineLabels) SHIPS.forEach(([n, len], i) => updateText(outlineLabels[i], `${n} (${len})${outlineShip === i ? " ◀" : ""}`));
+    if (outlineLabels) SHIPS.forEach(([, len], i) => {
+      updateText(outlineLabels[i], `${shipLabel(i)} (${len})`);
+      outlineLabels[i].classList.toggle("current", outlineShip === i);
+    });
   }
   return { el: root, update };
 }
