@@ -3,7 +3,9 @@ package server
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -347,6 +349,60 @@ func TestSocketOriginBehindAProxy(t *testing.T) {
 				status = res.StatusCode
 			}
 			t.Errorf("%s: Origin %s with --public-url %q: opened %v (%d %v), want %v", tc.name, tc.origin, tc.public, ok, status, err, tc.ok)
+		}
+	}
+}
+
+// TestSocketHandshakeRefusals: a socket's opening request refused (from
+// another site's page, not an upgrade at all, of another WebSocket
+// version, without its key) is answered as every refusal is, in JSON in
+// a player's words, where the library's plain text named its headers.
+func TestSocketHandshakeRefusals(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	var made table.Seated
+	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &made); st != 201 {
+		t.Fatalf("a table: %d %s", st, body)
+	}
+	upgrade := map[string]string{"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+	with := func(changes map[string]string) map[string]string {
+		h := maps.Clone(upgrade)
+		for k, v := range changes {
+			if v == "" {
+				delete(h, k)
+			} else {
+				h[k] = v
+			}
+		}
+		return h
+	}
+	for _, tc := range []struct {
+		name   string
+		header map[string]string
+		status int
+		says   string
+	}{
+		{"another site's page", with(map[string]string{"Origin": "https://evil.example"}), 403, "another site"},
+		{"a plain GET", nil, 426, "WebSocket connections only"},
+		{"no Upgrade header", with(map[string]string{"Upgrade": ""}), 426, "WebSocket connections only"},
+		{"another version", with(map[string]string{"Sec-WebSocket-Version": "8"}), 400, "version 13"},
+		{"no key", with(map[string]string{"Sec-WebSocket-Key": ""}), 400, "Sec-WebSocket-Key"},
+	} {
+		req, _ := http.NewRequest("GET", srv.URL+"/api/v1/tables/"+made.Table+"/socket", nil)
+		for k, v := range tc.header {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var body struct{ Error string }
+		err = json.NewDecoder(res.Body).Decode(&body)
+		res.Body.Close()
+		if res.StatusCode != tc.status || err != nil || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") || !strings.Contains(body.Error, tc.says) {
+			t.Errorf("%s: %d %s %q (%v); want %d in JSON saying %q", tc.name, res.StatusCode, res.Header.Get("Content-Type"), body.Error, err, tc.status, tc.says)
 		}
 	}
 }

@@ -276,6 +276,27 @@ type corkHijacker struct {
 	http.ResponseWriter
 	d    *Door // its corks' buffers and its metrics
 	conn *corkConn
+	// refused is the status the library refused the handshake with,
+	// held back with its plain text for acceptSocket to answer in JSON,
+	// in a player's words, as every other refusal.
+	refused int
+}
+
+// WriteHeader passes on the upgrade's answer and holds back a refusal.
+func (h *corkHijacker) WriteHeader(code int) {
+	if code >= http.StatusBadRequest {
+		h.refused = code
+		return
+	}
+	h.ResponseWriter.WriteHeader(code)
+}
+
+// Write drops the text of a refusal held back.
+func (h *corkHijacker) Write(b []byte) (int, error) {
+	if h.refused != 0 {
+		return len(b), nil
+	}
+	return h.ResponseWriter.Write(b)
 }
 
 // The buffers a socket's WebSocket library reads and writes its frames

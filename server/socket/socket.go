@@ -407,6 +407,21 @@ func (d *Door) publicOrigin() []string {
 	return []string{escape.Replace(u.Scheme + "://" + host)}
 }
 
+// handshakeRefused says in a player's words why the WebSocket library
+// refused a socket's opening request with status; err is its own
+// account, kept where it names the header at fault.
+func handshakeRefused(status int, err error) error {
+	switch status {
+	case http.StatusForbidden:
+		return refuse.Forbidden("a page of another site may not open a socket here: open the game at this server's own address")
+	case http.StatusUpgradeRequired, http.StatusMethodNotAllowed:
+		return refuse.With(status, "this address takes WebSocket connections only: open it with a WebSocket client (a GET with Connection: Upgrade and Upgrade: websocket)")
+	case http.StatusBadRequest:
+		return refuse.Bad("this is not a WebSocket opening request of version 13 with one Sec-WebSocket-Key (%v)", err)
+	}
+	return refuse.With(status, "the socket could not be opened (%v)", err)
+}
+
 // acceptSocket upgrades the request to a WebSocket, counts it among the
 // open sockets and has begin wait for its hello and open what it
 // follows; then a goroutine of its own serves it (live), or it is closed
@@ -426,7 +441,10 @@ func (d *Door) acceptSocket(w http.ResponseWriter, r *http.Request, begin func(c
 	c, err := websocket.Accept(hj, r, &websocket.AcceptOptions{OriginPatterns: d.publicOrigin()})
 	if err != nil {
 		release()
-		return // Accept has answered
+		if hj.refused != 0 {
+			d.fail(w, r, handshakeRefused(hj.refused, err))
+		}
+		return
 	}
 	// The socket's reader caps a message itself (read), so that the
 	// close says why in the documented words rather than the library's.
