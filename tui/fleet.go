@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,27 +12,54 @@ import (
 // Salvo's fleet editor: the ships of a random legal fleet, moved and
 // turned by keys; the referee checks each change.
 
-// ship is one ship of the fleet being placed: its first square (column
-// 0-9 for A-J, row 0-9 for 1-10), its length and its direction.
-type ship struct {
-	col, row, n int
-	down        bool
+// The directions a ship may lie in from its first square, the one a
+// fleet's notation writes first (the top end, or the left end of a ship
+// across): the order space turns a ship through. The diagonals come last,
+// so that a table without diagonal ships turns through the first two.
+const (
+	across    = iota // left to right
+	down             // top to bottom
+	downRight        // diagonally, right as it goes down
+	downLeft         // diagonally, left as it goes down
+)
+
+// shipDirs are the steps from one square of a ship to the next (column,
+// row), by direction.
+var shipDirs = [...]struct{ dc, dr int }{
+	across:    {1, 0},
+	down:      {0, 1},
+	downRight: {1, 1},
+	downLeft:  {-1, 1},
 }
 
+// ship is one ship of the fleet being placed: its first square (column
+// 0-9 for A-J, row 0-9 for 1-10), its length and its direction (across,
+// down, downRight or downLeft).
+type ship struct {
+	col, row, n int
+	dir         int
+}
+
+// end is the ship's last square.
+func (s ship) end() (col, row int) {
+	d := shipDirs[s.dir]
+	return s.col + (s.n-1)*d.dc, s.row + (s.n-1)*d.dr
+}
+
+// String writes the ship as the referee does, first square first:
+// "B2-B6", "E1-A5".
 func (s ship) String() string {
-	ec, er := s.col, s.row
-	if s.down {
-		er += s.n - 1
-	} else {
-		ec += s.n - 1
-	}
+	ec, er := s.end()
 	return fmt.Sprintf("%c%d-%c%d", 'A'+s.col, s.row+1, 'A'+ec, er+1)
 }
 
 // move moves the ship by one square for an arrow key or turns it for
 // space, keeping it on the ocean (whether it may lie there is the
-// referee's to say), and reports whether key was one of those.
-func (s *ship) move(key string) bool {
+// referee's to say), and reports whether key was one of those. Space
+// turns it across, then down, then, when diagonal (the table allows
+// diagonal ships), along the two diagonals; a table without them never
+// has a ship turned onto one.
+func (s *ship) move(key string, diagonal bool) bool {
 	switch key {
 	case "up":
 		s.row--
@@ -42,33 +70,41 @@ func (s *ship) move(key string) bool {
 	case "right":
 		s.col++
 	case "space":
-		s.down = !s.down
+		turns := 2
+		if diagonal {
+			turns = len(shipDirs)
+		}
+		s.dir = (s.dir + 1) % turns
 	default:
 		return false
 	}
-	w, h := s.n, 1
-	if s.down {
-		w, h = 1, s.n
-	}
-	s.col = max(0, min(s.col, 10-w))
-	s.row = max(0, min(s.row, 10-h))
+	// Along the ship a direction's step of -1, 0 or 1 leaves room of
+	// n-1 squares before the first square, none, or after it.
+	d, far := shipDirs[s.dir], s.n-1
+	s.col = max(max(0, -d.dc*far), min(s.col, 9-max(0, d.dc*far)))
+	s.row = max(0, min(s.row, 9-d.dr*far))
 	return true
 }
 
 // covers says whether the ship lies on a square.
 func (s ship) covers(col, row int) bool {
-	for i := 0; i < s.n; i++ {
-		c, r := s.col, s.row
-		if s.down {
-			r += i
-		} else {
-			c += i
-		}
-		if c == col && r == row {
+	d := shipDirs[s.dir]
+	for i := range s.n {
+		if s.col+i*d.dc == col && s.row+i*d.dr == row {
 			return true
 		}
 	}
 	return false
+}
+
+// diagonalShips says whether a table's rules let ships lie diagonally
+// (Salvo's diagonal_ships, off unless set).
+func diagonalShips(rules json.RawMessage) bool {
+	var r struct {
+		Diagonal bool `json:"diagonal_ships"`
+	}
+	json.Unmarshal(rules, &r)
+	return r.Diagonal
 }
 
 // parseSquare reads "B7" as column 1, row 6. The row is one or more
@@ -90,7 +126,9 @@ func parseSquare(sq string) (col, row int, ok bool) {
 	return int(sq[0] - 'A'), n - 1, true
 }
 
-// parseShip reads "B2-B6"; a diagonal ship comes back not ok.
+// parseShip reads a ship as the referee writes it, by its two end
+// squares in either order: "B2-B6" across or down, "B2-D4" or "E1-A5"
+// along a diagonal. Ends that lie on no straight line come back not ok.
 func parseShip(s string) (ship, bool) {
 	a, b, found := strings.Cut(s, "-")
 	if !found {
@@ -101,20 +139,22 @@ func parseShip(s string) (ship, bool) {
 	if !ok1 || !ok2 {
 		return ship{}, false
 	}
+	// From the top end (the left one of a ship across).
+	if r2 < r1 || r2 == r1 && c2 < c1 {
+		c1, r1, c2, r2 = c2, r2, c1, r1
+	}
+	dc, dr := c2-c1, r2-r1
 	switch {
-	case r1 == r2:
-		return ship{col: min(c1, c2), row: r1, n: abs(c2-c1) + 1}, true
-	case c1 == c2:
-		return ship{col: c1, row: min(r1, r2), n: abs(r2-r1) + 1, down: true}, true
+	case dr == 0:
+		return ship{col: c1, row: r1, n: dc + 1, dir: across}, true
+	case dc == 0:
+		return ship{col: c1, row: r1, n: dr + 1, dir: down}, true
+	case dc == dr:
+		return ship{col: c1, row: r1, n: dr + 1, dir: downRight}, true
+	case dc == -dr:
+		return ship{col: c1, row: r1, n: dr + 1, dir: downLeft}, true
 	}
 	return ship{}, false
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
 }
 
 func (st *setupScreen) fleetKey(s string) tea.Cmd {
@@ -135,7 +175,7 @@ func (st *setupScreen) fleetKey(s string) tea.Cmd {
 	case "r":
 		return st.t.helper("random", "/api/v1/tools/random-setup", st.setupBody())
 	}
-	if !sh.move(s) {
+	if !sh.move(s, diagonalShips(st.t.upd.Table.Rules)) {
 		return nil
 	}
 	return st.check()
@@ -148,13 +188,15 @@ func (st *setupScreen) fleetOcean() string {
 		fmt.Fprintf(&b, " %2d ", r+1)
 		for c := range 10 {
 			cell := " · "
-			for i, s := range st.fleet {
+			for _, s := range st.fleet {
 				if s.covers(c, r) {
 					cell = " " + strconv.Itoa(s.n) + " "
-					if i == st.sel {
-						cell = hi("[" + strconv.Itoa(s.n) + "]")
-					}
 				}
+			}
+			// The ship being moved lies on top of any it overlaps, so
+			// that it shows whole wherever it is moved or turned.
+			if st.sel < len(st.fleet) && st.fleet[st.sel].covers(c, r) {
+				cell = hi("[" + strconv.Itoa(st.fleet[st.sel].n) + "]")
 			}
 			b.WriteString(cell)
 		}

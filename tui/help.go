@@ -114,7 +114,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Players", "↑↓ choose · a or enter accept a challenge · d decline it · x withdraw one of yours · enter on a player or c challenge · v a player's profile · f follow or unfollow · b block or unblock · R report (←→ reason · enter send) · w watch the game of a player you follow · r refresh · esc back"},
 		{"Challenge", "type the player's name · → on the name takes the first name offered · ↑↓ field · ←→ change the game, an option, the clock, the word list or rated · digits type a number, or a clock of your own (10+5) · a text (a board's shape) is typed, ctrl+e draws it · enter send · esc back"},
 		{"Quizl grid", "letters type · arrows move · tab across/down · backspace erase · ctrl+p password here · ctrl+f fill at random · ctrl+d fill deceptively · ctrl+r random grid · enter hand in"},
-		{"Salvo fleet", "tab/shift+tab choose a ship · arrows move it · space rotate · r random fleet · enter hand in"},
+		{"Salvo fleet", "tab/shift+tab choose a ship · arrows move it · space rotate (diagonals too where the table allows) · r random fleet · enter hand in"},
 		{"Quizl", "arrows pick a square · enter/space call it · type 72 enter: call 72 · type a word enter: announce (more than a word: a move as written, say NAME WORD) · tab next grid"},
 		{"Salvo", "arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline (the fleet editor's keys; enter sends) · l every report (↑↓ pgup/pgdn scroll, esc back)"},
 		{"Word Fight", "type a word, enter declares it (more than a word: a move as written) · arrows move · space/tab across/down · enter place · c twice cannot"},

@@ -340,8 +340,8 @@ func (p *playScreen) outlineOcean() string {
 // a first one starts from ships as long as this seat's own, laid as its
 // own lie, or, with no fleet of its own (practice, the daily puzzle),
 // from a fleet the server lays at random, so that the ships' lengths come
-// from the referee. A fleet the editor cannot lay (a diagonal ship) is
-// typed on the move line instead.
+// from the referee. A fleet the editor cannot read is typed on the move
+// line instead.
 func (p *playScreen) startOutline(v salvoView) tea.Cmd {
 	of := p.t.id + "/" + strconv.Itoa(v.Target)
 	if len(p.outline) > 0 && p.outlineOf == of {
@@ -352,8 +352,6 @@ func (p *playScreen) startOutline(v salvoView) tea.Cmd {
 		body := map[string]any{"game": "salvo"}
 		var rules map[string]json.RawMessage
 		if json.Unmarshal(p.t.upd.Table.Rules, &rules) == nil && rules != nil {
-			// The editor lays ships along rows and columns only.
-			rules["diagonal_ships"] = json.RawMessage("false")
 			body["rules"] = rules
 		}
 		return p.t.helper("outline:"+of, "/api/v1/tools/random-setup", body)
@@ -425,7 +423,7 @@ func (p *playScreen) outlineKey(s string) tea.Cmd {
 		p.outlining = false
 		return p.t.send("outline " + strings.Join(ships, " "))
 	}
-	sh.move(s)
+	sh.move(s, diagonalShips(p.t.upd.Table.Rules))
 	return nil
 }
 

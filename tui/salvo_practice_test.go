@@ -25,7 +25,7 @@ func placements(n int) []ship {
 				out = append(out, ship{col: c, row: r, n: n})
 			}
 			if r+n <= 10 {
-				out = append(out, ship{col: c, row: r, n: n, down: true})
+				out = append(out, ship{col: c, row: r, n: n, dir: down})
 			}
 		}
 	}
@@ -35,12 +35,9 @@ func placements(n int) []ship {
 // squares lists a ship's squares as board indexes (row*10+col).
 func (s ship) squares() []int {
 	var out []int
+	d := shipDirs[s.dir]
 	for i := range s.n {
-		if s.down {
-			out = append(out, (s.row+i)*10+s.col)
-		} else {
-			out = append(out, s.row*10+s.col+i)
-		}
+		out = append(out, (s.row+i*d.dr)*10+s.col+i*d.dc)
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parlour/game"
+	"parlour/games/salvo"
 	"parlour/tui/client"
 )
 
@@ -130,16 +132,35 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 // TestSalvoOutlineAgainstAnAPIPlayer plays Salvo between the terminal (Ann)
 // and an API player (Ben). The test knows both fleets: Ben fires only
 // where Ann has no ship, Ann fires at Ben's ships first, then outlines
-// Ben's fleet with the outline editor's keys, rightly, and wins.
+// Ben's fleet with the outline editor's keys, rightly, and wins. At a
+// table that allows diagonal ships Ben's fleet has one, which the
+// outline editor turns a ship onto.
 func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
+	for _, diagonal := range []bool{false, true} {
+		t.Run(fmt.Sprintf("diagonal %v", diagonal), func(t *testing.T) {
+			t.Parallel()
+			salvoOutlineAgainstAnAPIPlayer(t, diagonal)
+		})
+	}
+}
+
+func salvoOutlineAgainstAnAPIPlayer(t *testing.T, diagonal bool) {
 	ts := newTestServer(t)
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.open("salvo", 3)
-	tm.key("enter")
-	tm.waitFor("the fleet editor", has("Invite a friend", "✓ the referee accepts"))
+	if diagonal {
+		diagonalSalvo(t, tm)
+	} else {
+		tm.open("salvo", 3)
+		tm.key("enter")
+		tm.waitFor("the fleet editor", has("Invite a friend", "✓ the referee accepts"))
+	}
 	ctx := context.Background()
 	bc, seat := benJoins(t, ts, tm)
-	a, err := bc.Setup(ctx, seat.Token, seat.Table, nil, "")
+	var setup json.RawMessage // the server's random fleet, without diagonal ships
+	if diagonal {
+		setup = fleetWithDiagonal(t)
+	}
+	a, err := bc.Setup(ctx, seat.Token, seat.Table, setup, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,14 +173,8 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 	annSq := map[string]bool{}
 	for _, s := range annFleet.Fleet {
 		sh, _ := parseShip(s)
-		for i := range sh.n {
-			c, r := sh.col, sh.row
-			if sh.down {
-				r += i
-			} else {
-				c += i
-			}
-			annSq[sqName(c, r)] = true
+		for _, q := range sh.squares() {
+			annSq[sqName(q%10, q/10)] = true
 		}
 	}
 	// Ann's targets: Ben's ships first, then the rest of the ocean.
@@ -167,15 +182,9 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 	seen := map[string]bool{}
 	for _, s := range benFleet.Fleet {
 		sh, _ := parseShip(s)
-		for i := range sh.n {
-			c, r := sh.col, sh.row
-			if sh.down {
-				r += i
-			} else {
-				c += i
-			}
-			targets = append(targets, sqName(c, r))
-			seen[sqName(c, r)] = true
+		for _, q := range sh.squares() {
+			targets = append(targets, sqName(q%10, q/10))
+			seen[sqName(q%10, q/10)] = true
 		}
 	}
 	for r := range 10 {
@@ -250,6 +259,24 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 	if !strings.Contains(s, "Game over: Ann outlined Ben's fleet") || !strings.Contains(s, "you won") {
 		t.Errorf("Ann's right outline does not win:\n%s", s)
 	}
+}
+
+// fleetWithDiagonal is a legal fleet, ships placed strictly, with at
+// least one ship on a diagonal, as a setup.
+func fleetWithDiagonal(t *testing.T) json.RawMessage {
+	t.Helper()
+	p := salvo.Placement{Strict: true, Diagonal: true}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100 {
+		f := salvo.RandomFleet(r, p)
+		for _, sh := range f {
+			if sh.Diagonal() {
+				return salvo.SetupOf(f)
+			}
+		}
+	}
+	t.Fatal("100 random fleets and not one diagonal ship")
+	return nil
 }
 
 // TestSalvoSixthShotRefused: a salvo of five shots takes no sixth square;
@@ -423,8 +450,14 @@ func layOutline(tm *term, fleet []string) {
 		for p.osel != i {
 			tm.key("tab")
 		}
-		if p.outline[i].down != w.down {
+		for range len(shipDirs) {
+			if p.outline[i].dir == w.dir {
+				break
+			}
 			tm.key("space")
+		}
+		if p.outline[i].dir != w.dir {
+			tm.t.Fatalf("space never turns the outline's %v to lie as %s", p.outline[i], want)
 		}
 		for p.outline[i].row > w.row {
 			tm.key("up")

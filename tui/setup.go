@@ -178,6 +178,12 @@ func (st *setupScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			st.t.err = "the grid is not complete: " + lowerFirst(st.verdict)
 			return nil
 		}
+		if st.t.game == "salvo" && len(st.fleet) == 0 {
+			// No fleet came to place (the random one was not read):
+			// handed in, the referee would only say there is none.
+			st.t.err = "there is no fleet to hand in yet: r deals a random one"
+			return nil
+		}
 		if st.refused {
 			// The referee's word stands above; sent, it would only
 			// come back again.
@@ -348,7 +354,7 @@ func (st *setupScreen) onHelper(msg helperMsg) tea.Cmd {
 		for _, s := range a.Setup.Fleet {
 			sh, ok := parseShip(s)
 			if !ok {
-				st.verdict = "the random fleet has a diagonal ship, which this editor cannot move: r for another, or enter to hand it in"
+				st.verdict = fmt.Sprintf("the server's random fleet has a ship %q this editor cannot read: r for another", s)
 				return nil
 			}
 			fleet = append(fleet, sh)

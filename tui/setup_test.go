@@ -1,10 +1,13 @@
 package tui
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -175,7 +178,7 @@ func TestSetupRefusedNotHandedIn(t *testing.T) {
 	tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
 	st := tm.table().setup
 	b := st.fleet[0]
-	st.fleet[1] = ship{col: b.col, row: b.row, n: st.fleet[1].n, down: b.down} // the cruiser on the battleship
+	st.fleet[1] = ship{col: b.col, row: b.row, n: st.fleet[1].n, dir: b.dir} // the cruiser on the battleship
 	tm.run(st.check())
 	tm.waitFor("the referee's refusal", func(string) bool { return !st.ok && strings.Contains(st.verdict, "cruiser") })
 	tm.key("enter")
@@ -288,4 +291,124 @@ func quizlGridEditor(t *testing.T) *term {
 	tm.key("enter")
 	tm.waitFor("the grid editor", has("Make your grid"))
 	return tm
+}
+
+// diagonalSalvo opens a Salvo table for a friend with diagonal ships
+// allowed, on the fleet editor with the random fleet it starts from
+// accepted.
+func diagonalSalvo(t *testing.T, tm *term) {
+	t.Helper()
+	tm.open("salvo", 3) // a friend
+	tm.keyUntil("down", "> Diagonal ships")
+	tm.key("right")
+	tm.waitFor("diagonal ships allowed", func(s string) bool { return strings.Contains(lineWith(s, "Diagonal ships"), "yes") })
+	tm.key("enter")
+	tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
+	checkFits(t, tm)
+}
+
+// fleetText is the fleet being placed as the editor writes it.
+func fleetText(fleet []ship) string {
+	var ships []string
+	for _, s := range fleet {
+		ships = append(ships, s.String())
+	}
+	return strings.Join(ships, " ")
+}
+
+// editorCell is the fleet editor's cell of a square on screen s, its
+// brackets and spaces trimmed.
+func editorCell(t *testing.T, s string, col, row int) string {
+	t.Helper()
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "     A  B  C  D  E  F  G  H  I  J") && i+10 < len(lines) {
+			r := []rune(lines[i+1+row])
+			return strings.Trim(string(r[4+3*col:7+3*col]), " []")
+		}
+	}
+	t.Fatalf("no fleet editor's ocean on the screen:\n%s", s)
+	return ""
+}
+
+// TestSalvoDiagonalFleet: at a table that allows diagonal ships the
+// fleet editor starts from a random fleet with its diagonal ships laid
+// and drawn, space turns a ship through all four directions (the
+// referee judging each), and a fleet with a diagonal ship is handed in
+// and shows on the player's own ocean.
+func TestSalvoDiagonalFleet(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	diagonalSalvo(t, tm)
+	st := tm.table().setup
+
+	// Space turns the battleship across, down and along both diagonals.
+	seen := map[int]bool{}
+	for range 4 {
+		before := fleetText(st.fleet)
+		tm.key("space")
+		seen[st.fleet[0].dir] = true
+		if fleetText(st.fleet) == before {
+			t.Fatalf("space left the battleship as it was: %s", before)
+		}
+		s := tm.waitFor("the referee's word on the turned fleet", func(string) bool { return st.verdict != "asking the referee…" })
+		checkFits(t, tm)
+		b := st.fleet[0]
+		if !strings.Contains(s, "["+b.String()+"]") {
+			t.Fatalf("the ships listed do not show the battleship as %s:\n%s", b, s)
+		}
+		for i := range b.n {
+			d := shipDirs[b.dir]
+			if cell := editorCell(t, s, b.col+i*d.dc, b.row+i*d.dr); cell != "5" {
+				t.Fatalf("the battleship %s is not drawn on its square %d (%q):\n%s", b, i+1, cell, s)
+			}
+		}
+	}
+	if len(seen) != 4 {
+		t.Fatalf("space turned the battleship through %d directions, want 4: %v", len(seen), seen)
+	}
+
+	// A random fleet with a diagonal ship, accepted, handed in.
+	diagonal := func() int {
+		return slices.IndexFunc(st.fleet, func(s ship) bool { return s.dir == downRight || s.dir == downLeft })
+	}
+	for try := 0; diagonal() < 0 || !st.ok; try++ {
+		if try == 20 {
+			t.Fatalf("20 random fleets and none both accepted and with a diagonal ship: %s", fleetText(st.fleet))
+		}
+		before := fleetText(st.fleet)
+		tm.key("r")
+		tm.waitFor("another random fleet, judged", func(s string) bool {
+			return fleetText(st.fleet) != before && strings.Contains(s, "✓ the referee accepts")
+		})
+	}
+	fleet := slices.Clone(st.fleet)
+	bc, seat := benJoins(t, ts, tm)
+	if _, err := bc.Setup(context.Background(), seat.Token, seat.Table, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	tm.key("enter")
+	s := tm.waitFor("play", has("Aiming at Ben's ocean", "Your ocean"))
+	checkFits(t, tm)
+	var handed struct{ Fleet []string }
+	json.Unmarshal(tm.table().upd.Setup, &handed)
+	if got := strings.Join(handed.Fleet, " "); got != fleetText(fleet) {
+		t.Fatalf("the fleet handed in is %s, not the one placed, %s", got, fleetText(fleet))
+	}
+	// Each square of the diagonal ship bears its class's letter on the
+	// player's own ocean, right of the ocean aimed at.
+	lines := strings.Split(s, "\n")
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "Your ocean") })
+	i := diagonal()
+	letter := []string{"B", "C", "D", "S", "S"}[i]
+	sh := fleet[i]
+	for k := range sh.n {
+		d := shipDirs[sh.dir]
+		c, r := sh.col+k*d.dc, sh.row+k*d.dr
+		row := []rune(lines[at+2+r])
+		if cell := strings.TrimSpace(string(row[38+3*c : 41+3*c])); cell != letter {
+			t.Fatalf("%s of the diagonal ship %s shows %q on the player's ocean, not %s:\n%s", sqName(c, r), sh, cell, letter, s)
+		}
+	}
 }
