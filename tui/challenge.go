@@ -26,6 +26,9 @@ type challengeScreen struct {
 	rated bool
 	at    int // the field chosen: 0 the name, 1 the game, then the options, then rated
 	busy  bool
+	// typing says the last key was a digit or backspace typed into the
+	// number field chosen, so that the next digit goes on the number.
+	typing bool
 	// names are the account names that begin with the name typed.
 	names nameOffer
 }
@@ -90,6 +93,10 @@ func (cs *challengeScreen) update(msg tea.Msg) tea.Cmd {
 }
 
 func (cs *challengeScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
+	// Only a digit or backspace typed into a number keeps it typing:
+	// any other key, a move to another field above all, ends it.
+	typing := cs.typing
+	cs.typing = false
 	opts := cs.opts()
 	fields := 2 + len(opts) + 1
 	switch s {
@@ -146,7 +153,7 @@ func (cs *challengeScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		if cs.drawShape(cs, cs.rules, opts[cs.at-2], s) {
 			return nil
 		}
-		cs.rules.change(opts[cs.at-2], s, k)
+		cs.typing, cs.err = cs.rules.change(opts[cs.at-2], s, k, typing)
 	}
 	return nil
 }

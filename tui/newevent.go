@@ -37,6 +37,9 @@ type newEventScreen struct {
 	starts   int // among eventStarts
 	secret   string
 	busy     bool
+	// optTyping says the last key was a digit or backspace typed into
+	// the rule option's number chosen, so that the next digit goes on it.
+	optTyping bool
 }
 
 // eventClocks are the clocks the form offers an event's games: minutes
@@ -169,6 +172,10 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	typing := ne.takesText()
+	// Only a digit or backspace typed into a rule's number keeps it
+	// typing: any other key, a move to another field above all, ends it.
+	optTyping := ne.optTyping
+	ne.optTyping = false
 	switch s {
 	case "esc":
 		ne.err, ne.note = "", ""
@@ -194,7 +201,7 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		if ne.drawShape(ne, ne.rules, o, s) {
 			return nil
 		}
-		ne.rules.change(o, s, k)
+		ne.optTyping, ne.err = ne.rules.change(o, s, k, optTyping)
 		return nil
 	}
 	if typing {

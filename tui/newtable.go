@@ -30,6 +30,9 @@ type newTableScreen struct {
 	values   ruleValues
 	rated    bool // asked only when signed in: the last field
 	creating bool
+	// typing says the last key was a digit or backspace typed into the
+	// number field chosen, so that the next digit goes on the number.
+	typing bool
 }
 
 // moreSeats are the choices for a seat after the second: nobody, which
@@ -267,6 +270,10 @@ func (nt *newTableScreen) update(msg tea.Msg) tea.Cmd {
 }
 
 func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
+	// Only a digit or backspace typed into a number keeps it typing:
+	// any other key, a move to another field above all, ends it.
+	typing := nt.typing
+	nt.typing = false
 	g := nt.gameByName(nt.game)
 	opps := opponents(g)
 	opts := nt.options(g)
@@ -348,7 +355,8 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	if nt.drawShape(nt, nt.values, opts[nt.at-1-sf], s) {
 		return nil
 	}
-	nt.values.change(opts[nt.at-1-sf], s, k)
+	// A refusal shown was of the form as it stood before this key.
+	nt.typing, nt.err = nt.values.change(opts[nt.at-1-sf], s, k, typing)
 	return nil
 }
 
@@ -395,7 +403,14 @@ func defaultRules(opts []client.Option) ruleValues {
 
 // change changes option o by key s (k the key itself): ←→ step a choice
 // or turn a yes/no, digits type a number and keys edit a text.
-func (v ruleValues) change(o client.Option, s string, k tea.KeyPressMsg) {
+//
+// A number's first digit replaces the number shown (its default, or one
+// stepped to), as in any form; the digits after it, and backspace, edit
+// the number typed. typing says the key before was a digit or backspace
+// typed into this field; change reports whether s was one, for the next
+// key. A digit that would take the number over its maximum is refused,
+// the number typed kept, and refused says so; "" when nothing was.
+func (v ruleValues) change(o client.Option, s string, k tea.KeyPressMsg, typing bool) (typed bool, refused string) {
 	step := stepOf(s)
 	cur := v[o.Name]
 	switch o.Kind {
@@ -422,12 +437,17 @@ func (v ruleValues) change(o client.Option, s string, k tea.KeyPressMsg) {
 		if step != 0 {
 			n += step
 		} else if d, err := strconv.Atoi(k.Key().Text); err == nil && len(k.Key().Text) == 1 {
-			n = n*10 + d
-			if o.Max != nil && n > *o.Max {
-				n = d
+			if !typing {
+				n = 0
 			}
+			if o.Max != nil && n*10+d > *o.Max {
+				// Starting again from the digit, or from the maximum,
+				// would lose what was typed without a word.
+				return typing, fmt.Sprintf("%s: %d at most, not %d", optionLabel(o), *o.Max, n*10+d)
+			}
+			n, typed = n*10+d, true
 		} else if s == "backspace" {
-			n /= 10
+			n, typed = n/10, true
 		}
 		if o.Min != nil && n < *o.Min && step != 0 {
 			n = *o.Min
@@ -443,6 +463,7 @@ func (v ruleValues) change(o client.Option, s string, k tea.KeyPressMsg) {
 		}
 		v[o.Name] = t
 	}
+	return typed, ""
 }
 
 // typeClock types key s (k the key itself) into the clock field,

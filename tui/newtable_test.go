@@ -419,8 +419,9 @@ func TestClockTyped(t *testing.T) {
 		{[]string{"+", "+"}, "30", `30`},
 	} {
 		v := ruleValues{"clock": "none"}
+		typing := false
 		for _, k := range tc.keys {
-			v.change(opt, k, keyMsg(k))
+			typing, _ = v.change(opt, k, keyMsg(k), typing)
 		}
 		if got := v.text(opt); got != tc.show {
 			t.Errorf("%q: the field shows %q, want %q", tc.keys, got, tc.show)
@@ -480,5 +481,98 @@ func TestNewTableOpponentsWhole(t *testing.T) {
 				tm.key("right")
 			}
 		})
+	}
+}
+
+// TestNumberTyped: the first digit typed into a number replaces the
+// number shown, the digits after it go on it and backspace takes the
+// last back; a digit that would take the number over its maximum is
+// refused, saying why, and what was typed stays; the arrows step it.
+func TestNumberTyped(t *testing.T) {
+	t.Parallel()
+	lo, hi := 1, 1000
+	opt := client.Option{Name: "set_target", Label: "Points that end a set", Kind: "int", Default: 25.0, Min: &lo, Max: &hi}
+	for _, tc := range []struct {
+		keys    []string
+		show    string
+		refused string // the last key's refusal
+	}{
+		{[]string{"1", "0"}, "10", ""},
+		{[]string{"7"}, "7", ""},
+		{[]string{"backspace"}, "2", ""},
+		{[]string{"backspace", "0"}, "20", ""},
+		{[]string{"1", "0", "0", "0"}, "1000", ""},
+		{[]string{"1", "0", "0", "0", "0"}, "1000", "Points that end a set: 1000 at most, not 10000"},
+		{[]string{"2", "5", "1", "0"}, "251", "Points that end a set: 1000 at most, not 2510"},
+		{[]string{"5", "0", "1", "2"}, "501", "Points that end a set: 1000 at most, not 5012"},
+		{[]string{"right", "right"}, "27", ""},
+		{[]string{"right", "4"}, "4", ""},
+		{[]string{"4", "right", "2"}, "2", ""},
+		{[]string{"left", "backspace", "5"}, "25", ""},
+	} {
+		v := ruleValues{"set_target": 25.0}
+		typing, refused := false, ""
+		for _, k := range tc.keys {
+			typing, refused = v.change(opt, k, keyMsg(k), typing)
+		}
+		if got := v.text(opt); got != tc.show || refused != tc.refused {
+			t.Errorf("%q: the field shows %q, refused %q; want %q, %q", tc.keys, got, refused, tc.show, tc.refused)
+		}
+	}
+	// A digit over a maximum of one digit leaves the default shown, and
+	// the next digit still replaces it.
+	five := 5
+	pen := client.Option{Name: "penalty", Label: "Points lost for a wrong password", Kind: "int", Default: 1.0, Min: new(int), Max: &five}
+	v := ruleValues{"penalty": 1.0}
+	typing, refused := v.change(pen, "7", keyMsg("7"), false)
+	if v.text(pen) != "1" || refused != "Points lost for a wrong password: 5 at most, not 7" {
+		t.Errorf("7 over 5: the field shows %q, refused %q", v.text(pen), refused)
+	}
+	v.change(pen, "3", keyMsg("3"), typing)
+	if v.text(pen) != "3" {
+		t.Errorf("3 after a refused 7: the field shows %q, want 3", v.text(pen))
+	}
+}
+
+// TestNewTableNumberTyped: on the form, digits typed on arriving at a
+// number field replace its default, over its maximum a digit is refused
+// with the reason on the message line, and coming back to the field
+// the first digit replaces the number again.
+func TestNewTableNumberTyped(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 0)
+	tm.keyUntil("down", "> Points that end a set")
+	field := func() string { return lineWith(tm.screen(), "Points that end a set") }
+	if !strings.Contains(field(), "‹ 25 ›") {
+		t.Fatalf("the set's target is not at its default: %q", field())
+	}
+	tm.typeText("10")
+	if !strings.Contains(field(), "‹ 10 ›") {
+		t.Fatalf("10 typed over 25 shows %q", field())
+	}
+	tm.typeText("00")
+	tm.typeText("0")
+	s := tm.screen()
+	if !strings.Contains(field(), "‹ 1000 ›") || !strings.Contains(s, "Points that end a set: 1000 at most, not 10000") {
+		t.Fatalf("a digit over the maximum: %q\n%s", field(), s)
+	}
+	checkFits(t, tm)
+	tm.key("up")
+	tm.key("down")
+	tm.typeText("3")
+	s = tm.screen()
+	if !strings.Contains(field(), "‹ 3 ›") || strings.Contains(s, "at most") {
+		t.Fatalf("3 typed on coming back: %q\n%s", field(), s)
+	}
+	tm.key("enter")
+	tm.waitFor("the table", has("you: Ann"))
+	var rules struct {
+		SetTarget int `json:"set_target"`
+	}
+	json.Unmarshal(tm.table().upd.Table.Rules, &rules)
+	if rules.SetTarget != 3 {
+		t.Errorf("the table's set target is %d, want 3", rules.SetTarget)
 	}
 }
