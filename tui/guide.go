@@ -148,14 +148,18 @@ func (t *tableScreen) closeGuide() {
 
 // guideFirst opens the guide by itself at the player's first table of a
 // game, once play starts: when the client guides (Config.Guide), the
-// player has not closed the game's guide before and holds no other table
-// of it among their recent games (an account's, from the server).
+// player has not closed the game's guide before, holds no other table
+// of it among their recent games (an account's, from the server), and
+// comes to this one new: not back to a game they held in play before
+// or have moved in. Over the SSH door the guide closed is kept for the
+// session only, and a guest coming back to their game in the next one
+// has it among the server's list of their tables.
 func (t *tableScreen) guideFirst() {
 	if t.guideAsked || t.upd.Table.Status != "playing" || t.watching() {
 		return
 	}
 	t.guideAsked = true
-	if !t.cfg.Guide || slices.Contains(t.set.Guided, t.game) {
+	if !t.cfg.Guide || slices.Contains(t.set.Guided, t.game) || t.heldBefore || t.moved {
 		return
 	}
 	if slices.ContainsFunc(t.recentHere(), func(r Recent) bool { return r.Game == t.game && r.Table != t.id }) {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -254,6 +255,66 @@ func TestSqueeze(t *testing.T) {
 			if got != c.want {
 				t.Errorf("squeeze(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
 			}
+		})
+	}
+}
+
+// TestGuideNotOnComingBack: a guest who comes back over the SSH door (a
+// client that keeps nothing between sessions, the guide closed before
+// forgotten with the session) to their game of Nymphabet under way,
+// chosen among their recent games or opened by its id, gets no guide in
+// the middle of it, whether or not they had moved in it yet; a new game
+// of another kind in the same session still opens its own.
+func TestGuideNotOnComingBack(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		moved bool
+		byID  bool
+	}{
+		{"chosen among the recent games", false, false},
+		{"chosen among the recent games, moved in", true, false},
+		{"opened by its id, moved in", true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ts := newTestServer(t)
+			ctx := context.Background()
+			gc, gus := guestAt(t, ts, "Gus")
+			seat, err := gc.Create(ctx, gus.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.moved {
+				if _, err := gc.Move(ctx, gus.Token, seat.Table, "able", 0, false); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg := Config{NoDisk: true, Guide: true, Identity: gus.Token}
+			if c.byID {
+				cfg.Table = seat.Table
+			}
+			tm := startTerm(t, ts.URL, "Gus", 80, 24, cfg)
+			if c.byID {
+				tm.waitFor("the table", has("enter back to your seat"))
+			} else {
+				tm.waitFor("Gus's table among the recent games", has(seat.Table, "playing"))
+				tm.m.home.at = len(tm.m.games) + 3
+			}
+			tm.key("enter")
+			s := tm.waitFor("the game under way", func(s string) bool {
+				return tm.table() != nil && tm.table().upd != nil && tm.table().upd.Table.Status == "playing" && tm.table().guideAsked
+			})
+			if strings.Contains(s, "short guide") {
+				t.Fatalf("the first-game guide opened in the middle of a game come back to:\n%s", s)
+			}
+			checkFits(t, tm)
+
+			tm.key("esc")
+			tm.waitFor("home", has("Your recent games"))
+			tm.open("wordfight", 0)
+			tm.key("enter")
+			tm.waitFor("the Word Fight guide", has("Your first game of Sightless Word Fight: a short guide"))
 		})
 	}
 }

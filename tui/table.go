@@ -84,6 +84,15 @@ type tableScreen struct {
 	// table has asked whether to open it by itself.
 	guide      *guidePanel
 	guideAsked bool
+	// heldBefore says the player held this table, in play, before this
+	// screen opened it: a game come back to (by a resume code, or chosen
+	// among the recent games), whose first-game guide is not for it.
+	// The screen puts the table among the recent games itself, so this
+	// is asked as it opens.
+	heldBefore bool
+	// moved says the seat's own moves are among those logged: the
+	// player has played this game already.
+	moved bool
 }
 
 // openTable makes the screen of a seat at a table, the gen-th this
@@ -93,6 +102,9 @@ func openTable(sh *shared, s client.Seated, game string, gen int) *tableScreen {
 	t := &tableScreen{shared: sh, id: s.Table, token: s.Token, invite: s.Invite, game: game, seat: s.Seat, gen: gen,
 		stream: ctx, cancel: cancel, updates: make(chan client.Update, 16), errs: make(chan error, 4)}
 	t.setup, t.play, t.end, t.chat = &setupScreen{t: t}, &playScreen{t: t}, &endScreen{t: t}, &chatPanel{t: t}
+	t.heldBefore = slices.ContainsFunc(sh.recentHere(), func(r Recent) bool {
+		return r.Table == s.Table && r.Status != "open" && r.Status != "setup"
+	})
 	go sh.c.Stream(ctx, t.token, t.id, 0, t.updates, t.errs)
 	return t
 }
@@ -400,6 +412,9 @@ func (t *tableScreen) apply(u client.Update) {
 			continue
 		}
 		t.moves++
+		if t.seat >= 0 && mv.Seat == t.seat && !forced(mv) {
+			t.moved = true
+		}
 		for _, e := range mv.Events {
 			t.log = append(t.log, e.Text)
 			t.logBy = append(t.logBy, logMove{seat: mv.Seat, version: mv.Version})
