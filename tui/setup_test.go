@@ -412,3 +412,25 @@ func TestSalvoDiagonalFleet(t *testing.T) {
 		}
 	}
 }
+
+// TestNoFleetNotHandedIn: with no fleet to place (the random one could
+// not be read), enter hands nothing in and says what to do instead of
+// sending an empty setup for the referee to refuse.
+func TestNoFleetNotHandedIn(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("salvo", 0)
+	tm.key("enter")
+	tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
+	st := tm.table().setup
+	st.fleet, st.ok = nil, false
+	tm.key("enter")
+	s := tm.screen()
+	if st.sending || !strings.Contains(s, "there is no fleet to hand in yet: r deals a random one") {
+		t.Fatalf("enter with no fleet: sending %v\n%s", st.sending, s)
+	}
+	checkFits(t, tm)
+	tm.key("r")
+	tm.waitFor("a random fleet, judged", func(s string) bool { return len(st.fleet) == 5 && strings.Contains(s, "✓ the referee accepts") })
+}
