@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"testing"
@@ -317,14 +318,8 @@ func TestSecureCookies(t *testing.T) {
 // from any other page it is refused before its hello.
 func TestSocketOriginBehindAProxy(t *testing.T) {
 	t.Parallel()
-	f := newGamesFixture(t)
-	srv := startServer(t, f, generous)
-	ann := signUp(t, srv.URL, "Ann")
-	var made table.Seated
-	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &made); st != 201 {
-		t.Fatalf("a table: %d %s", st, body)
-	}
-	wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/api/v1/tables/" + made.Table + "/socket"
+	f, srv, id := socketTable(t)
+	wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/api/v1/tables/" + id + "/socket"
 	for _, tc := range []struct {
 		name, public, origin string
 		ok                   bool
@@ -353,19 +348,26 @@ func TestSocketOriginBehindAProxy(t *testing.T) {
 	}
 }
 
+// socketTable starts a server with an open Nymphabet table of Ann's, for
+// the tests of a socket's opening request, and returns its id.
+func socketTable(t *testing.T) (*fixture, *httptest.Server, string) {
+	t.Helper()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	var made table.Seated
+	if st, body := signUp(t, srv.URL, "Ann").do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &made); st != 201 {
+		t.Fatalf("a table: %d %s", st, body)
+	}
+	return f, srv, made.Table
+}
+
 // TestSocketHandshakeRefusals: a socket's opening request refused (from
 // another site's page, not an upgrade at all, of another WebSocket
 // version, without its key) is answered as every refusal is, in JSON in
 // a player's words, where the library's plain text named its headers.
 func TestSocketHandshakeRefusals(t *testing.T) {
 	t.Parallel()
-	f := newGamesFixture(t)
-	srv := startServer(t, f, generous)
-	ann := signUp(t, srv.URL, "Ann")
-	var made table.Seated
-	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &made); st != 201 {
-		t.Fatalf("a table: %d %s", st, body)
-	}
+	_, srv, id := socketTable(t)
 	upgrade := map[string]string{"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
 	with := func(changes map[string]string) map[string]string {
 		h := maps.Clone(upgrade)
@@ -390,7 +392,7 @@ func TestSocketHandshakeRefusals(t *testing.T) {
 		{"another version", with(map[string]string{"Sec-WebSocket-Version": "8"}), 400, "version 13"},
 		{"no key", with(map[string]string{"Sec-WebSocket-Key": ""}), 400, "Sec-WebSocket-Key"},
 	} {
-		req, _ := http.NewRequest("GET", srv.URL+"/api/v1/tables/"+made.Table+"/socket", nil)
+		req, _ := http.NewRequest("GET", srv.URL+"/api/v1/tables/"+id+"/socket", nil)
 		for k, v := range tc.header {
 			req.Header.Set(k, v)
 		}

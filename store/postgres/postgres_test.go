@@ -211,21 +211,22 @@ func TestNoMigrate(t *testing.T) {
 	s.Close()
 }
 
-// TestChatRoomsUpgrade: a database that a build before chat rooms
-// migrated (every migration up to 008, with a table's chat in it) opens,
-// gets the chat rooms' tables, and keeps its chat.
-func TestChatRoomsUpgrade(t *testing.T) {
+// migratedBefore returns a new database, and a pool onto it closed when
+// t ends, that a build of the migrations numbered below number migrated:
+// a database as an older build left it, to be upgraded.
+func migratedBefore(t *testing.T, number string) (string, *pgxpool.Pool) {
+	t.Helper()
 	ctx := context.Background()
 	url := server.NewDatabase(t)
 	pool, err := pgxpool.New(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pool.Close()
+	t.Cleanup(pool.Close)
 	before := fstest.MapFS{}
 	names, _ := fs.Glob(migrations, "migrations/*.sql")
 	for _, name := range names {
-		if name >= "migrations/009" {
+		if name >= "migrations/"+number {
 			continue
 		}
 		data, err := migrations.ReadFile(name)
@@ -237,6 +238,15 @@ func TestChatRoomsUpgrade(t *testing.T) {
 	if _, err := migrate(ctx, pool, before, true); err != nil {
 		t.Fatal(err)
 	}
+	return url, pool
+}
+
+// TestChatRoomsUpgrade: a database that a build before chat rooms
+// migrated (every migration up to 008, with a table's chat in it) opens,
+// gets the chat rooms' tables, and keeps its chat.
+func TestChatRoomsUpgrade(t *testing.T) {
+	ctx := context.Background()
+	url, pool := migratedBefore(t, "009")
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	if _, err := pool.Exec(ctx, "INSERT INTO chat (table_id, seq, channel, identity, name, seat, text, at) VALUES ('t1', 1, 'players', 'i1', 'Ann', 0, 'hi', $1)", at); err != nil {
 		t.Fatal(err)
@@ -260,27 +270,7 @@ func TestChatRoomsUpgrade(t *testing.T) {
 // rather than run on. A database with runs of its own gets none made up.
 func TestRunsUpgrade(t *testing.T) {
 	ctx := context.Background()
-	url := server.NewDatabase(t)
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	before := fstest.MapFS{}
-	names, _ := fs.Glob(migrations, "migrations/*.sql")
-	for _, name := range names {
-		if name >= "migrations/019" {
-			continue
-		}
-		data, err := migrations.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		before[name] = &fstest.MapFile{Data: data}
-	}
-	if _, err := migrate(ctx, pool, before, true); err != nil {
-		t.Fatal(err)
-	}
+	url, pool := migratedBefore(t, "019")
 	made, moved := time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC), time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	if _, err := pool.Exec(ctx, "INSERT INTO tables (id, game, status, created, updated, meta) VALUES ('t1', 'nymphabet', 'playing', $1, $1, '\\x7b7d')", made); err != nil {
 		t.Fatal(err)
