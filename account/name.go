@@ -330,54 +330,62 @@ func Latin(r rune) rune {
 
 // lookalike returns the Latin letter that a lower-case letter of another
 // script (Cyrillic, Greek) or a Latin letter of another form looks like.
+// The Latin letters with a stroke, bar or hook (ø, ł, đ, ƙ) are here
+// because decomposing leaves them whole: they hold no accent to take off.
 func lookalike(r rune) (rune, bool) {
 	switch r {
-	case 'а', 'α', 'ɑ':
+	case 'а', 'α', 'ɑ', 'ⱥ':
 		return 'a', true
-	case 'в', 'β':
+	case 'в', 'β', 'ƀ', 'ɓ', 'ƃ':
 		return 'b', true
-	case 'с', 'ϲ':
+	case 'с', 'ϲ', 'ƈ', 'ȼ', 'ɕ':
 		return 'c', true
-	case 'ԁ':
+	case 'ԁ', 'đ', 'ɗ', 'ɖ', 'ƌ', 'ȡ':
 		return 'd', true
-	case 'е', 'ε', 'ё':
+	case 'е', 'ε', 'ё', 'ɇ':
 		return 'e', true
-	case 'ɡ':
+	case 'ƒ':
+		return 'f', true
+	case 'ɡ', 'ǥ', 'ɠ':
 		return 'g', true
-	case 'һ', 'н':
+	case 'һ', 'н', 'ħ', 'ɦ':
 		return 'h', true
-	case 'і', 'ι', 'ı', 'ї':
+	case 'і', 'ι', 'ı', 'ї', 'ɨ':
 		return 'i', true
-	case 'ј':
+	case 'ј', 'ɉ', 'ʝ':
 		return 'j', true
-	case 'к', 'κ':
+	case 'к', 'κ', 'ƙ', 'ⱪ':
 		return 'k', true
-	case 'ӏ':
+	case 'ӏ', 'ł', 'ƚ', 'ɫ', 'ɬ', 'ɭ', 'ȴ':
 		return 'l', true
-	case 'м':
+	case 'м', 'ɱ':
 		return 'm', true
-	case 'η', 'п':
+	case 'η', 'п', 'ɲ', 'ƞ', 'ɳ', 'ȵ':
 		return 'n', true
-	case 'о', 'ο', 'σ':
+	case 'о', 'ο', 'σ', 'ø', 'ɵ':
 		return 'o', true
-	case 'р', 'ρ':
+	case 'р', 'ρ', 'ƥ', 'ᵽ':
 		return 'p', true
-	case 'ԛ':
+	case 'ԛ', 'ʠ', 'ɋ':
 		return 'q', true
-	case 'ѕ':
+	case 'ɍ', 'ɽ', 'ɼ':
+		return 'r', true
+	case 'ѕ', 'ʂ', 'ȿ':
 		return 's', true
-	case 'т', 'τ':
+	case 'т', 'τ', 'ŧ', 'ƭ', 'ʈ', 'ƫ', 'ȶ':
 		return 't', true
-	case 'υ', 'μ':
+	case 'υ', 'μ', 'ʉ':
 		return 'u', true
-	case 'ν':
+	case 'ν', 'ʋ':
 		return 'v', true
-	case 'ԝ', 'ω':
+	case 'ԝ', 'ω', 'ⱳ':
 		return 'w', true
 	case 'х', 'χ':
 		return 'x', true
-	case 'у', 'γ':
+	case 'у', 'γ', 'ɏ', 'ƴ':
 		return 'y', true
+	case 'ƶ', 'ȥ', 'ʐ', 'ʑ', 'ɀ':
+		return 'z', true
 	}
 	return r, false
 }

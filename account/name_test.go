@@ -218,6 +218,11 @@ func TestSkeleton(t *testing.T) {
 		{"admin", "Adm1n", "ADMlN", "аdmin", "ａｄｍｉｎ", "Âdmîn", "a d m i n"},
 		{"bob", "B0B", "b-o-b", "8ob"},
 		{"modern", "rnodern", "MODERN"},
+		// Letters with a stroke, bar or hook, which decomposing leaves
+		// whole, upper case or lower.
+		{"dan", "Đan", "ĐAN", "ɗan"},
+		{"kolo", "ƙøłø", "KØŁØ"},
+		{"zeta", "ƶeŧa", "ȥɇŧɑ"},
 	} {
 		for _, n := range names {
 			if Skeleton(n) != Skeleton(names[0]) {
