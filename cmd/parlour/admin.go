@@ -317,7 +317,10 @@ func printReports(w io.Writer, rs []moderation.Report) {
 			status += " by " + r.ClosedBy
 		}
 		tbl, text := r.Table, r.Text
-		if tbl == "" {
+		switch {
+		case tbl == "" && r.Tournament != "":
+			tbl = "event " + r.Tournament // its chat's line, below
+		case tbl == "":
 			tbl = "-"
 		}
 		// A report of a chat line says which, and what it said.

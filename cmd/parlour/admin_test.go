@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"parlour/account"
+	"parlour/server/chat"
+	"parlour/server/moderation"
 	"parlour/sshdoor"
 	"parlour/store"
 	"parlour/store/postgres"
@@ -574,5 +576,30 @@ func TestStoreWrongKind(t *testing.T) {
 				t.Errorf("the file became %q", b)
 			}
 		})
+	}
+}
+
+// TestPrintReports: the queue says where each report is about: a table,
+// a line of a table's chat with what it said, a line of an event's chat
+// by the event, or nowhere.
+func TestPrintReports(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 29, 3, 13, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		r    moderation.Report
+		want string
+	}{
+		{"a table", moderation.Report{ID: "r1", Name: "Bob", Reporter: "Ann", Reason: "chat", Table: "t1", Text: "insults", Status: "open", Created: at}, "t1 insults"},
+		{"a table's line", moderation.Report{ID: "r2", Name: "Gus", Reporter: "Ann", Reason: "chat", Table: "t1", Seq: 7, Line: &chat.Line{Text: "you all stink"}, Status: "open", Created: at}, `t1 line 7 the line: "you all stink"`},
+		{"an event's line", moderation.Report{ID: "r3", Name: "Gus", Reporter: "Ann", Reason: "chat", Tournament: "e1", Seq: 2, Line: &chat.Line{Text: "rigged"}, Status: "open", Created: at}, `event e1 line 2 the line: "rigged"`},
+		{"a player", moderation.Report{ID: "r4", Name: "Gus", Reporter: "Ann", Reason: "cheating", Status: "closed", ClosedBy: "Cat", Created: at}, "closed by Cat"},
+	} {
+		var b strings.Builder
+		printReports(&b, []moderation.Report{tc.r})
+		// The columns' padding aside.
+		if got := strings.Join(strings.Fields(b.String()), " "); !strings.Contains(got, tc.want) {
+			t.Errorf("%s:\n%s\nwant it to hold %q", tc.name, b.String(), tc.want)
+		}
 	}
 }
