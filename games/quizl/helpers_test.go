@@ -16,6 +16,7 @@ var testWords = []string{
 	"wharf", "plumb", "frock", "dwarf", "glyph", "nymph", "quick", "brown",
 	"zebra", "mouse", "stare", "tears", "rates", "aster", "apple", "sheep",
 	"chin", "fern", "two", "bra", "light", "fjord", "bumpy", "waltz",
+	"usage",
 }
 
 func testLex() *lexicon.Lexicon { return lexicon.FromWords("test", testWords) }
