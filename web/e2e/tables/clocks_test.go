@@ -76,6 +76,36 @@ func TestFischerClockRunsOut(t *testing.T) {
 	}
 }
 
+// TestFischerClockShownInSetup: at a Salvo table of 1+0, while the
+// players place their fleets, both screens show each player's whole
+// minute, as the server sends it, where they showed no time until the
+// first salvo.
+func TestFischerClockShownInSetup(t *testing.T) {
+	t.Parallel()
+	srv := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	ben := e2e.NewPlayer(t, b, "Ben", srv.Base)
+	ann.Open("/new/salvo")
+	ann.Wait("the new table form", `!!document.querySelector("#clock")`)
+	ann.TypeIn("#my-name", "Ann")
+	if !e2e.Eval[bool](ann, `(() => { const s = document.querySelector("#clock"); const o = [...s.options].find(o => o.textContent.startsWith("1+0")); if (!o) return false; s.value = o.value; s.dispatchEvent(new Event("change")); return true; })()`) {
+		t.Fatalf("no 1+0 clock among %q", e2e.Eval[string](ann, `[...document.querySelector("#clock").options].map(o => o.textContent).join(" | ")`))
+	}
+	ann.Click("form button[type=submit]")
+	ann.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	ben.Join(ann.InviteLink())
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("both clocks while the fleets are placed", `!!document.querySelector("#clock-0") && !!document.querySelector("#clock-1")`)
+		for _, clock := range []string{"#clock-0", "#clock-1"} {
+			if got := p.Text(clock); got != "1:00" {
+				t.Errorf("%s's screen shows %s as %q in the setup, want the whole minute, 1:00", p.Name, clock, got)
+			}
+		}
+	}
+	ann.Shot("fischer-clock-setup")
+}
+
 // TestCorrespondenceDeadline: at a correspondence table (2 days a move,
 // from the form's presets) the player to move sees how long is left and
 // when the move is due, in their own time zone: here Tokyo's, whatever

@@ -198,7 +198,9 @@ export class Clocks {
     this.timer = null;
     this.at = performance.now();
     this.seat = u.seat;
-    this.left = t.seats.map(s => (t.status === "playing" && typeof s.time_left === "number") ? s.time_left : null);
+    // A Fischer clock shows while the fleets or grids are made too, each
+    // player's whole time, as the server sends it.
+    this.left = t.seats.map(s => ((t.status === "playing" || t.status === "setup") && typeof s.time_left === "number") ? s.time_left : null);
     this.running = t.seats.map(s => !!s.deadline);
     // Said once a turn: the next turn may run low again.
     if (!this.running[this.seat]) this.lowSaid = false;
