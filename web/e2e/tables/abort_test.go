@@ -140,3 +140,53 @@ func TestAbortedGameAsksNoMove(t *testing.T) {
 		})
 	}
 }
+
+// TestQuizlResignAfterBeingFound: Ann announces Ben's password at once;
+// Ben, who has called a square since, is told that resigning ends the
+// game now, Ann being done with his grid, not that she may hunt on; and
+// so it does, Ann winning.
+func TestQuizlResignAfterBeingFound(t *testing.T) {
+	t.Parallel()
+	srv := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	ben := e2e.NewPlayer(t, b, "Ben", srv.Base)
+	ann.Open("/")
+	ann.CreateTable("quizl", "A friend")
+	ben.Join(ann.InviteLink())
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the grid editor", `!!document.querySelector("#q-auto")`)
+		p.Click("#q-auto")
+	}
+	_, benPw := ben.QuizlGrid()
+	first, second := ann, ben
+	ann.Wait("a seat", `["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
+	if e2e.Eval[string](ann, `document.querySelector("#turn").dataset.mine`) != "1" {
+		first, second = ben, ann
+	}
+	// Whoever moves first, Ann ends up done with Ben's grid and Ben has
+	// called a square, Ben to move.
+	if first == ben {
+		ben.WaitTurn(true)
+		ben.TypeIn("#q-call", "50")
+		ben.Click("#q-controls form button[type=submit]")
+	}
+	ann.WaitTurn(true)
+	ann.TypeIn("#q-say", benPw)
+	ann.Click("#q-controls form:nth-of-type(2) button[type=submit]")
+	if second == ben {
+		ben.WaitTurn(true)
+		ben.TypeIn("#q-call", "50")
+		ben.Click("#q-controls form button[type=submit]")
+	}
+	ben.WaitTurn(true)
+	e2e.Eval[bool](ben, `(window.confirm = m => (window.asked = m, true), true)`)
+	ben.Click("#resign")
+	if got := e2e.Eval[string](ben, `window.asked || ""`); got != "Resign? You score 0 against Ann, who is done with your grid, so the game ends now." {
+		t.Errorf("the resign confirm once Ann found Ben's password: %q", got)
+	}
+	ben.Wait("the end", `!!document.querySelector("#game-over")`)
+	if got := ben.Text("#game-over h2"); !strings.Contains(got, "Ann won") {
+		t.Errorf("Ben's end banner: %q", got)
+	}
+}

@@ -572,11 +572,13 @@ async function playScreen(main, id, mine) {
     } catch (e) { toast(e.message); }
   }
   async function resign(note = "") {
-    if (!confirm(note + resignWords(last.table, last.seat))) return;
+    if (!confirm(note + resignWords(last.table, last.seat, last.view))) return;
     try { await ctx.send("resign"); } catch (e) { toast(e.message); }
   }
   // resignWords says what resigning does at this table, for the confirm.
-  function resignWords(t, seat) {
+  // resignWords says what resigning at t does for seat; view, the
+  // game's view for it, says how far the others have got.
+  function resignWords(t, seat, view) {
     if (t.abortable) return "Resign now? Not every player has moved yet, so the game is aborted instead: it ends without a result" + (t.rated ? " and no rating changes" : "") + (t.event ? `, but ${t.event.name} counts it as your loss.` : ".");
     const others = t.seats.filter((s, i) => i !== seat).map(s => s.name);
     const other = others.join(" and ");
@@ -584,6 +586,9 @@ async function playScreen(main, id, mine) {
     if (!others.length) return "Resign? The game ends here, as a loss.";
     switch (t.game) {
       case "quizl":
+        // An opponent done with your grid hunts it no more: the game
+        // ends with your resignation.
+        if (others.length === 1 && view && view.done && view.done[1 - seat]) return `Resign? You score 0 against ${other}, who is done with your grid, so the game ends now.${rated}`;
         return others.length === 1
           ? `Resign? You score 0 against ${other}, who may still hunt your password alone; the game ends when ${other} is done.${rated}`
           : "Resign? You score 0 against every player whose password you have not found; the others play on.";
