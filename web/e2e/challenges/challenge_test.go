@@ -609,4 +609,12 @@ func TestLeavePairedTable(t *testing.T) {
 		t.Errorf("Ben was asked %q", got)
 	}
 	ann.Wait("the table closed", `document.body.textContent.includes("Ben left before the game began")`)
+	// Nothing of the table is left to offer her: no seats setting up, no
+	// Leave button, chat or record so far, only the word that it closed.
+	if got := ann.Text("#table-closed"); !strings.Contains(got, "Ben left before the game began") {
+		t.Errorf("Ann's closed table says %q", got)
+	}
+	if e2e.Eval[bool](ann, `!!document.querySelector("#leave, #players, #turn, #download, .chat")`) {
+		t.Errorf("Ann's page still offers the closed table's seats or controls: %q", ann.Text("main"))
+	}
 }

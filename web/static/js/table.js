@@ -251,6 +251,16 @@ async function playScreen(main, id, mine) {
   link.onError = msg => toast(msg);
   link.onFatal = e => {
     conn.textContent = "not connected";
+    // A table closed before its game began (another player left it, or
+    // it waited too long) holds nothing for this page any more: its
+    // seats, chat and controls go, as for anyone opening it now.
+    if (e.status === 410) {
+      clocks.close();
+      forgetSeat(id);
+      document.title = "A closed table · Parlour";
+      fill(main, h("h1", {}, "This table is closed"), h("p", { id: "table-closed" }, e.message), h("p", {}, h("a", { href: "/" }, "Back to the games")));
+      return;
+    }
     fill(stage, h("div", { class: "card", role: "alert" }, h("h2", {}, "Cannot follow this table"), h("p", { class: "error" }, e.message),
       h("p", {}, h("a", { href: "/" }, "Back to the games"))));
   };
