@@ -1,6 +1,7 @@
 package sshdoor
 
 import (
+	"io"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -146,9 +147,19 @@ func (d *Door) oneSession(next ssh.ChannelHandler) ssh.ChannelHandler {
 			return
 		}
 		defer c.sessions.Store(0)
-		next(srv, conn, laterWindows{ch}, ctx)
+		next(srv, conn, laterWindows{NewChannel: ch, conn: conn, wait: startWait}, ctx)
 	}
 }
+
+// The requests a session may make before the door serves it: the SSH
+// server keeps every environment variable it is sent for the session's
+// life, and a session that never asks for its shell holds one of the
+// door's places with no key press to time out.
+const (
+	maxEnv      = 32               // environment variables a session may set
+	maxEnvBytes = 1024             // the most one may take
+	startWait   = 30 * time.Second // for the shell (or exec) request
+)
 
 // laterWindows is a session channel whose window changes before its
 // shell request are dropped. The SSH server hands each window change to a
@@ -157,8 +168,14 @@ func (d *Door) oneSession(next ssh.ChannelHandler) ssh.ChannelHandler {
 // any change held the loop, and the session's goroutines, for good.
 // (Passed on just after the shell, it would race with the door reading the
 // first size.) A client's terminal is rarely resized in the moment before
-// its shell starts; the next resize after it is drawn.
-type laterWindows struct{ gossh.NewChannel }
+// its shell starts; the next resize after it is drawn. It also holds a
+// session to maxEnv environment variables of maxEnvBytes, and closes the
+// connection when no shell or exec request came within wait (startWait).
+type laterWindows struct {
+	gossh.NewChannel
+	conn io.Closer
+	wait time.Duration
+}
 
 func (c laterWindows) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
 	ch, in, err := c.NewChannel.Accept()
@@ -166,23 +183,42 @@ func (c laterWindows) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
 		return ch, in, err
 	}
 	out := make(chan *gossh.Request)
-	go dropEarlyWindows(in, out)
+	unstarted := time.AfterFunc(c.wait, func() { c.conn.Close() })
+	go screenRequests(in, out, unstarted)
 	return ch, out, nil
 }
 
-// dropEarlyWindows passes requests from in to out, in order, but for
-// window changes before the shell (or exec) request, which it refuses.
-func dropEarlyWindows(in <-chan *gossh.Request, out chan<- *gossh.Request) {
+// screenRequests passes requests from in to out, in order, but for
+// window changes before the shell (or exec) request and environment
+// variables past maxEnv or over maxEnvBytes, which it refuses; it stops
+// unstarted once the shell or exec request passes, or in ends.
+func screenRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, unstarted *time.Timer) {
 	defer close(out)
-	started := false
-	for r := range in {
-		if !started && r.Type == "window-change" {
-			if r.WantReply {
-				r.Reply(false, nil)
-			}
-			continue
+	defer unstarted.Stop()
+	started, envs := false, 0
+	refuse := func(r *gossh.Request) {
+		if r.WantReply {
+			r.Reply(false, nil)
 		}
-		started = started || r.Type == "shell" || r.Type == "exec"
+	}
+	for r := range in {
+		switch r.Type {
+		case "window-change":
+			if !started {
+				refuse(r)
+				continue
+			}
+		case "env":
+			if envs++; envs > maxEnv || len(r.Payload) > maxEnvBytes {
+				refuse(r)
+				continue
+			}
+		case "shell", "exec":
+			if !started {
+				started = true
+				unstarted.Stop()
+			}
+		}
 		out <- r
 	}
 }

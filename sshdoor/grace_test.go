@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -202,5 +203,91 @@ func TestGatePending(t *testing.T) {
 	}
 	if open, pending := g.counts(); open != 0 || pending != 0 {
 		t.Fatalf("after every end: %d in, %d pending", open, pending)
+	}
+}
+
+// fakeNewChannel is a session channel whose requests the test sends.
+type fakeNewChannel struct{ in chan *gossh.Request }
+
+func (c fakeNewChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
+	return nil, c.in, nil
+}
+func (fakeNewChannel) Reject(gossh.RejectionReason, string) error { return nil }
+func (fakeNewChannel) ChannelType() string                        { return "session" }
+func (fakeNewChannel) ExtraData() []byte                          { return nil }
+
+// closeCount counts the closes of a connection.
+type closeCount struct{ n chan struct{} }
+
+func (c closeCount) Close() error {
+	c.n <- struct{}{}
+	return nil
+}
+
+// TestSessionRequestsScreened: before the door serves a session, its
+// environment is held to maxEnv variables of at most maxEnvBytes (the
+// SSH server keeps each one for the session's life: one connection sent
+// enough to hold a gigabyte), window changes wait for the shell, and a
+// session whose shell never comes has its connection closed (it held a
+// place of the door, keep-alives keeping its transport up, for good).
+func TestSessionRequestsScreened(t *testing.T) {
+	t.Parallel()
+	env := func(k, v string) *gossh.Request {
+		return &gossh.Request{Type: "env", Payload: gossh.Marshal(struct{ Key, Value string }{k, v})}
+	}
+	for _, tc := range []struct {
+		name   string
+		sent   []*gossh.Request
+		passed []string // the types passed on, in order
+		closed bool
+	}{
+		{"a shell and a few variables", []*gossh.Request{env("LANG", "en_GB.UTF-8"), env("TZ", "Europe/Paris"), {Type: "pty-req"}, {Type: "shell"}, {Type: "window-change"}},
+			[]string{"env", "env", "pty-req", "shell", "window-change"}, false},
+		{"a window change before the shell", []*gossh.Request{{Type: "window-change"}, {Type: "exec"}}, []string{"exec"}, false},
+		{"a variable too long", []*gossh.Request{env("X", strings.Repeat("x", maxEnvBytes)), {Type: "shell"}}, []string{"shell"}, false},
+		{"no shell", []*gossh.Request{{Type: "pty-req"}}, []string{"pty-req"}, true},
+		{"a flood of variables", func() []*gossh.Request {
+			var rs []*gossh.Request
+			for i := range maxEnv + 50 {
+				rs = append(rs, env("V", strings.Repeat("v", i)))
+			}
+			return append(rs, &gossh.Request{Type: "shell"})
+		}(), append(slices.Repeat([]string{"env"}, maxEnv), "shell"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in := make(chan *gossh.Request)
+			closes := closeCount{make(chan struct{}, 1)}
+			_, out, err := laterWindows{NewChannel: fakeNewChannel{in}, conn: closes, wait: 200 * time.Millisecond}.Accept()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				for r := range out {
+					got = append(got, r.Type)
+				}
+			}()
+			for _, r := range tc.sent {
+				in <- r
+			}
+			select {
+			case <-closes.n:
+				if !tc.closed {
+					t.Error("the connection was closed")
+				}
+			case <-time.After(time.Second):
+				if tc.closed {
+					t.Error("the connection of a session without a shell was not closed")
+				}
+			}
+			close(in)
+			<-done
+			if !slices.Equal(got, tc.passed) {
+				t.Errorf("passed on %v, want %v", got, tc.passed)
+			}
+		})
 	}
 }
