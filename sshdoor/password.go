@@ -27,8 +27,9 @@ import (
 // the session ended at the prompt: the client went, or pressed no key
 // for the door's idle time, when the session is told so and closed.
 func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub gossh.PublicKey) (acct, tok string, ok, taken bool, note string, err error) {
-	ctx, cancel := context.WithTimeout(sess.Context(), 3*time.Minute)
-	defer cancel()
+	// The prompt waits as long as the idle time lets it; each call to the
+	// API has its own time (api).
+	ctx := sess.Context()
 	if name == "" || d.api(ctx, hc, "GET", "/api/v1/players/"+url.PathEscape(name), "", nil, nil) != nil {
 		return "", "", false, false, "", nil // no such account: a guest
 	}
@@ -103,9 +104,14 @@ func refusedThrice(name string, why error) string {
 	return fmt.Sprintf("Not signed in as %s, three times refused (the last: %v): you play as a guest; s signs in.", name, why)
 }
 
-// api sends one request to the HTTP API; a refusal comes back as an
-// error in the server's words.
+// apiWait bounds one request of the door to the HTTP API.
+const apiWait = time.Minute
+
+// api sends one request to the HTTP API, within apiWait; a refusal comes
+// back as an error in the server's words.
 func (d *Door) api(ctx context.Context, hc *http.Client, method, path, token string, body, out any) error {
+	ctx, cancel := context.WithTimeout(ctx, apiWait)
+	defer cancel()
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
