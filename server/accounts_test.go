@@ -1256,3 +1256,63 @@ func exportedLines(t *testing.T, base, name, gameName string) []string {
 	}
 	return out
 }
+
+// TestPasswordChangesAtOnce: password changes sent side by side with one
+// current password, and a moderator's close beside them: at most one
+// change is taken, the password that signs in is the one it set, and a
+// close stays a close. Each change read the account, checked the
+// password for a while and stored its own hash over whatever was there:
+// all four were told their change was made, three of them lost, and a
+// change stored after a close opened the account again.
+func TestPasswordChangesAtOnce(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann, moe := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Moe")
+	grant(t, f.db, "Moe", true)
+	const n = 4
+	codes := make([]int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			codes[i], _ = ann.do("PUT", "/api/v1/account/password", map[string]string{"password": testPassword, "new_password": fmt.Sprintf("new pass phrase %d", i)}, nil)
+		})
+	}
+	wg.Wait()
+	nobody := &client{t: t, base: srv.URL}
+	taken := -1
+	for i, code := range codes {
+		switch {
+		case code == 204 && taken >= 0:
+			t.Errorf("changes %d and %d were both taken from one current password: %v", taken, i, codes)
+		case code == 204:
+			taken = i
+		case code != 403 && code != 429:
+			t.Errorf("change %d: %d, want 204, or 403 for a password changed meanwhile", i, code)
+		}
+	}
+	now := testPassword
+	if taken >= 0 {
+		now = fmt.Sprintf("new pass phrase %d", taken)
+	}
+	if st, body := nobody.do("POST", "/api/v1/sessions", map[string]string{"name": "Ann", "password": now}, nil); st != 200 {
+		t.Fatalf("signing in with the password the answers left (%q): %d %s", now, st, body)
+	}
+
+	// A change and a close side by side: the account ends closed.
+	ben := signUp(t, srv.URL, "Ben")
+	wg.Go(func() {
+		ben.do("PUT", "/api/v1/account/password", map[string]string{"password": testPassword, "new_password": "a way back in"}, nil)
+	})
+	expect(t, moe, "POST", "/api/v1/moderation/close", `{"name": "Ben", "reason": "abuse"}`, 200, `"name":"Ben"`)
+	wg.Wait()
+	var p struct{ Closed bool }
+	if st, body := nobody.do("GET", "/api/v1/players/Ben", nil, &p); st != 200 || !p.Closed {
+		t.Errorf("Ben after a password change beside his close: %d %s, want closed", st, body)
+	}
+	for _, pw := range []string{testPassword, "a way back in"} {
+		if st, _ := nobody.do("POST", "/api/v1/sessions", map[string]string{"name": "Ben", "password": pw}, nil); st == 200 {
+			t.Errorf("the closed account signs in with %q", pw)
+		}
+	}
+}

@@ -175,12 +175,15 @@ type Players interface {
 	// AccountNames returns the account names of those of ids that have
 	// accounts.
 	AccountNames(ctx context.Context, ids []string) (map[string]string, error)
-	// SetPassword replaces identity's password hash, deletes its session
-	// and identity tokens (not its seats' tokens) except keep and spends
-	// its password reset link, if any (a link mailed before a new
-	// password must not undo it), in one transaction. It returns the
-	// hashes deleted.
-	SetPassword(ctx context.Context, identity, hash string, keep []byte) ([][]byte, error)
+	// SetPassword replaces identity's password hash old with hash,
+	// deletes its session and identity tokens (not its seats' tokens)
+	// except keep and spends its password reset link, if any (a link
+	// mailed before a new password must not undo it), in one
+	// transaction. It returns the hashes deleted. When the hash is no
+	// longer old (another change, or a moderator's close, came between
+	// the caller's read and this), it changes nothing and returns
+	// ErrConflict: the one read and checked must be the one replaced.
+	SetPassword(ctx context.Context, identity, old, hash string, keep []byte) ([][]byte, error)
 	// TouchSessions notes that the session or identity tokens (not
 	// seats' tokens) with hashes were used at at. A hash no longer
 	// stored is passed over.

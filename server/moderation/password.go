@@ -37,7 +37,7 @@ func NewPassword(ctx context.Context, st store.Store, name, reason string, now t
 		return "", "", fmt.Errorf("%s's account was closed by a moderator: reopen it first (parlour admin reopen %s)", a.Name, a.Name)
 	}
 	password := randomPassword(a.Name)
-	if _, err := ps.SetPassword(ctx, a.Identity, account.Hash(password), nil); err != nil {
+	if _, err := ps.SetPassword(ctx, a.Identity, a.Hash, account.Hash(password), nil); err != nil {
 		return "", "", fmt.Errorf("the new password: %w", err)
 	}
 	act := store.ModAction{Action: "password", Subject: a.Identity, SubjectName: a.Name, Reason: reason, At: now.UTC()}

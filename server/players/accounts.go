@@ -364,7 +364,16 @@ func (s *Service) ChangePassword(ctx context.Context, p *auth.Principal, token s
 		return err
 	}
 	sum := account.HashToken(token)
-	dropped, err := ps.SetPassword(ctx, a.Identity, hash, sum[:])
+	dropped, err := ps.SetPassword(ctx, a.Identity, a.Hash, hash, sum[:])
+	if errors.Is(err, store.ErrConflict) {
+		// Changed since it was read and checked: by another change, for
+		// which this one's current password is no longer right, or by a
+		// moderator's close, which no password undoes.
+		if now, err := ps.AccountOf(ctx, a.Identity); err == nil && now.Hash == ClosedHash {
+			return errClosed()
+		}
+		return refuse.Forbidden("that is not your current password: it was changed meanwhile")
+	}
 	if err != nil {
 		return s.saveFailed("your new password", err)
 	}
@@ -443,7 +452,15 @@ func (s *Service) ResetPassword(ctx context.Context, identity, password string) 
 	if err != nil {
 		return "", err
 	}
-	dropped, err := ps.SetPassword(ctx, a.Identity, hash, nil)
+	dropped, err := ps.SetPassword(ctx, a.Identity, a.Hash, hash, nil)
+	if errors.Is(err, store.ErrConflict) {
+		// Closed, or its password changed, since the link was checked:
+		// either spent the link.
+		if now, err := ps.AccountOf(ctx, a.Identity); err == nil && now.Hash == ClosedHash {
+			return "", errClosed()
+		}
+		return "", refuse.Gone("the password was changed since this link was sent: the link is spent")
+	}
 	if err != nil {
 		return "", s.saveFailed("your new password", err)
 	}

@@ -146,15 +146,22 @@ func (s *Store) AccountNames(ctx context.Context, ids []string) (map[string]stri
 }
 
 // SetPassword implements store.Players.
-func (s *Store) SetPassword(ctx context.Context, identity, hash string, keep []byte) ([][]byte, error) {
+func (s *Store) SetPassword(ctx context.Context, identity, old, hash string, keep []byte) ([][]byte, error) {
 	var dropped [][]byte
 	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, "UPDATE accounts SET hash = $1 WHERE identity = $2", hash, identity)
+		tag, err := tx.Exec(ctx, "UPDATE accounts SET hash = $1 WHERE identity = $2 AND hash = $3", hash, identity, old)
 		if err != nil {
 			return fmt.Errorf("postgres: storing password: %w", err)
 		}
 		if tag.RowsAffected() == 0 {
-			return fmt.Errorf("account: %w", store.ErrNotFound)
+			var found bool
+			if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM accounts WHERE identity = $1)", identity).Scan(&found); err != nil {
+				return fmt.Errorf("postgres: reading the account: %w", err)
+			}
+			if !found {
+				return fmt.Errorf("account: %w", store.ErrNotFound)
+			}
+			return fmt.Errorf("the password changed meanwhile: %w", store.ErrConflict)
 		}
 		if err := spendResets(ctx, tx, identity); err != nil {
 			return err

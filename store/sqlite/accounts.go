@@ -235,16 +235,24 @@ func ownTokens(ex *execer, identity string, all bool) ([][]byte, error) {
 }
 
 // SetPassword implements store.Players.
-func (s *Store) SetPassword(ctx context.Context, identity, hash string, keep []byte) ([][]byte, error) {
+func (s *Store) SetPassword(ctx context.Context, identity, old, hash string, keep []byte) ([][]byte, error) {
 	var dropped [][]byte
 	err := s.do(ctx, func(ex *execer) error {
 		dropped = nil
-		n, err := ex.exec("UPDATE accounts SET hash = ? WHERE identity = ?", hash, identity)
+		n, err := ex.exec("UPDATE accounts SET hash = ? WHERE identity = ? AND hash = ?", hash, identity, old)
 		if err != nil {
 			return fmt.Errorf("sqlite: storing password: %w", err)
 		}
 		if n == 0 {
-			return fmt.Errorf("account: %w", store.ErrNotFound)
+			var one int
+			found, err := ex.queryRow("SELECT 1 FROM accounts WHERE identity = ?", []any{identity}, &one)
+			switch {
+			case err != nil:
+				return fmt.Errorf("sqlite: reading the account: %w", err)
+			case !found:
+				return fmt.Errorf("account: %w", store.ErrNotFound)
+			}
+			return fmt.Errorf("the password changed meanwhile: %w", store.ErrConflict)
 		}
 		if err := spendResets(ex, identity); err != nil {
 			return err

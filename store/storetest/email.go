@@ -53,7 +53,7 @@ func testNewPasswordSpendsReset(t *testing.T, e *env) {
 		}
 	}
 	a, b := mailed("ida"), mailed("idb")
-	if _, err := ps.SetPassword(ctx, "ida", "new-hash", nil); err != nil {
+	if _, err := ps.SetPassword(ctx, "ida", "$argon2id$ida", "new-hash", nil); err != nil {
 		t.Fatal(err)
 	}
 	spent("a new password", a)

@@ -364,13 +364,27 @@ func testPasswords(t *testing.T, e *env) {
 			t.Fatal(err)
 		}
 	}
-	dropped, err := ps.SetPassword(ctx, "ida", "new-hash", []byte("s2"))
+	dropped, err := ps.SetPassword(ctx, "ida", "$argon2id$ida", "new-hash", []byte("s2"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkDropped(t, e, "SetPassword", dropped, map[string]bool{"s1": false, "s2": true, "s3": false, "seat": true})
-	if _, err := ps.SetPassword(ctx, "nobody", "h", nil); !errors.Is(err, store.ErrNotFound) {
+	if _, err := ps.SetPassword(ctx, "nobody", "h", "h2", nil); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("SetPassword of no account: %v, want ErrNotFound", err)
+	}
+	// A change from a hash no longer the account's (another change, or
+	// a close, came first) changes nothing: not the hash, nor a session.
+	if err := e.s.AddCredential(ctx, store.Credential{Hash: []byte("s4"), Identity: "ida"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ps.SetPassword(ctx, "ida", "$argon2id$ida", "later-hash", nil); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("SetPassword from a stale hash: %v, want ErrConflict", err)
+	}
+	if a, _ := ps.AccountOf(ctx, "ida"); a.Hash != "new-hash" {
+		t.Errorf("SetPassword from a stale hash stored %q", a.Hash)
+	}
+	if c, err := e.s.Credential(ctx, []byte("s4")); err != nil || c.Identity != "ida" {
+		t.Errorf("SetPassword from a stale hash ended a session: %+v, %v", c, err)
 	}
 	if err := ps.Rehash(ctx, "ida", "old-hash", "stale"); err != nil {
 		t.Fatal(err)
