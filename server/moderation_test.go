@@ -747,3 +747,42 @@ func TestClosedAccountStartsNoRematch(t *testing.T) {
 		}
 	})
 }
+
+// TestRenameAsAtSignUp: a moderator's rename refuses the names sign-up
+// refuses, so that no account is renamed into passing for another
+// player, a moderator among them: another account's name in any case,
+// and its look-alikes. A look-alike of the account's own name passes for
+// nobody else, and is allowed.
+func TestRenameAsAtSignUp(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		mo := signUp(t, base, "Moe")
+		signUp(t, base, "Cat")
+		signUp(t, base, "Gil")
+		grant(t, sf.st, "Moe", true)
+		grant(t, sf.st, "Cat", true)
+		expect(t, &client{t: t, base: base}, "POST", "/api/v1/accounts", map[string]string{"name": "C4t", "password": testPassword}, 409, `looks like \"Cat\"`)
+
+		for _, c := range []struct {
+			from, to string
+			status   int
+			want     string
+		}{
+			{"Gil", "C4t", 409, `\"C4t\" looks like \"Cat\", another player's`},
+			{"Gil", "M0E", 409, `looks like \"Moe\"`},
+			{"Gil", "C_at", 409, `looks like \"Cat\"`},
+			{"Gil", "cat", 409, "taken"},
+			{"Gil", "adm1n", 400, "reserved"},
+			// The account's own name, in another case or spelling.
+			{"Gil", "G1L", 200, `"name":"G1L"`},
+			{"g1l", "Gil", 200, `"old_name":"G1L"`},
+		} {
+			body := map[string]string{"name": c.from, "new_name": c.to, "reason": "a test"}
+			expect(t, mo, "POST", "/api/v1/moderation/rename", body, c.status, c.want)
+		}
+		expect(t, mo, "GET", "/api/v1/players/gil", nil, 200, `"name":"Gil"`)
+		expect(t, mo, "GET", "/api/v1/players/cat", nil, 200, `"name":"Cat"`)
+	})
+}

@@ -51,7 +51,7 @@ func (a *Auth) GuestName(ctx context.Context, name string) (string, error) {
 	if err != nil || !typed {
 		return name, err
 	}
-	acc, ok, err := a.AccountLike(ctx, name)
+	acc, ok, err := a.AccountLike(ctx, name, "")
 	switch {
 	case err != nil:
 		return "", err
@@ -66,9 +66,12 @@ func (a *Auth) GuestName(ctx context.Context, name string) (string, error) {
 // AccountLike returns the account whose name name is, in any case, or
 // looks like (accents, width, spaces and signs, another script's
 // letters, digits for letters: see GuestName), the nearest to name when
-// several are; ok is false when none is. A guest's name and a new
-// account's are checked with it, so that neither passes for an account.
-func (a *Auth) AccountLike(ctx context.Context, name string) (acc store.Account, ok bool, err error) {
+// several are, leaving out the account of identity except ("" leaves
+// none out); ok is false when none is. A guest's name, a new account's
+// and an account's new name are checked with it, so that none passes for
+// another account; an account renamed may take a look-alike of its own
+// name ("Cat" to "CAT"), which passes for nobody else.
+func (a *Auth) AccountLike(ctx context.Context, name, except string) (acc store.Account, ok bool, err error) {
 	ps, isPlayers := a.st.(store.Players)
 	if !isPlayers {
 		return store.Account{}, false, nil
@@ -83,7 +86,7 @@ func (a *Auth) AccountLike(ctx context.Context, name string) (acc store.Account,
 	// fewest letters changed).
 	for _, key := range keys {
 		for _, acc := range accs {
-			if acc.Key == key {
+			if acc.Key == key && (except == "" || acc.Identity != except) {
 				return acc, true, nil
 			}
 		}

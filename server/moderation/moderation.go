@@ -859,7 +859,8 @@ type Renamed struct {
 	Games int `json:"games"`
 }
 
-// Rename gives an offensive account a new name, for moderator p. The
+// Rename gives an offensive account a new name, for moderator p: one
+// sign-up would give it (account.CheckName, players.Service.NameFree). The
 // finished games' records carry the new name too, as an account's
 // deletion renames them: the offensive name does not stay on show. A
 // player seated at a game under way is renamed once it ends (that table
@@ -879,6 +880,11 @@ func (s *Service) Rename(ctx context.Context, p *auth.Principal, req RenameReque
 	}
 	them, _, err := s.players.AccountNamed(ctx, req.Name)
 	if err != nil {
+		return Renamed{}, err
+	}
+	// The names sign-up refuses: a look-alike of another player's name
+	// would let the account pass for them, a moderator among them.
+	if err := s.players.NameFree(ctx, newName, them.Identity); err != nil {
 		return Renamed{}, err
 	}
 	seated, err := s.players.Seated(ctx, them.Identity)

@@ -136,6 +136,38 @@ func (s *Service) signUpPlace(ctx context.Context) (release func(), err error) {
 	}
 }
 
+// NameFree refuses name, a name account.CheckName accepts, for the
+// account of identity ("" for an account not made yet) when another
+// account holds it, in any case, or a name it looks like ("CaroI"
+// beside "Carol"): such a name could pass for its holder, a moderator
+// among them. Sign-up and a moderator's rename both ask it, so that
+// they refuse the same names. The account's own name, and its
+// look-alikes, are free to it.
+func (s *Service) NameFree(ctx context.Context, name, identity string) error {
+	ps, err := s.players()
+	if err != nil {
+		return err
+	}
+	if a, err := ps.AccountByKey(ctx, account.Key(name)); err == nil && (identity == "" || a.Identity != identity) {
+		return nameTaken(name)
+	} else if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("reading the account called %q: %w", name, err)
+	}
+	like, ok, err := s.auth.AccountLike(ctx, name, identity)
+	if err != nil {
+		return err
+	}
+	if ok {
+		return refuse.Conflict("the name %q looks like %q, another player's: choose another", name, like.Name)
+	}
+	return nil
+}
+
+// nameTaken refuses name, which another account holds.
+func nameTaken(name string) error {
+	return refuse.Conflict("the name %q is taken: choose another", name)
+}
+
 // SignUp makes an account called name with password. When p is not nil
 // its identity (a guest's) becomes the account, with every game it
 // played; otherwise a new identity is made. It returns a new session.
@@ -151,20 +183,8 @@ func (s *Service) SignUp(ctx context.Context, p *auth.Principal, name, password 
 	if err := account.CheckPassword(name, password); err != nil {
 		return Session{}, refuse.Bad("%v", err)
 	}
-	taken := func() error {
-		return refuse.Conflict("the name %q is taken: choose another", name)
-	}
-	if _, err := ps.AccountByKey(ctx, account.Key(name)); err == nil {
-		return Session{}, taken()
-	} else if !errors.Is(err, store.ErrNotFound) {
+	if err := s.NameFree(ctx, name, ""); err != nil {
 		return Session{}, err
-	}
-	// A name that looks like an account's ("CaroI" beside "Carol")
-	// could pass for its holder, a moderator among them.
-	if like, ok, err := s.auth.AccountLike(ctx, name); err != nil {
-		return Session{}, err
-	} else if ok {
-		return Session{}, refuse.Conflict("the name %q looks like %q, another player's: choose another", name, like.Name)
 	}
 	var guest *store.Identity
 	id := ""
@@ -198,7 +218,7 @@ func (s *Service) SignUp(ctx context.Context, p *auth.Principal, name, password 
 				// Two sign-ups of one guest at once: the other won.
 				return Session{}, refuse.Conflict("you already have an account: sign out first to make another")
 			}
-			return Session{}, taken()
+			return Session{}, nameTaken(name)
 		}
 		return Session{}, s.saveFailed("your account", err)
 	}
