@@ -3,6 +3,7 @@ package server
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"parlour/server/internal/servertest"
 	"parlour/server/moderation"
@@ -79,6 +80,63 @@ func TestModeratorReadsLiveChat(t *testing.T) {
 		}
 		if reads != 1 {
 			t.Errorf("%d readings logged, want 1: %+v", reads, log)
+		}
+	})
+}
+
+// TestEveryChatReadingLogged: no reading of a reported table's chat goes
+// unlogged, wherever it starts: a moderator's reading from a later line
+// is logged as one from the first, while the pages a moderator reads of
+// a table within moderation.ReadingLogged of their logged reading make
+// no more lines, so that paging does not flood the log.
+func TestEveryChatReadingLogged(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, rob, moe, mia := signUp(t, base, "Ann"), signUp(t, base, "Robin"), signUp(t, base, "Moe"), signUp(t, base, "Mia")
+		grant(t, sf.st, "Moe", true)
+		grant(t, sf.st, "Mia", true)
+		tableID := playNymphabet(t, ann, rob, map[string]any{}, 1)
+		chat := "/api/v1/tables/" + tableID + "/chat"
+		expect(t, rob, "POST", chat, `{"channel": "players", "text": "you are a fool"}`, 201, "")
+		expect(t, rob, "POST", chat, `{"channel": "players", "text": "a fool"}`, 201, "")
+		expect(t, ann, "POST", "/api/v1/reports", map[string]any{"reason": "chat", "table": tableID, "seq": 2}, 201, "")
+		read := "/api/v1/moderation/tables/" + tableID + "/chat"
+
+		readings := func() map[string]int {
+			var log []moderation.LogLine
+			if st, body := moe.do("GET", "/api/v1/moderation/log", nil, &log); st != 200 {
+				t.Fatalf("the log: %d %s", st, body)
+			}
+			n := map[string]int{}
+			for _, l := range log {
+				if l.Action == "read-chat" {
+					n[l.Moderator]++
+				}
+			}
+			return n
+		}
+		for _, step := range []struct {
+			what    string
+			who     *client
+			name    string
+			since   string
+			wait    time.Duration
+			readsBy int // the moderator's readings logged after the step
+		}{
+			{"Mia reads from line 1 first", mia, "Mia", "1", 0, 1},
+			{"Mia reads it all at once after", mia, "Mia", "0", 0, 1},
+			{"Moe's reading is his own", moe, "Moe", "0", 0, 1},
+			{"Moe's next page, minutes later", moe, "Moe", "1", moderation.ReadingLogged / 2, 1},
+			{"Moe's reading past the window", moe, "Moe", "1", moderation.ReadingLogged/2 + time.Second, 2},
+			{"Mia's, past it too", mia, "Mia", "2", 0, 2},
+		} {
+			sf.clock.Advance(step.wait)
+			expect(t, step.who, "GET", read+"?since="+step.since, nil, 200, `"chat"`)
+			if got := readings()[step.name]; got != step.readsBy {
+				t.Errorf("%s: %d readings of %s's logged, want %d", step.what, got, step.name, step.readsBy)
+			}
 		}
 	})
 }

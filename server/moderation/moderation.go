@@ -330,14 +330,23 @@ func (s *Service) Report(ctx context.Context, p *auth.Principal, req ReportReque
 	return out, nil
 }
 
+// ReadingLogged is how long a moderator's logged reading of a table's
+// chat covers their next pages of it: a reading goes in the moderators'
+// log unless the same moderator's last logged reading of the same table
+// is younger. Paging through a long chat, or reading it again to see
+// what came since, then writes one line, not one a page; and no page is
+// read unlogged, wherever it starts, for longer than this.
+const ReadingLogged = 10 * time.Minute
+
 // TableChat returns the lines of table id's chat after since, both
 // channels, for moderator p, while its game is on as after: a report of
 // abuse in a game's players' chat is acted on while it goes on, though
 // nobody else but its players reads that chat before the end. Only a
-// table a report names may be read, and the first page of each reading
-// (since 0) goes in the moderators' log: a moderator reads a private
-// conversation only for a reason, and the others see it. Chat holds no
-// secret of the game's.
+// table a report names may be read, and each reading goes in the
+// moderators' log (one line for the pages a moderator reads of a table
+// within ReadingLogged): a moderator reads a private conversation only
+// for a reason, and the others see it. Chat holds no secret of the
+// game's.
 func (s *Service) TableChat(ctx context.Context, p *auth.Principal, id string, since int) (_ table.ChatPage, err error) {
 	mod, err := s.Moderator(ctx, p)
 	if err != nil {
@@ -365,16 +374,39 @@ func (s *Service) TableChat(ctx context.Context, p *auth.Principal, id string, s
 	if err != nil {
 		return table.ChatPage{}, err
 	}
-	if since == 0 {
+	detail := "table " + id
+	logged, err := s.readLately(ctx, ms, mod.Identity, detail)
+	if err != nil {
+		return table.ChatPage{}, refuse.ReadFailed(s.log, "the moderators' log", err)
+	}
+	if !logged {
 		them := store.Account{Identity: subject}
 		if ns, err := names(ctx, s.st, []string{subject}); err == nil {
 			them.Name = ns[subject]
 		}
-		if err := ms.LogAction(ctx, s.action(mod, "read-chat", them, "table "+id, "")); err != nil {
+		if err := ms.LogAction(ctx, s.action(mod, "read-chat", them, detail, "")); err != nil {
 			return table.ChatPage{}, refuse.SaveFailed(s.log, "the moderators' log", err)
 		}
 	}
 	return page, nil
+}
+
+// readLately reports whether the moderators' log holds a reading of
+// moderator's of the chat detail names younger than ReadingLogged. It
+// looks among the log's newest lines only: a reading pushed out of them
+// by many others is logged again, which errs on the side of the log.
+func (s *Service) readLately(ctx context.Context, ms store.Moderation, moderator, detail string) (bool, error) {
+	as, err := ms.ModLog(ctx, queueSize)
+	if err != nil {
+		return false, err
+	}
+	since := s.tables.Now().Add(-ReadingLogged)
+	for _, a := range as {
+		if a.Action == "read-chat" && a.Moderator == moderator && a.Detail == detail && a.At.After(since) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // reportedLine returns the writer of the chat line req names, guest or

@@ -96,7 +96,7 @@ async function readChat(el, table, refresh) {
   try {
     page = await call("GET", path);
     // A long chat comes a page at a time: the next pages, up to the
-    // newest line (only the first page's reading is logged).
+    // newest line (the server logs them as one reading).
     for (let more = 0; page.more && page.chat.length && more < 20; more++) {
       const next = await call("GET", `${path}?since=${page.chat[page.chat.length - 1].seq}`);
       page = { ...next, chat: page.chat.concat(next.chat) };
