@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -784,5 +785,70 @@ func TestRenameAsAtSignUp(t *testing.T) {
 		}
 		expect(t, mo, "GET", "/api/v1/players/gil", nil, 200, `"name":"Gil"`)
 		expect(t, mo, "GET", "/api/v1/players/cat", nil, 200, `"name":"Cat"`)
+	})
+}
+
+// TestReportNamesATableSeen: a report of a player by name may name a
+// table only where the reporter could have seen them: the player sat
+// there, or wrote in its chat where the reporter may read it. Such a
+// report opens the table's chat to the moderators, so naming another
+// table is refused, and nothing is stored.
+func TestReportNamesATableSeen(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, bob, eve, dan := signUp(t, base, "Ann"), signUp(t, base, "Bob"), signUp(t, base, "Eve"), signUp(t, base, "Dan")
+		cat, gil, mo := signUp(t, base, "Cat"), signUp(t, base, "Gil"), signUp(t, base, "Moe")
+		signUp(t, base, "Zoe")
+		grant(t, sf.st, "Moe", true)
+		private := playNymphabet(t, eve, dan, map[string]any{"private": true}, 1)
+		// A game under way: Bob writes in its players' chat, Gil, a
+		// spectator, in its spectators'.
+		var sa, sb table.Seated
+		if st, body := ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &sa); st != 201 {
+			t.Fatalf("Ann's table: %d %s", st, body)
+		}
+		if st, body := bob.do("POST", "/api/v1/tables/"+sa.Table+"/join", `{}`, &sb); st != 200 {
+			t.Fatalf("Bob joins: %d %s", st, body)
+		}
+		live := sa.Table
+		expect(t, &client{t: t, base: base, token: sb.Token}, "POST", "/api/v1/tables/"+live+"/chat", `{"channel": "players", "text": "hurry up"}`, 201, "")
+		expect(t, gil, "POST", "/api/v1/tables/"+live+"/chat", `{"channel": "spectators", "text": "what a slow game"}`, 201, "")
+
+		for _, c := range []struct {
+			what        string
+			by          *client
+			name, table string
+			status      int
+			want        string
+		}{
+			{"a private table the player never sat at", ann, "Bob", private, 400, "Bob neither sat at table " + private + " nor wrote in its chat"},
+			{"a table the player never came near", cat, "Zoe", live, 400, "Zoe neither sat"},
+			{"a spectator's line in a chat the player reporting cannot read yet", ann, "Gil", live, 400, "Gil neither sat"},
+			{"a player at a private table its link shows", ann, "Eve", private, 201, `"name":"Eve"`},
+			{"a player of a game under way, by a spectator", cat, "Bob", live, 201, `"name":"Bob"`},
+			{"a spectator's line, by a spectator", cat, "Gil", live, 201, `"name":"Gil"`},
+			{"a spectator's line, by a player once the game is over", ann, "Gil", "", 0, ""},
+		} {
+			if c.status == 0 {
+				// Bob resigns: the spectators' chat opens to the players.
+				expect(t, &client{t: t, base: base, token: sb.Token}, "POST", "/api/v1/tables/"+live+"/moves", `{"move": "resign"}`, 200, "")
+				c.table, c.status, c.want = live, 201, `"name":"Gil"`
+			}
+			expect(t, c.by, "POST", "/api/v1/reports", map[string]string{"name": c.name, "reason": "chat", "table": c.table}, c.status, c.want)
+		}
+		var queue []moderation.Report
+		if st, body := mo.do("GET", "/api/v1/moderation/reports", nil, &queue); st != 200 {
+			t.Fatalf("the queue: %d %s", st, body)
+		}
+		var got []string
+		for _, r := range queue {
+			got = append(got, r.Reporter+" on "+r.Name)
+		}
+		slices.Sort(got) // made at one time by the test's clock: in no order
+		if want := []string{"Ann on Eve", "Ann on Gil", "Cat on Bob", "Cat on Gil"}; !slices.Equal(got, want) {
+			t.Errorf("the reports stored: %v, want %v", got, want)
+		}
 	})
 }

@@ -274,7 +274,9 @@ func (s *Service) accountOf(ctx context.Context, p *auth.Principal, what string)
 }
 
 // Report stores p's report of another player in the moderation queue.
-// The same reporter may report a player about a table once.
+// The same reporter may report a player about a table once, and only
+// about a table where they could have seen the player (sitting there, or
+// writing a line of its chat the reporter may read).
 func (s *Service) Report(ctx context.Context, p *auth.Principal, req ReportRequest) (Report, error) {
 	if err := req.check(); err != nil {
 		return Report{}, err
@@ -309,6 +311,19 @@ func (s *Service) Report(ctx context.Context, p *auth.Principal, req ReportReque
 	}
 	if them.Identity == me.Identity {
 		return Report{}, refuse.Bad("you cannot report yourself")
+	}
+	if req.Table != "" && req.Seq == 0 {
+		// A line's report names a line its reporter may read
+		// (reportedLine); a player's must name a table where the
+		// reporter could have seen them: it opens the table's chat to
+		// the moderators.
+		saw, err := s.tables.Witnessed(ctx, p, req.Table, them.Identity)
+		if err != nil {
+			return Report{}, err
+		}
+		if !saw {
+			return Report{}, refuse.Bad("%s neither sat at table %s nor wrote in its chat where you could read it: name the table where it happened, or report them without one", them.Name, req.Table)
+		}
 	}
 	r := store.Report{ID: auth.NewID(), Reporter: me.Identity, Subject: them.Identity, Reason: req.Reason, Text: req.Text,
 		Table: req.Table, Tournament: req.Tournament, Seq: int64(req.Seq), Status: store.ReportOpen, Created: s.tables.Now().UTC()}

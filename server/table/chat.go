@@ -262,6 +262,54 @@ func (s *Service) ChatLine(ctx context.Context, p *auth.Principal, id string, se
 	return page.Chat[0], nil
 }
 
+// Witnessed reports whether p could have seen player identity at table
+// id: whether the read gate lets p read the table, and identity holds a
+// seat there or wrote a line of its chat in a channel p may read (the
+// players' chat of a game under way is its players' alone). A report
+// that names a table is about what its reporter saw there, and opens
+// the table's chat to the moderators: a player cannot open another
+// table's that way. p's mutes and blocks count for nothing here: a
+// player reports what they read before muting a channel or blocking
+// its writer. The gate's refusal is the answer to p when it shuts the
+// table to them.
+func (s *Service) Witnessed(ctx context.Context, p *auth.Principal, id, identity string) (_ bool, err error) {
+	defer s.reading("the table", &err)
+	t, err := s.read(ctx, p, id, false)
+	if err != nil {
+		return false, err
+	}
+	t.mu.Lock()
+	sat := slices.ContainsFunc(t.m.Seats, func(st seatMeta) bool { return st.Identity == identity })
+	seat := t.seatOf(p)
+	t.unlock()
+	if sat {
+		return true, nil
+	}
+	if err := s.loadChat(ctx, t); err != nil {
+		return false, err
+	}
+	// Every line is stored before it is shown: the store holds them all.
+	for since := 0; ; {
+		ms, err := s.st.Chat(ctx, id, since, MaxChatPage)
+		if err != nil {
+			return false, s.readFailed("the chat", err)
+		}
+		if len(ms) == 0 {
+			return false, nil
+		}
+		t.mu.Lock()
+		reads := t.reads(seat)
+		wrote := slices.ContainsFunc(ms, func(m store.ChatMessage) bool {
+			return m.Identity == identity && t.ch.Shows(m, reads, "", nil)
+		})
+		t.unlock()
+		if wrote {
+			return true, nil
+		}
+		since = ms[len(ms)-1].Seq
+	}
+}
+
 // chatSince is ChatSince, leaving out the lines of the players p blocks
 // when hide says so, and reading both channels when every says so.
 func (s *Service) chatSince(ctx context.Context, p *auth.Principal, id string, since, limit int, hide, every bool) (_ ChatPage, err error) {
