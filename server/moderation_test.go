@@ -189,7 +189,7 @@ func TestModeratorsActions(t *testing.T) {
 			{"/api/v1/moderation/rename", `{"name": "Bob", "new_name": "a b"}`, 400, "spaces"},
 			{"/api/v1/moderation/rename", `{"name": "Zed", "new_name": "Robin"}`, 404, "no player"},
 			{"/api/v1/moderation/close", `{"name": "Bob"}`, 400, "give a reason"},
-			{"/api/v1/moderation/close", `{"name": "Moe", "reason": "x"}`, 400, "your own account"},
+			{"/api/v1/moderation/close", `{"name": "Moe", "reason": "x"}`, 403, "another moderator must close your account"},
 			{"/api/v1/moderation/close", `{"name": "Zed", "reason": "x"}`, 404, "no player"},
 		} {
 			expect(t, mo, "POST", c.path, c.body, c.status, c.want)
@@ -850,5 +850,69 @@ func TestReportNamesATableSeen(t *testing.T) {
 		if want := []string{"Ann on Eve", "Ann on Gil", "Cat on Bob", "Cat on Gil"}; !slices.Equal(got, want) {
 			t.Errorf("the reports stored: %v, want %v", got, want)
 		}
+	})
+}
+
+// TestModeratorNotOnSelf: a report about a moderator goes to the other
+// moderators only, so that the one reported learns neither who reported
+// them nor that anyone did; and a moderator does not act on themselves:
+// closing a report about them, muting them or lifting their mute,
+// renaming or closing their account, reading the chat of a table where
+// they are reported, are another moderator's to do.
+func TestModeratorNotOnSelf(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, mia, moe := signUp(t, base, "Ann"), signUp(t, base, "Mia"), signUp(t, base, "Moe")
+		grant(t, sf.st, "Mia", true)
+		grant(t, sf.st, "Moe", true)
+		tableID := playNymphabet(t, ann, mia, map[string]any{}, 1)
+		chat := "/api/v1/tables/" + tableID + "/chat"
+		expect(t, mia, "POST", chat, `{"channel": "players", "text": "you played like a fool"}`, 201, "")
+		var r moderation.Report
+		if st, body := ann.do("POST", "/api/v1/reports", map[string]string{"name": "Mia", "reason": "chat", "table": tableID}, &r); st != 201 {
+			t.Fatalf("Ann reports Mia: %d %s", st, body)
+		}
+		expect(t, moe, "POST", "/api/v1/moderation/mutes", `{"name": "Mia", "minutes": 60, "reason": "insults"}`, 200, `"until"`)
+
+		if body := expect(t, mia, "GET", "/api/v1/moderation/reports", nil, 200, ""); strings.Contains(body, r.ID) || strings.Contains(body, "Ann") {
+			t.Errorf("Mia's queue shows the report about her: %s", body)
+		}
+		expect(t, moe, "GET", "/api/v1/moderation/reports", nil, 200, `"reporter":"Ann"`)
+		for _, c := range []struct {
+			what, method, path string
+			body               any
+			status             int
+			want               string
+		}{
+			{"closing the report", "POST", "/api/v1/moderation/reports/" + r.ID + "/close", `{"reason": "nothing in it"}`, 403, "another moderator must close a report about you"},
+			{"lifting her mute", "POST", "/api/v1/moderation/mutes", `{"name": "Mia", "minutes": 0, "reason": "served"}`, 403, "another moderator must mute you or lift your mute"},
+			{"lifting it by her line", "POST", "/api/v1/moderation/mutes", map[string]any{"table": tableID, "seq": 1, "minutes": 0, "reason": "served"}, 403, "another moderator must"},
+			{"renaming herself", "POST", "/api/v1/moderation/rename", `{"name": "Mia", "new_name": "Mya", "reason": "fresh start"}`, 403, "another moderator must rename your account"},
+			{"closing her account", "POST", "/api/v1/moderation/close", `{"name": "mia", "reason": "leaving"}`, 403, "another moderator must close your account"},
+			{"reading the chat of the table she is reported at", "GET", "/api/v1/moderation/tables/" + tableID + "/chat", nil, 404, "no report names"},
+		} {
+			st, body := mia.do(c.method, c.path, c.body, nil)
+			if st != c.status || !strings.Contains(body, c.want) {
+				t.Errorf("%s: %d %s; want %d saying %q", c.what, st, body, c.status, c.want)
+			}
+		}
+		// Nothing of it happened: Mia stays muted, named and open, the
+		// report open, and the log holds only Moe's mute.
+		expect(t, mia, "POST", chat, `{"channel": "players", "text": "sorry"}`, 403, "a moderator muted your chat")
+		expect(t, mia, "GET", "/api/v1/account", nil, 200, `"name":"Mia"`)
+		expect(t, moe, "GET", "/api/v1/moderation/reports", nil, 200, `"status":"open"`)
+		var log []moderation.LogLine
+		if st, body := moe.do("GET", "/api/v1/moderation/log", nil, &log); st != 200 {
+			t.Fatalf("the log: %d %s", st, body)
+		}
+		if len(log) == 0 || log[0].Moderator != "Moe" || log[0].Action != "mute" {
+			t.Errorf("the log's newest line: %+v, want Moe's mute", log)
+		}
+		// Another moderator may.
+		expect(t, moe, "GET", "/api/v1/moderation/tables/"+tableID+"/chat", nil, 200, "fool")
+		expect(t, moe, "POST", "/api/v1/moderation/reports/"+r.ID+"/close", `{"reason": "warned"}`, 200, `"closed_by":"Moe"`)
+		expect(t, moe, "POST", "/api/v1/moderation/mutes", `{"name": "Mia", "minutes": 0, "reason": "served"}`, 200, `"name":"Mia"`)
 	})
 }

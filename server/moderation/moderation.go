@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -377,7 +378,9 @@ func (s *Service) TableChat(ctx context.Context, p *auth.Principal, id string, s
 	}
 	var subject string
 	for _, r := range rs {
-		if r.Table == id {
+		// A report about the moderator is the others' (Queue): it
+		// opens the table to them, and tells this one nothing.
+		if r.Table == id && r.Subject != mod.Identity {
 			subject = r.Subject
 			break
 		}
@@ -596,17 +599,27 @@ func names(ctx context.Context, st store.Store, ids []string) (map[string]string
 }
 
 // Queue returns the reports for moderator p: open ones first, oldest
-// first, then the latest closed ones.
+// first, then the latest closed ones. The reports about p are left out:
+// they are the other moderators', as a player reported is not told who
+// reported them, nor that anyone did.
 func (s *Service) Queue(ctx context.Context, p *auth.Principal) (_ []Report, err error) {
 	defer refuse.Reading(s.log, "the reports", &err)
-	if _, err := s.Moderator(ctx, p); err != nil {
+	mod, err := s.Moderator(ctx, p)
+	if err != nil {
 		return nil, err
 	}
-	return Queue(ctx, s.st, queueSize)
+	return queue(ctx, s.st, queueSize, mod.Identity)
 }
 
-// Queue returns up to limit reports of st's queue, open ones first.
+// Queue returns up to limit reports of st's queue, open ones first, for
+// the operator: all of them.
 func Queue(ctx context.Context, st store.Store, limit int) ([]Report, error) {
+	return queue(ctx, st, limit, "")
+}
+
+// queue is Queue without the reports about identity ("" leaves none
+// out).
+func queue(ctx context.Context, st store.Store, limit int, identity string) ([]Report, error) {
 	ms, ok := st.(store.Moderation)
 	if !ok {
 		return nil, errors.New("the store keeps no reports")
@@ -614,6 +627,9 @@ func Queue(ctx context.Context, st store.Store, limit int) ([]Report, error) {
 	rs, err := ms.Reports(ctx, limit)
 	if err != nil {
 		return nil, err
+	}
+	if identity != "" {
+		rs = slices.DeleteFunc(rs, func(r store.Report) bool { return r.Subject == identity })
 	}
 	var ids []string
 	for _, r := range rs {
@@ -699,6 +715,18 @@ func (s *Service) action(a store.Account, act string, subject store.Account, det
 		Detail: detail, Reason: reason, At: s.tables.Now().UTC()}
 }
 
+// notSelf refuses moderator mod an action on identity when it is their
+// own: a moderator reported, muted, renamed or closed is another
+// moderator's to judge, who sees the reports about them and answers for
+// it in the log; what would undo it, as lifting a mute, is theirs too.
+// what says what the other moderator must do.
+func notSelf(mod store.Account, identity, what string) error {
+	if identity == mod.Identity {
+		return refuse.Forbidden("another moderator must %s", what)
+	}
+	return nil
+}
+
 // CloseReport closes open report id for moderator p.
 func (s *Service) CloseReport(ctx context.Context, p *auth.Principal, id string, req ReasonRequest) (Report, error) {
 	mod, err := s.Moderator(ctx, p)
@@ -716,6 +744,9 @@ func (s *Service) CloseReport(ctx context.Context, p *auth.Principal, id string,
 	}
 	if err != nil {
 		return Report{}, refuse.ReadFailed(s.log, "the report", err)
+	}
+	if err := notSelf(mod, r.Subject, "close a report about you"); err != nil {
+		return Report{}, err
 	}
 	ns, err := names(ctx, s.st, []string{r.Subject, r.Reporter})
 	if err != nil {
@@ -868,6 +899,9 @@ func (s *Service) Mute(ctx context.Context, p *auth.Principal, req MuteRequest) 
 	if err != nil {
 		return Mute{}, err
 	}
+	if err := notSelf(mod, them.Identity, "mute you or lift your mute"); err != nil {
+		return Mute{}, err
+	}
 	ms, _ := s.moderation()
 	var until time.Time
 	detail := "lifted"
@@ -927,6 +961,9 @@ func (s *Service) Rename(ctx context.Context, p *auth.Principal, req RenameReque
 	}
 	them, _, err := s.players.AccountNamed(ctx, req.Name)
 	if err != nil {
+		return Renamed{}, err
+	}
+	if err := notSelf(mod, them.Identity, "rename your account"); err != nil {
 		return Renamed{}, err
 	}
 	// The names sign-up refuses: a look-alike of another player's name
@@ -1024,8 +1061,8 @@ func (s *Service) CloseAccount(ctx context.Context, p *auth.Principal, req Close
 	if err != nil {
 		return Closed{}, err
 	}
-	if them.Identity == mod.Identity {
-		return Closed{}, refuse.Bad("you cannot close your own account as a moderator: delete it from your account page")
+	if err := notSelf(mod, them.Identity, "close your account (to leave, delete it from your account page)"); err != nil {
+		return Closed{}, err
 	}
 	ms, _ := s.moderation()
 	out := Closed{Name: them.Name}

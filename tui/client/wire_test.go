@@ -792,8 +792,10 @@ func TestWireTypes(t *testing.T) {
 	_, err = ben.Blocks(ctx, benS.Token)
 	must("whom Ben blocks", err)
 	must("Ben unblocks Ann", ben.Block(ctx, benS.Token, "Ann", false))
-	_, err = ben.Report(ctx, benS.Token, "Ann", "chat", "rude", salvo.Table)
-	must("Ben reports Ann", err)
+	// Ann reports Ben: a report about Ann would go to the other
+	// moderators only, and she is the one this test makes.
+	_, err = ann.Report(ctx, annS.Token, "Ben", "chat", "rude", salvo.Table)
+	must("Ann reports Ben", err)
 
 	// The moderators: Ann, made one on the server's machine, works the
 	// queue, mutes Ben and lifts it, renames Dee and closes Dee's
@@ -809,7 +811,7 @@ func TestWireTypes(t *testing.T) {
 	}
 	queue, err := ann.Reports(ctx, annS.Token)
 	must("the reports", err)
-	if len(queue) != 1 || queue[0].Name != "Ann" || queue[0].Reporter != "Ben" || queue[0].Status != "open" {
+	if len(queue) != 1 || queue[0].Name != "Ben" || queue[0].Reporter != "Ann" || queue[0].Status != "open" {
 		t.Fatalf("the queue: %+v", queue)
 	}
 	_, err = ann.ReadTableChat(ctx, annS.Token, salvo.Table, 0)
