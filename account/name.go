@@ -12,6 +12,12 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
+// DeletedName is what a deleted account is called where it leaves a
+// trace (the records of its finished games, its chat lines): Reserved
+// keeps it from every player, so that the name itself says the account
+// is gone.
+const DeletedName = "deleted player"
+
 // The length of an account name, in characters (all of them ASCII).
 const (
 	MinNameLen = 3

@@ -916,3 +916,75 @@ func TestModeratorNotOnSelf(t *testing.T) {
 		expect(t, moe, "POST", "/api/v1/moderation/mutes", `{"name": "Mia", "minutes": 0, "reason": "served"}`, 200, `"name":"Mia"`)
 	})
 }
+
+// TestDeletedAccountsLines: a deleted account's chat lines read alike
+// everywhere, a table's and an event's, live and stored: its name is
+// "deleted player" and its kind "deleted", not a guest's nor an
+// account's. Nobody answers for them any more: a mute or a report by
+// such a line is refused as naming no player, and changes nothing.
+func TestDeletedAccountsLines(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		f := newEventFixture(t, &k, "Ann", "Dee", "Moe")
+		ann, dee, mo := f.players["Ann"], f.players["Dee"], f.players["Moe"]
+		grant(t, f.st, "Moe", true)
+		ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60}`)
+		room := "/api/v1/tournaments/" + ev.ID + "/chat"
+		expect(t, dee, "POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, 200, "")
+		expect(t, dee, "POST", room, `{"text": "see you all"}`, 200, `"player":"account"`)
+		tableID := playNymphabet(t, ann, dee, map[string]any{}, 1)
+		chat := "/api/v1/tables/" + tableID + "/chat"
+		expect(t, dee, "POST", chat, `{"channel": "players", "text": "you cheat"}`, 201, `"player":"account"`)
+		expect(t, ann, "POST", "/api/v1/reports", map[string]any{"table": tableID, "seq": 1, "reason": "chat"}, 201, "")
+		expect(t, dee, "DELETE", "/api/v1/account", map[string]string{"password": testPassword}, 204, "")
+
+		deleted := `"name":"deleted player","player":"deleted"`
+		for _, c := range []struct{ what, path string }{
+			{"the table's chat", chat},
+			{"the event's chat", room},
+			{"the moderators' reading", "/api/v1/moderation/tables/" + tableID + "/chat"},
+			{"the queue's reported line", "/api/v1/moderation/reports"},
+		} {
+			who := ann
+			if strings.Contains(c.path, "moderation") {
+				who = mo
+			}
+			if body := expect(t, who, "GET", c.path, nil, 200, ""); !strings.Contains(body, deleted) || strings.Contains(body, `"player":"guest"`) {
+				t.Errorf("%s: %s; want its line saying %s", c.what, body, deleted)
+			}
+		}
+
+		for _, c := range []struct {
+			what       string
+			by         *client
+			path, want string
+			body       map[string]any
+		}{
+			{"a mute by the table's line", mo, "/api/v1/moderation/mutes", "no such player: the writer of line 1 of table " + tableID + " deleted their account",
+				map[string]any{"table": tableID, "seq": 1, "minutes": 60, "reason": "insults"}},
+			{"a mute by the event's line", mo, "/api/v1/moderation/mutes", "no such player: the writer of line 1 of event " + ev.ID,
+				map[string]any{"tournament": ev.ID, "seq": 1, "minutes": 60, "reason": "insults"}},
+			{"a report of the event's line", ann, "/api/v1/reports", "no such player",
+				map[string]any{"tournament": ev.ID, "seq": 1, "reason": "chat"}},
+			{"a report of the table's line", mo, "/api/v1/reports", "no such player",
+				map[string]any{"table": tableID, "seq": 1, "reason": "chat"}},
+		} {
+			if st, body := c.by.do("POST", c.path, c.body, nil); st != 404 || !strings.Contains(body, c.want) {
+				t.Errorf("%s: %d %s; want 404 saying %q", c.what, st, body, c.want)
+			}
+		}
+		var log []moderation.LogLine
+		if st, body := mo.do("GET", "/api/v1/moderation/log", nil, &log); st != 200 {
+			t.Fatalf("the log: %d %s", st, body)
+		}
+		for _, l := range log {
+			if l.Action == "mute" {
+				t.Errorf("a mute of a deleted account's line was logged: %+v", l)
+			}
+		}
+		var queue []moderation.Report
+		if st, body := mo.do("GET", "/api/v1/moderation/reports", nil, &queue); st != 200 || len(queue) != 1 {
+			t.Errorf("the queue after the refused reports: %d %s", st, body)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"parlour/account"
 	"parlour/store"
 )
 
@@ -39,7 +40,7 @@ type Channels struct {
 	// mutes one, as at most places nobody does.
 	mutes map[string][]string
 	// players says, for the writers of the messages at hand, whether
-	// each has an account: identity → "account" or "guest".
+	// each has an account: identity → a Writer kind.
 	players map[string]string
 }
 
@@ -78,8 +79,35 @@ func LoadChannels(ctx context.Context, st store.Store, id string) (Channels, err
 	return c, nil
 }
 
+// The kinds of writer a line names (Line.Player).
+const (
+	WriterAccount = "account"
+	WriterGuest   = "guest"
+	// WriterDeleted is an account deleted since it wrote: its lines
+	// stay, called account.DeletedName, and nobody answers for them any
+	// more (a moderator mutes, and a player reports, no one by them).
+	WriterDeleted = "deleted"
+)
+
+// Kind returns the kind of writer of a line called name (a line's name
+// is its writer's, as renamed since): a deleted account's, whose lines
+// the store renames account.DeletedName, a name account.Reserved keeps
+// from everyone else; else an account's, when hasAccount says so; else
+// a guest's. hasAccount is whether the writer has an account now, or,
+// for an event's line, had one when writing.
+func Kind(hasAccount bool, name string) string {
+	switch {
+	case name == account.DeletedName:
+		return WriterDeleted
+	case hasAccount:
+		return WriterAccount
+	}
+	return WriterGuest
+}
+
 // Players says, for the writers of ms, whether each has an account:
-// identity → "account" or "guest" (nothing when st keeps no accounts).
+// identity → WriterAccount, WriterGuest, or WriterDeleted for an account
+// deleted since (nothing when st keeps no accounts).
 func Players(ctx context.Context, st store.Store, ms []store.ChatMessage) (map[string]string, error) {
 	out := map[string]string{}
 	ps, ok := st.(store.Players)
@@ -96,10 +124,10 @@ func Players(ctx context.Context, st store.Store, ms []store.ChatMessage) (map[s
 	if err != nil {
 		return nil, err
 	}
-	for _, id := range ids {
-		out[id] = "guest"
-		if _, ok := names[id]; ok {
-			out[id] = "account"
+	for _, m := range ms {
+		if _, done := out[m.Identity]; !done {
+			_, has := names[m.Identity]
+			out[m.Identity] = Kind(has, m.Name)
 		}
 	}
 	return out, nil
@@ -175,8 +203,9 @@ func (c *Channels) Add(m store.ChatMessage, players map[string]string) {
 
 // Rename gives identity's messages at hand the name name, as the store
 // renamed them, and says whether the writer still has an account (a
-// deleted one has not): a renamed or deleted account leaves no line
-// under its old name. It reports whether any message changed.
+// deleted one has not, and its lines say so): a renamed or deleted
+// account leaves no line under its old name. It reports whether any
+// message changed.
 func (c *Channels) Rename(identity, name string, account bool) bool {
 	changed := false
 	for i := range c.recent {
@@ -185,7 +214,7 @@ func (c *Channels) Rename(identity, name string, account bool) bool {
 		}
 	}
 	if _, ok := c.players[identity]; ok && !account {
-		c.players[identity] = "guest"
+		c.players[identity] = WriterDeleted
 	}
 	return changed
 }

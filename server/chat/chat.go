@@ -113,9 +113,10 @@ type Line struct {
 	Channel string `json:"channel"`
 	Seat    int    `json:"seat"`
 	Name    string `json:"name"`
-	// Player is "account" or "guest": whether the writer has an account,
-	// so that clients mark a guest's name as a guest's ("" when the
-	// server does not know, for messages older than those it keeps).
+	// Player is "account", "guest" or "deleted" (WriterAccount,
+	// WriterGuest, WriterDeleted): whether the writer has an account, so
+	// that clients mark a guest's name as a guest's ("" when the server
+	// does not know, for messages older than those it keeps).
 	Player string    `json:"player,omitempty"`
 	Text   string    `json:"text"`
 	At     time.Time `json:"at"`

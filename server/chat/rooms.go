@@ -24,7 +24,8 @@ type RoomLine struct {
 	Seq  int    `json:"seq"`
 	Name string `json:"name"`
 	// Player is "account" or "guest": whether the writer had an account
-	// when writing, so that clients mark a guest's name as a guest's.
+	// when writing, so that clients mark a guest's name as a guest's;
+	// "deleted" for an account deleted since (Kind).
 	Player string    `json:"player"`
 	Text   string    `json:"text"`
 	At     time.Time `json:"at"`
@@ -230,7 +231,7 @@ func (r *Room) writer(ctx context.Context, identity string) (Writer, error) {
 	if err != nil {
 		return Writer{}, refuse.ReadFailed(r.rs.log, "your account", err)
 	}
-	w.Account = players[identity] == "account"
+	w.Account = players[identity] == WriterAccount
 	return w, nil
 }
 
@@ -317,11 +318,7 @@ func (r *Room) Post(ctx context.Context, identity, addr, text string) (RoomLine,
 
 // lineOf returns l as clients see it.
 func lineOf(l store.RoomLine) RoomLine {
-	player := "guest"
-	if l.Account {
-		player = "account"
-	}
-	return RoomLine{Seq: l.Seq, Name: l.Name, Player: player, Text: l.Text, At: l.At}
+	return RoomLine{Seq: l.Seq, Name: l.Name, Player: Kind(l.Account, l.Name), Text: l.Text, At: l.At}
 }
 
 // Since returns up to limit of the room's lines after since, oldest

@@ -444,6 +444,8 @@ func (s *Service) reportedLine(ctx context.Context, p *auth.Principal, me store.
 	switch {
 	case w.Identity == "":
 		return store.Account{}, nil, refuse.Bad("%s was written by the server, not a player: there is nobody to report", w.line)
+	case w.player == chat.WriterDeleted:
+		return store.Account{}, nil, gone(w.line)
 	case w.Identity == me.Identity:
 		return store.Account{}, nil, refuse.Bad("you wrote %s yourself: you cannot report yourself", w.line)
 	case req.Name != "" && !strings.EqualFold(req.Name, m.Name):
@@ -465,6 +467,8 @@ func (s *Service) reportedRoomLine(ctx context.Context, me store.Account, req Re
 	switch {
 	case l.Identity == "":
 		return store.Account{}, nil, refuse.Bad("%s was written by the server, not a player: there is nobody to report", where)
+	case chat.Kind(l.Account, l.Name) == chat.WriterDeleted:
+		return store.Account{}, nil, gone(where)
 	case l.Identity == me.Identity:
 		return store.Account{}, nil, refuse.Bad("you wrote %s yourself: you cannot report yourself", where)
 	case req.Name != "" && !strings.EqualFold(req.Name, l.Name):
@@ -515,10 +519,7 @@ func storedRoomLine(ctx context.Context, st store.Store, id string, seq int) (l 
 // roomLineOf returns an event's chat line as a report shows it: a line
 // of no channel and no seat.
 func roomLineOf(l store.RoomLine) *chat.Line {
-	player := "guest"
-	if l.Account {
-		player = "account"
-	}
+	player := chat.Kind(l.Account, l.Name)
 	if l.Identity == "" {
 		player = ""
 	}
@@ -668,9 +669,9 @@ func reportedLineOf(ctx context.Context, st store.Store, r store.Report) (*chat.
 	return &chat.Line{Seq: m.Seq, Channel: m.Channel, Seat: m.Seat, Name: m.Name, Player: kind, Text: m.Text, At: m.At}, nil
 }
 
-// storedLine reads line seq of table id's chat from st, and whether its
-// writer has an account ("account" or "guest"; "" for a line the server
-// wrote); ok is false when the store has no such line.
+// storedLine reads line seq of table id's chat from st, and the kind of
+// its writer (chat.Players; "" for a line the server wrote); ok is false
+// when the store has no such line.
 func storedLine(ctx context.Context, st store.Store, id string, seq int) (m store.ChatMessage, kind string, ok bool, err error) {
 	ms, err := st.Chat(ctx, id, seq-1, 1)
 	if err != nil {
@@ -781,7 +782,7 @@ type MuteRequest struct {
 
 // Mute is a chat mute as answered. Player says whether the one muted
 // has an account ("account") or is a guest ("guest"), for a mute that
-// named a line.
+// named a line (a deleted account's line names nobody to mute).
 type Mute struct {
 	Name   string     `json:"name"`
 	Player string     `json:"player,omitempty"`
@@ -829,8 +830,7 @@ func (s *Service) writerOf(ctx context.Context, req MuteRequest) (writer, error)
 		them, _, err := s.players.AccountNamed(ctx, req.Name)
 		return writer{Account: them}, err
 	}
-	var identity, name, where string
-	var account bool
+	var identity, name, where, player string
 	if req.Table != "" {
 		if _, err := s.st.Table(ctx, req.Table); errors.Is(err, store.ErrNotFound) {
 			return writer{}, refuse.NotFound("there is no table %s", req.Table)
@@ -841,23 +841,30 @@ func (s *Service) writerOf(ctx context.Context, req MuteRequest) (writer, error)
 		if err != nil {
 			return writer{}, err
 		}
-		identity, name, account, where = w.Identity, w.Name, w.player == "account", w.line
+		identity, name, player, where = w.Identity, w.Name, w.player, w.line
 	} else {
 		where = fmt.Sprintf("line %d of event %s", req.Seq, req.Tournament)
 		l, err := s.roomLine(ctx, req.Tournament, req.Seq)
 		if err != nil {
 			return writer{}, err
 		}
-		identity, name, account = l.Identity, l.Name, l.Account
+		identity, name, player = l.Identity, l.Name, chat.Kind(l.Account, l.Name)
 	}
-	if identity == "" {
+	switch {
+	case identity == "":
 		return writer{}, refuse.Bad("%s was written by the server, not a player: there is nobody to mute", where)
+	case player == chat.WriterDeleted:
+		return writer{}, gone(where)
 	}
-	w := writer{Account: store.Account{Identity: identity, Name: name}, player: "guest", line: where}
-	if account {
-		w.player = "account"
-	}
-	return w, nil
+	return writer{Account: store.Account{Identity: identity, Name: name}, player: player, line: where}, nil
+}
+
+// gone refuses an action on the writer of a line (where says which)
+// whose account was deleted since: nobody answers for it any more, and
+// its identity can never write again, so a mute or a report of it
+// would be about no player.
+func gone(where string) error {
+	return refuse.NotFound("there is no such player: the writer of %s deleted their account", where)
 }
 
 // tableLine returns the writer of line seq of table id's chat as the
@@ -871,11 +878,10 @@ func (s *Service) tableLine(ctx context.Context, id string, seq int) (writer, st
 	case !ok:
 		return writer{}, store.ChatMessage{}, refuse.NotFound("table %s's chat has no line %d", id, seq)
 	}
-	w := writer{Account: store.Account{Identity: m.Identity, Name: m.Name}, player: "guest", line: fmt.Sprintf("line %d of table %s", seq, id)}
-	if kind == "account" {
-		w.player = "account"
+	if kind == "" && m.Identity != "" {
+		kind = chat.WriterGuest // a store that keeps no accounts
 	}
-	return w, m, nil
+	return writer{Account: store.Account{Identity: m.Identity, Name: m.Name}, player: kind, line: fmt.Sprintf("line %d of table %s", seq, id)}, m, nil
 }
 
 // Mute keeps a player out of every chat (the tables' and the events')

@@ -16,8 +16,8 @@ import (
 )
 
 // DeletedName is what a deleted account is called in the records of its
-// finished games.
-const DeletedName = "deleted player"
+// finished games (account.DeletedName).
+const DeletedName = account.DeletedName
 
 // wrongPair is the one answer to a sign-in with a name that has no
 // account and to one with a wrong password, so that nobody learns which

@@ -149,7 +149,8 @@ type ChatLine struct {
 	Name    string    `json:"name"`
 	Text    string    `json:"text"`
 	At      time.Time `json:"at"`
-	// Player is who wrote it: "account" or "guest".
+	// Player is who wrote it: "account", "guest" or "deleted" (an
+	// account deleted since).
 	Player string `json:"player,omitempty"`
 }
 

@@ -104,10 +104,11 @@ export function chatReportButton(kind, id, seen, slot) {
 // so a guest is reported by a line they wrote. At a table, a player with
 // an account is named instead, with the table, the table's seats and
 // the chat's writers first; an event's room takes a report of a line
-// alone, so there everyone is reported by a line.
+// alone, so there everyone is reported by a line. A deleted account's
+// lines name nobody to report.
 export function chatTargets(kind, lines, me, seats) {
   const mine = n => String(n || "").toLowerCase() === String(me || "").toLowerCase();
-  const byLine = l => l.name && !(l.player === "account" && mine(l.name)) && (kind !== "table" || l.player === "guest");
+  const byLine = l => l.name && l.player !== "deleted" && !(l.player === "account" && mine(l.name)) && (kind !== "table" || l.player === "guest");
   const picked = [...lines].filter(byLine).sort((a, b) => b.seq - a.seq).slice(0, 20)
     .map(l => ({ name: l.name, player: l.player, seq: l.seq, text: l.text }));
   if (kind !== "table") return picked;
