@@ -136,38 +136,42 @@ func TestModeration(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the account reopened", has("cy_renamed's account is open again: they sign in with their password",
 		"reopened cy_renamed's account: appeal heard"))
-	if _, err := cc.SignIn(ctx, "cy_renamed", "correct horse battery"); err != nil {
-		t.Errorf("the reopened account signs in: %v", err)
+	cs, err := cc.SignIn(ctx, "cy_renamed", "correct horse battery")
+	if err != nil {
+		t.Fatalf("the reopened account signs in: %v", err)
 	}
 	// A report about a table: w watches it, and esc comes back to the
-	// queue; a report without one says so.
+	// queue; a report without one says so. Ben reports Cy about a table
+	// Cy plays at, which Ben may watch (a report names a table where its
+	// reporter could see the player).
 	tm.key("w")
 	tm.waitFor("no table", has("the report chosen names no table or event"))
-	vs, err := bc.Create(ctx, bs.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil)
+	vs, err := cc.Create(ctx, cs.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bc.Report(ctx, bs.Token, "ann_m", "cheating", "", vs.Table); err != nil {
+	if _, err := bc.Report(ctx, bs.Token, "cy_renamed", "cheating", "", vs.Table); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bc.Chat(ctx, vs.Token, vs.Table, "players", "gg computer"); err != nil {
+	// Cy is muted still: Ben, watching, writes.
+	if _, err := bc.Chat(ctx, bs.Token, vs.Table, "spectators", "gg computer"); err != nil {
 		t.Fatal(err)
 	}
 	tm.key("r")
-	tm.waitFor("the new report first", has("1 open report", "> ann_m", "about table "+vs.Table))
+	tm.waitFor("the new report first", has("1 open report", "> cy_renamed", "about table "+vs.Table))
 	// t reads the table's whole chat, its game still on; the reading
 	// is logged.
 	tm.key("t")
-	tm.waitFor("the table's chat", has("The chat of table "+vs.Table, "players: ben_m: “gg computer”", "esc back to the queue"))
+	tm.waitFor("the table's chat", has("The chat of table "+vs.Table, "spectators: ben_m: “gg computer”", "esc back to the queue"))
 	checkFits(t, tm)
 	tm.key("esc")
-	tm.waitFor("the reading in the log", has("1 open report", "read the chat of a table where ann_m was reported"))
+	tm.waitFor("the reading in the log", has("1 open report", "read the chat of a table where cy_renamed was reported"))
 	tm.key("w")
 	tm.waitFor("the table, watched", func(s string) bool {
 		return tm.table() != nil && tm.table().id == vs.Table && strings.Contains(s, "watching")
 	})
 	tm.key("esc")
-	tm.waitFor("the queue again", has("Moderation  ·  1 open report", "> ann_m"))
+	tm.waitFor("the queue again", has("Moderation  ·  1 open report", "> cy_renamed"))
 	tm.key("esc")
 	tm.waitFor("the account again", has("Your account: ann_m", "Moderation"))
 }

@@ -206,9 +206,10 @@ func TestRefundOnHistory(t *testing.T) {
 }
 
 // TestMuteGuestByLine: a guest, Gus, insults Ann in their table's chat;
-// Ann reports Ben, who joined in, about the table. On the moderators'
-// page Mo reads the table's chat while the game is on, the report fills
-// the table in, and Mo mutes the writer of Gus's
+// Ben, watching, reports Ann, who answered in kind, about the table (a
+// report names a table where its reporter could see the player). On the
+// moderators' page Mo reads the table's chat while the game is on, the
+// report fills the table in, and Mo mutes the writer of Gus's
 // line, whom no name could find: the log says which line, and Gus's next
 // message is refused.
 func TestMuteGuestByLine(t *testing.T) {
@@ -244,8 +245,8 @@ func TestMuteGuestByLine(t *testing.T) {
 	if st, body := e2e.API(t, s.Base, "POST", chat, gus.Token, map[string]string{"channel": "players", "text": "you play like a fool"}); st != 201 {
 		t.Fatalf("Gus writes: %d %s", st, body)
 	}
-	if st, body := e2e.API(t, s.Base, "POST", "/reports", tokens["Ann"], map[string]string{"name": "Ben", "reason": "chat", "text": "Ben and the guest at line 1", "table": ann.Table}); st != 201 {
-		t.Fatalf("Ann reports: %d %s", st, body)
+	if st, body := e2e.API(t, s.Base, "POST", "/reports", tokens["Ben"], map[string]string{"name": "Ann", "reason": "chat", "text": "Ann and the guest at line 1", "table": ann.Table}); st != 201 {
+		t.Fatalf("Ben reports: %d %s", st, body)
 	}
 
 	mo.Open("/moderation")
@@ -254,7 +255,7 @@ func TestMuteGuestByLine(t *testing.T) {
 	// the same, and the reading is logged.
 	mo.Click("#reports tr.open .report-chat")
 	mo.Wait("the table's chat", `(document.querySelector("#chat-lines")||{}).textContent?.includes("players: Gus (guest): you play like a fool")`)
-	mo.Wait("the reading in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe read the chat of a table where Ben was reported (table `+ann.Table+`)")`)
+	mo.Wait("the reading in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe read the chat of a table where Ann was reported (table `+ann.Table+`)")`)
 	if !e2e.Eval[bool](mo, `document.activeElement && document.activeElement.id === "chat-title"`) {
 		t.Error("the chat read leaves the keyboard elsewhere than its heading")
 	}
