@@ -16,6 +16,21 @@ import (
 	"parlour/web/e2e"
 )
 
+// fischerTable has Ann make a table of game with the new table form's
+// 1+0 clock, and Ben join it by her invite link.
+func fischerTable(t *testing.T, ann, ben *e2e.Player, game string) {
+	t.Helper()
+	ann.Open("/new/" + game)
+	ann.Wait("the new table form", `!!document.querySelector("#clock")`)
+	ann.TypeIn("#my-name", "Ann")
+	if !e2e.Eval[bool](ann, `(() => { const s = document.querySelector("#clock"); const o = [...s.options].find(o => o.textContent.startsWith("1+0")); if (!o) return false; s.value = o.value; s.dispatchEvent(new Event("change")); return true; })()`) {
+		t.Fatalf("no 1+0 clock among %q", e2e.Eval[string](ann, `[...document.querySelector("#clock").options].map(o => o.textContent).join(" | ")`))
+	}
+	ann.Click("form button[type=submit]")
+	ann.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	ben.Join(ann.InviteLink())
+}
+
 // TestFischerClockRunsOut plays a 1+0 game (a minute each for the whole
 // game), chosen from the new table form's presets: both players' times
 // show, only the one to move counting down; when the server's clock has
@@ -29,15 +44,7 @@ func TestFischerClockRunsOut(t *testing.T) {
 	b := e2e.NewBrowser(t)
 	ann := e2e.NewPlayer(t, b, "Ann", srv.Base)
 	ben := e2e.NewPlayer(t, b, "Ben", srv.Base)
-	ann.Open("/new/nymphabet")
-	ann.Wait("the new table form", `!!document.querySelector("#clock")`)
-	ann.TypeIn("#my-name", "Ann")
-	if !e2e.Eval[bool](ann, `(() => { const s = document.querySelector("#clock"); const o = [...s.options].find(o => o.textContent.startsWith("1+0")); if (!o) return false; s.value = o.value; s.dispatchEvent(new Event("change")); return true; })()`) {
-		t.Fatalf("no 1+0 clock among %q", e2e.Eval[string](ann, `[...document.querySelector("#clock").options].map(o => o.textContent).join(" | ")`))
-	}
-	ann.Click("form button[type=submit]")
-	ann.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
-	ben.Join(ann.InviteLink())
+	fischerTable(t, ann, ben, "nymphabet")
 	ann.WaitTurn(true)
 	for _, p := range []*e2e.Player{ann, ben} {
 		p.Wait("both clocks", `!!document.querySelector("#clock-0") && !!document.querySelector("#clock-1")`)
@@ -86,15 +93,7 @@ func TestFischerClockShownInSetup(t *testing.T) {
 	b := e2e.NewBrowser(t)
 	ann := e2e.NewPlayer(t, b, "Ann", srv.Base)
 	ben := e2e.NewPlayer(t, b, "Ben", srv.Base)
-	ann.Open("/new/salvo")
-	ann.Wait("the new table form", `!!document.querySelector("#clock")`)
-	ann.TypeIn("#my-name", "Ann")
-	if !e2e.Eval[bool](ann, `(() => { const s = document.querySelector("#clock"); const o = [...s.options].find(o => o.textContent.startsWith("1+0")); if (!o) return false; s.value = o.value; s.dispatchEvent(new Event("change")); return true; })()`) {
-		t.Fatalf("no 1+0 clock among %q", e2e.Eval[string](ann, `[...document.querySelector("#clock").options].map(o => o.textContent).join(" | ")`))
-	}
-	ann.Click("form button[type=submit]")
-	ann.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
-	ben.Join(ann.InviteLink())
+	fischerTable(t, ann, ben, "salvo")
 	for _, p := range []*e2e.Player{ann, ben} {
 		p.Wait("both clocks while the fleets are placed", `!!document.querySelector("#clock-0") && !!document.querySelector("#clock-1")`)
 		for _, clock := range []string{"#clock-0", "#clock-1"} {
