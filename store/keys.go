@@ -18,6 +18,12 @@ type SSHKey struct {
 	// Used is when the SSH door last signed the account in with the key;
 	// zero for never.
 	Used time.Time
+	// Confirmed is whether the key's holder proved it is the account's:
+	// they came through the SSH door with it (proving they hold its
+	// private half) and signed in to the account there. A key pasted on
+	// a page proves nothing of the kind (a public key is public: anyone
+	// may paste another's), so it signs nobody in until it is confirmed.
+	Confirmed bool
 }
 
 // Keys keeps the accounts' SSH keys. A Store that holds accounts may
@@ -26,6 +32,12 @@ type Keys interface {
 	// AddKey stores k; a fingerprint already stored (for any account)
 	// is ErrConflict.
 	AddKey(ctx context.Context, k SSHKey) error
+	// ConfirmKey stores k, confirmed, for k.Identity, in one step: a key
+	// of that fingerprint that k.Identity holds is confirmed (its added
+	// time and comment kept), and one another account holds unconfirmed
+	// is taken from it, since its holder has now proved whose it is. One
+	// another account holds confirmed is ErrConflict.
+	ConfirmKey(ctx context.Context, k SSHKey) error
 	// KeysOf returns identity's keys, oldest first.
 	KeysOf(ctx context.Context, identity string) ([]SSHKey, error)
 	// KeyByFingerprint returns the key with fingerprint fp.

@@ -14,8 +14,8 @@ import (
 // AddKey implements store.Keys.
 func (s *Store) AddKey(ctx context.Context, k store.SSHKey) error {
 	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "INSERT INTO ssh_keys (fingerprint, identity, key, comment, added) VALUES ($1, $2, $3, $4, $5)",
-			k.Fingerprint, k.Identity, k.Key, k.Comment, k.Added); err != nil {
+		if _, err := tx.Exec(ctx, "INSERT INTO ssh_keys (fingerprint, identity, key, comment, added, confirmed) VALUES ($1, $2, $3, $4, $5, $6)",
+			k.Fingerprint, k.Identity, k.Key, k.Comment, k.Added, k.Confirmed); err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("key %s: %w", k.Fingerprint, store.ErrConflict)
 			}
@@ -25,16 +25,40 @@ func (s *Store) AddKey(ctx context.Context, k store.SSHKey) error {
 	})
 }
 
+// ConfirmKey implements store.Keys.
+func (s *Store) ConfirmKey(ctx context.Context, k store.SSHKey) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, "UPDATE ssh_keys SET confirmed = true WHERE fingerprint = $1 AND identity = $2", k.Fingerprint, k.Identity)
+		if err != nil {
+			return fmt.Errorf("postgres: confirming key: %w", err)
+		}
+		if tag.RowsAffected() > 0 {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, "DELETE FROM ssh_keys WHERE fingerprint = $1 AND NOT confirmed", k.Fingerprint); err != nil {
+			return fmt.Errorf("postgres: taking key: %w", err)
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO ssh_keys (fingerprint, identity, key, comment, added, confirmed) VALUES ($1, $2, $3, $4, $5, true)",
+			k.Fingerprint, k.Identity, k.Key, k.Comment, k.Added); err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("key %s: %w", k.Fingerprint, store.ErrConflict)
+			}
+			return fmt.Errorf("postgres: confirming key: %w", err)
+		}
+		return nil
+	})
+}
+
 // KeysOf implements store.Keys.
 func (s *Store) KeysOf(ctx context.Context, identity string) ([]store.SSHKey, error) {
-	rows, err := s.pool.Query(ctx, "SELECT fingerprint, key, comment, added, used FROM ssh_keys WHERE identity = $1 ORDER BY added, fingerprint", identity)
+	rows, err := s.pool.Query(ctx, "SELECT fingerprint, key, comment, added, used, confirmed FROM ssh_keys WHERE identity = $1 ORDER BY added, fingerprint", identity)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading keys: %w", err)
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.SSHKey, error) {
 		k := store.SSHKey{Identity: identity}
 		var used *time.Time
-		err := row.Scan(&k.Fingerprint, &k.Key, &k.Comment, &k.Added, &used)
+		err := row.Scan(&k.Fingerprint, &k.Key, &k.Comment, &k.Added, &used, &k.Confirmed)
 		k.Added = utc(k.Added)
 		if used != nil {
 			k.Used = utc(*used)
@@ -51,7 +75,7 @@ func (s *Store) KeysOf(ctx context.Context, identity string) ([]store.SSHKey, er
 func (s *Store) KeyByFingerprint(ctx context.Context, fp string) (store.SSHKey, error) {
 	k := store.SSHKey{Fingerprint: fp}
 	var used *time.Time
-	err := s.pool.QueryRow(ctx, "SELECT identity, key, comment, added, used FROM ssh_keys WHERE fingerprint = $1", fp).Scan(&k.Identity, &k.Key, &k.Comment, &k.Added, &used)
+	err := s.pool.QueryRow(ctx, "SELECT identity, key, comment, added, used, confirmed FROM ssh_keys WHERE fingerprint = $1", fp).Scan(&k.Identity, &k.Key, &k.Comment, &k.Added, &used, &k.Confirmed)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return k, fmt.Errorf("key %s: %w", fp, store.ErrNotFound)
 	}

@@ -13,8 +13,8 @@ import (
 // AddKey implements store.Keys.
 func (s *Store) AddKey(ctx context.Context, k store.SSHKey) error {
 	return s.do(ctx, func(ex *execer) error {
-		if _, err := ex.exec("INSERT INTO ssh_keys (fingerprint, identity, key, comment, added) VALUES (?, ?, ?, ?, ?)",
-			k.Fingerprint, k.Identity, k.Key, k.Comment, nanos(k.Added)); err != nil {
+		if _, err := ex.exec("INSERT INTO ssh_keys (fingerprint, identity, key, comment, added, confirmed) VALUES (?, ?, ?, ?, ?, ?)",
+			k.Fingerprint, k.Identity, k.Key, k.Comment, nanos(k.Added), k.Confirmed); err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("key %s: %w", k.Fingerprint, store.ErrConflict)
 			}
@@ -24,9 +24,35 @@ func (s *Store) AddKey(ctx context.Context, k store.SSHKey) error {
 	})
 }
 
+// ConfirmKey implements store.Keys. Each step is a write of its own
+// condition, so the three together run as one in the writer's
+// transaction: a failed insert takes the delete back with it.
+func (s *Store) ConfirmKey(ctx context.Context, k store.SSHKey) error {
+	return s.do(ctx, func(ex *execer) error {
+		n, err := ex.exec("UPDATE ssh_keys SET confirmed = 1 WHERE fingerprint = ? AND identity = ?", k.Fingerprint, k.Identity)
+		if err != nil {
+			return fmt.Errorf("sqlite: confirming key: %w", err)
+		}
+		if n > 0 {
+			return nil
+		}
+		if _, err := ex.exec("DELETE FROM ssh_keys WHERE fingerprint = ? AND confirmed = 0", k.Fingerprint); err != nil {
+			return fmt.Errorf("sqlite: taking key: %w", err)
+		}
+		if _, err := ex.exec("INSERT INTO ssh_keys (fingerprint, identity, key, comment, added, confirmed) VALUES (?, ?, ?, ?, ?, 1)",
+			k.Fingerprint, k.Identity, k.Key, k.Comment, nanos(k.Added)); err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("key %s: %w", k.Fingerprint, store.ErrConflict)
+			}
+			return fmt.Errorf("sqlite: confirming key: %w", err)
+		}
+		return nil
+	})
+}
+
 // KeysOf implements store.Keys.
 func (s *Store) KeysOf(ctx context.Context, identity string) ([]store.SSHKey, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT fingerprint, key, comment, added, used FROM ssh_keys WHERE identity = ? ORDER BY added, fingerprint", identity)
+	rows, err := s.db.QueryContext(ctx, "SELECT fingerprint, key, comment, added, used, confirmed FROM ssh_keys WHERE identity = ? ORDER BY added, fingerprint", identity)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading keys: %w", err)
 	}
@@ -35,7 +61,7 @@ func (s *Store) KeysOf(ctx context.Context, identity string) ([]store.SSHKey, er
 	for rows.Next() {
 		k := store.SSHKey{Identity: identity}
 		var added, used int64
-		if err := rows.Scan(&k.Fingerprint, &k.Key, &k.Comment, &added, &used); err != nil {
+		if err := rows.Scan(&k.Fingerprint, &k.Key, &k.Comment, &added, &used, &k.Confirmed); err != nil {
 			return nil, fmt.Errorf("sqlite: reading keys: %w", err)
 		}
 		k.Added = fromNanos(added)
@@ -51,7 +77,7 @@ func (s *Store) KeysOf(ctx context.Context, identity string) ([]store.SSHKey, er
 func (s *Store) KeyByFingerprint(ctx context.Context, fp string) (store.SSHKey, error) {
 	k := store.SSHKey{Fingerprint: fp}
 	var added, used int64
-	err := s.queryRow(ctx, "SELECT identity, key, comment, added, used FROM ssh_keys WHERE fingerprint = ?", fp).Scan(&k.Identity, &k.Key, &k.Comment, &added, &used)
+	err := s.queryRow(ctx, "SELECT identity, key, comment, added, used, confirmed FROM ssh_keys WHERE fingerprint = ?", fp).Scan(&k.Identity, &k.Key, &k.Comment, &added, &used, &k.Confirmed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return k, fmt.Errorf("key %s: %w", fp, store.ErrNotFound)
 	}

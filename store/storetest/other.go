@@ -24,6 +24,7 @@ func otherTests() []test {
 		{"GuestChat", testGuestChat},
 		{"Dailies", testDailies},
 		{"Keys", testKeys},
+		{"ConfirmKeys", testConfirmKeys},
 		{"SSHGuests", testSSHGuests},
 		{"HeldSeeks", testHeldSeeks},
 		{"InviteCodes", testInviteCodes},
@@ -617,6 +618,63 @@ func testKeys(t *testing.T, e *env) {
 	}
 	if _, err := ks.KeyByFingerprint(ctx, "SHA256:two"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("a deleted account's key: %v", err)
+	}
+}
+
+// testConfirmKeys confirms keys: a key is kept unconfirmed as added, its
+// own account confirms it in place, its proved holder takes it from
+// another account that holds it unconfirmed, and nobody takes a key
+// another account confirmed.
+func testConfirmKeys(t *testing.T, e *env) {
+	ctx := context.Background()
+	ks := as[store.Keys](t, e.s)
+	ps := as[store.Players](t, e.s)
+	at := now()
+	for _, id := range []string{"ica", "icb"} {
+		if _, err := ps.CreateAccount(ctx, account(id, id, at), store.Credential{Hash: []byte(id), Identity: id}, guest(id, at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	own := store.SSHKey{Identity: "ica", Fingerprint: "SHA256:own", Key: "ssh-ed25519 AAAAown", Comment: "ann@laptop", Added: at}
+	claimed := store.SSHKey{Identity: "ica", Fingerprint: "SHA256:claimed", Key: "ssh-ed25519 AAAAclaimed", Comment: "pasted", Added: at.Add(time.Second)}
+	for _, k := range []store.SSHKey{own, claimed} {
+		if err := ks.AddKey(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := ks.KeyByFingerprint(ctx, k.Fingerprint); err != nil || got.Confirmed {
+			t.Fatalf("a key added: %+v, %v; want it unconfirmed", got, err)
+		}
+	}
+	// Its own account confirms it: the key is otherwise as it was.
+	if err := ks.ConfirmKey(ctx, store.SSHKey{Identity: "ica", Fingerprint: own.Fingerprint, Key: own.Key, Comment: "added over ssh", Added: at.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	own.Confirmed = true
+	if got, err := ks.KeyByFingerprint(ctx, own.Fingerprint); err != nil || got != own {
+		t.Fatalf("a key confirmed by its account: %+v, %v; want %+v", got, err, own)
+	}
+	// Nobody takes it now.
+	if err := ks.ConfirmKey(ctx, store.SSHKey{Identity: "icb", Fingerprint: own.Fingerprint, Key: own.Key, Added: at}); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("another account confirming a confirmed key: %v, want ErrConflict", err)
+	}
+	// Its proved holder takes a key another account claimed.
+	taken := store.SSHKey{Identity: "icb", Fingerprint: claimed.Fingerprint, Key: claimed.Key, Comment: "added over ssh", Added: at.Add(2 * time.Hour), Confirmed: true}
+	if err := ks.ConfirmKey(ctx, taken); err != nil {
+		t.Fatalf("taking a key claimed by another: %v", err)
+	}
+	if got, err := ks.KeyByFingerprint(ctx, claimed.Fingerprint); err != nil || got != taken {
+		t.Fatalf("a key taken: %+v, %v; want %+v", got, err, taken)
+	}
+	if list, err := ks.KeysOf(ctx, "ica"); err != nil || len(list) != 1 || list[0] != own {
+		t.Fatalf("the claimant's keys: %+v, %v; want only %+v", list, err, own)
+	}
+	// A new key is stored confirmed.
+	fresh := store.SSHKey{Identity: "icb", Fingerprint: "SHA256:fresh", Key: "ssh-ed25519 AAAAfresh", Added: at.Add(3 * time.Hour), Confirmed: true}
+	if err := ks.ConfirmKey(ctx, fresh); err != nil {
+		t.Fatal(err)
+	}
+	if list, err := ks.KeysOf(ctx, "icb"); err != nil || len(list) != 2 || list[0] != taken || list[1] != fresh {
+		t.Fatalf("the holder's keys: %+v, %v", list, err)
 	}
 }
 
