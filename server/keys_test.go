@@ -146,6 +146,13 @@ func TestKeysAPI(t *testing.T) {
 		t.Fatalf("nobody listing keys: %d", st)
 	}
 
+	// A key pasted signs in once its holder proves it at the SSH door.
+	if _, err := f.s.KeySession(context.Background(), pub); !errors.Is(err, players.ErrKeyUnconfirmed) {
+		t.Fatalf("KeySession of a key pasted: %v, want ErrKeyUnconfirmed", err)
+	}
+	if k, err := f.s.ProveKey(context.Background(), ann.token, pub, "added over ssh"); err != nil || !k.Confirmed {
+		t.Fatalf("ProveKey: %+v, %v", k, err)
+	}
 	sess, err := f.s.KeySession(context.Background(), pub)
 	if err != nil || sess.Name != "Ann" {
 		t.Fatalf("KeySession: %+v, %v", sess, err)

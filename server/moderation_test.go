@@ -221,6 +221,9 @@ func TestModeratorsActions(t *testing.T) {
 
 		pub, keyText := newKey(t, "robin@laptop")
 		expect(t, bob, "POST", "/api/v1/keys", map[string]string{"key": keyText, "password": testPassword}, 201, "")
+		if _, err := sf.s.ProveKey(context.Background(), bob.token, pub, "added over ssh"); err != nil {
+			t.Fatalf("proving the SSH key: %v", err)
+		}
 		if _, err := sf.s.KeySession(context.Background(), pub); err != nil {
 			t.Fatalf("an SSH key's sign-in before closing: %v", err)
 		}

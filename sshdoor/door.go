@@ -48,6 +48,12 @@ const (
 // account was closed by a moderator.
 var ErrClosed = errors.New("the account was closed by a moderator")
 
+// ErrUnconfirmed is what Config.KeySession's error wraps when an account
+// holds the key but its holder has not confirmed it (it was pasted on a
+// page, where anyone may paste anyone's public key); the name it returns
+// is then that account's.
+var ErrUnconfirmed = errors.New("the key is not confirmed")
+
 // Config configures a door.
 type Config struct {
 	// API is the base URL of the Parlour HTTP API the sessions' clients
@@ -64,6 +70,13 @@ type Config struct {
 	// account added it (server.Service.KeySession): one wrapping
 	// ErrClosed when the account that added it was closed.
 	KeySession func(ctx context.Context, pub gossh.PublicKey) (name, token string, err error)
+	// ProveKey adds pub, confirmed, to the account whose session token
+	// is token (server.Service.ProveKey): the client proved it holds
+	// pub's private half, and the player signed in to the account in the
+	// same connection, so the key and the account are one player's. The
+	// account's own unconfirmed key is confirmed, and one another
+	// account only claimed is taken from it. Required with KeySession.
+	ProveKey func(ctx context.Context, token string, pub gossh.PublicKey) error
 	// Guest returns the login name and a new identity token of the
 	// guest remembered under key (server.Service.GuestToken), or "" and
 	// "" when none is. Remember remembers that key plays as the guest
@@ -162,6 +175,9 @@ func New(addr string, cfg Config) (*Door, error) {
 	}
 	if cfg.Guest == nil || cfg.Remember == nil {
 		return nil, errors.New("ssh door: Config.Guest and Config.Remember are required")
+	}
+	if cfg.KeySession != nil && cfg.ProveKey == nil {
+		return nil, errors.New("ssh door: Config.ProveKey is required with Config.KeySession")
 	}
 	key, err := HostKey(cfg.DataDir)
 	if err != nil {
@@ -445,7 +461,7 @@ func (d *Door) run(sess ssh.Session) {
 	case pub == nil:
 		// No key: an account's name is signed in by its password, as
 		// an SSH server's login is.
-		acct, tok, ok, taken, note, err := d.offerPassword(sess, hc, name, nil)
+		acct, tok, ok, taken, note, err := d.offerPassword(sess, hc, name, nil, "")
 		cfg.Note = note
 		if err != nil {
 			return // the session ended at the prompt
@@ -467,7 +483,14 @@ func (d *Door) run(sess ssh.Session) {
 			fmt.Fprintf(sess, "The account this key belongs to was closed by a moderator: you play as a guest.\n")
 			c.Name = ""
 		default:
-			acct, tok, ok, taken, note, err := d.offerPassword(sess, hc, name, pub)
+			// A key an account holds unconfirmed signs nobody in: its
+			// holder confirms it with the account's password, or plays
+			// as somebody else.
+			holder := ""
+			if errors.Is(err, ErrUnconfirmed) {
+				holder = acct
+			}
+			acct, tok, ok, taken, note, err := d.offerPassword(sess, hc, name, pub, holder)
 			cfg.Note = note
 			if err != nil {
 				return
@@ -541,7 +564,9 @@ func (d *Door) run(sess ssh.Session) {
 		} else {
 			// No account holds the key: signing in or up in the session
 			// adds it, as the password prompt above does.
-			cfg.SessionKey = strings.TrimSpace(string(gossh.MarshalAuthorizedKey(pub))) + " added over ssh"
+			cfg.ProveKey = func(ctx context.Context, token string) (string, error) {
+				return gossh.FingerprintSHA256(pub), d.proveKey(ctx, token, pub)
+			}
 		}
 	}
 	defer hc.CloseIdleConnections()

@@ -77,10 +77,17 @@ func newFixture(t *testing.T, cfg Config) *fixture {
 	cfg.API, cfg.DataDir, cfg.HTTP = f.api, f.dir, pipe.Client
 	cfg.KeySession = func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
 		s, err := svc.KeySession(ctx, pub)
-		if refusal.Status(err) == http.StatusForbidden {
+		switch {
+		case refusal.Status(err) == http.StatusForbidden:
 			err = fmt.Errorf("%w: %v", ErrClosed, err)
+		case errors.Is(err, players.ErrKeyUnconfirmed):
+			err = fmt.Errorf("%w: %v", ErrUnconfirmed, err)
 		}
 		return s.Name, s.Token, err
+	}
+	cfg.ProveKey = func(ctx context.Context, token string, pub gossh.PublicKey) error {
+		_, err := svc.ProveKey(ctx, token, pub, "added over ssh")
+		return err
 	}
 	cfg.Guest, cfg.Remember = svc.GuestToken, svc.RememberGuest
 	cfg.GuestName = func(ctx context.Context, name string) error {
@@ -142,6 +149,20 @@ func (f *fixture) signUp(name, password string) string {
 		f.t.Fatalf("sign up %s: %d", name, st)
 	}
 	return s.Token
+}
+
+// addKey adds pub to the account of token, whose password is password,
+// as its player does: pasted on the account page, then confirmed through
+// the door (Config.ProveKey, which the password prompt calls).
+func (f *fixture) addKey(token, password string, pub gossh.PublicKey) {
+	f.t.Helper()
+	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(pub))) + " laptop"
+	if st := f.do("POST", "/api/v1/keys", token, map[string]string{"key": line, "password": password}, nil); st != 201 {
+		f.t.Fatalf("adding a key: %d", st)
+	}
+	if err := f.cfg.ProveKey(context.Background(), token, pub); err != nil {
+		f.t.Fatalf("confirming a key: %v", err)
+	}
 }
 
 func newSigner(t *testing.T) gossh.Signer {
@@ -283,10 +304,7 @@ func TestNymphabetOverSSH(t *testing.T) {
 	f := newFixture(t, Config{})
 	annTok := f.signUp("Ann", "correct horse battery")
 	annKey := newSigner(t)
-	key := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(annKey.PublicKey()))) + " ann@laptop"
-	if st := f.do("POST", "/api/v1/keys", annTok, map[string]string{"key": key, "password": "correct horse battery"}, nil); st != 201 {
-		t.Fatalf("adding Ann's key: %d", st)
-	}
+	f.addKey(annTok, "correct horse battery", annKey.PublicKey())
 
 	ann := f.dial("whoever", annKey, "")
 	ann.waitFor("signed in as Ann")
@@ -450,6 +468,72 @@ func TestHostKeyKept(t *testing.T) {
 	}
 }
 
+// TestPastedKeyConfirmed: a public key pasted on a page signs nobody in
+// until its holder confirms it with the account's password at the door.
+// Mal, who pasted Ann's public key to his own account, does not get her
+// sessions: Ann is offered his account's password, and plays as a guest
+// without it; signing in to her own account takes the key from his, and
+// from then on it signs her in alone. Bob's own pasted key asks his
+// password once, under any login.
+func TestPastedKeyConfirmed(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Config{Burst: 20, PerAddr: 20})
+	annTok := f.signUp("Ann", "correct horse battery")
+	malTok := f.signUp("Malcolm", "mallet of the night")
+	annKey := newSigner(t)
+	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(annKey.PublicKey())))
+	var added struct{ Confirmed bool }
+	if st := f.do("POST", "/api/v1/keys", malTok, map[string]string{"key": line, "password": "mallet of the night"}, &added); st != 201 || added.Confirmed {
+		t.Fatalf("Mal pasting Ann's key: %d %+v, want 201 unconfirmed", st, added)
+	}
+
+	stranger := f.dial("annie", annKey, "")
+	stranger.waitFor("added on a page to the account Malcolm, and is not confirmed")
+	stranger.send("\r")
+	stranger.waitFor("guest annie")
+	if strings.Contains(stranger.text(), "signedinasmalcolm") {
+		t.Fatalf("Ann's key signed her in to Mal's account")
+	}
+
+	ann := f.dial("ann", annKey, "")
+	ann.waitFor("ann has an account here, and this key is not among its keys")
+	ann.send("correct horse battery\r")
+	ann.waitFor("signed in as Ann")
+	var list struct {
+		Keys []struct {
+			Fingerprint string
+			Confirmed   bool
+		} `json:"keys"`
+	}
+	f.do("GET", "/api/v1/keys", annTok, nil, &list)
+	if len(list.Keys) != 1 || list.Keys[0].Fingerprint != gossh.FingerprintSHA256(annKey.PublicKey()) || !list.Keys[0].Confirmed {
+		t.Fatalf("Ann's keys after confirming hers: %+v", list)
+	}
+	f.do("GET", "/api/v1/keys", malTok, nil, &list)
+	if len(list.Keys) != 0 {
+		t.Fatalf("Mal's keys after Ann took hers: %+v", list)
+	}
+	if st := f.do("POST", "/api/v1/keys", malTok, map[string]string{"key": line, "password": "mallet of the night"}, nil); st != 409 {
+		t.Fatalf("Mal pasting Ann's confirmed key: %d, want 409", st)
+	}
+	f.dial("whoever", annKey, "").waitFor("signed in as Ann")
+
+	bobTok := f.signUp("Bob", "correct horse staple")
+	bobKey := newSigner(t)
+	if st := f.do("POST", "/api/v1/keys", bobTok, map[string]string{"key": strings.TrimSpace(string(gossh.MarshalAuthorizedKey(bobKey.PublicKey()))), "password": "correct horse staple"}, nil); st != 201 {
+		t.Fatalf("Bob pasting his key: %d", st)
+	}
+	bob := f.dial("robert", bobKey, "")
+	bob.waitFor("added on a page to the account Bob, and is not confirmed")
+	bob.send("correct horse staple\r")
+	bob.waitFor("signed in as Bob")
+	again := f.dial("robert", bobKey, "")
+	again.waitFor("signed in as Bob")
+	if strings.Contains(again.text(), "password") {
+		t.Fatalf("a confirmed key was asked for a password")
+	}
+}
+
 // TestPasswordAddsKey: ann@ with a key her account lacks is offered a
 // password sign-in; a wrong password is refused, the right one signs her
 // in and adds the key, and the next session signs in by the key alone.
@@ -497,10 +581,7 @@ func TestSessionsEndWithTheConnection(t *testing.T) {
 	f := newFixture(t, Config{Burst: 20, PerAddr: 20})
 	annTok := f.signUp("Ann", "correct horse battery")
 	key := newSigner(t)
-	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey()))) + " ann@laptop"
-	if st := f.do("POST", "/api/v1/keys", annTok, map[string]string{"key": line, "password": "correct horse battery"}, nil); st != 201 {
-		t.Fatalf("adding Ann's key: %d", st)
-	}
+	f.addKey(annTok, "correct horse battery", key.PublicKey())
 	// The door again, telling the test the sessions it signs keys in
 	// with, to see one end when its connection drops.
 	if err := f.door.Shutdown(context.Background()); err != nil {
@@ -931,10 +1012,7 @@ func TestChallengeOverSSH(t *testing.T) {
 	f := newFixture(t, Config{})
 	annTok := f.signUp("Ann", "correct horse battery")
 	annKey := newSigner(t)
-	key := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(annKey.PublicKey()))) + " ann@laptop"
-	if st := f.do("POST", "/api/v1/keys", annTok, map[string]string{"key": key, "password": "correct horse battery"}, nil); st != 201 {
-		t.Fatalf("adding Ann's key: %d", st)
-	}
+	f.addKey(annTok, "correct horse battery", annKey.PublicKey())
 	benTok := f.signUp("Ben", "correct horse battery")
 
 	ann := f.dial("ann", annKey, "")
@@ -1407,10 +1485,7 @@ func TestClosedAccountsKey(t *testing.T) {
 	robinTok := f.signUp("Robin", "correct horse battery")
 	moeTok := f.signUp("Moe", "correct horse staple")
 	key := newSigner(t)
-	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(key.PublicKey())))
-	if st := f.do("POST", "/api/v1/keys", robinTok, map[string]string{"key": line, "password": "correct horse battery"}, nil); st != 201 {
-		t.Fatalf("adding Robin's key: %d", st)
-	}
+	f.addKey(robinTok, "correct horse battery", key.PublicKey())
 	if _, err := moderation.Grant(context.Background(), f.db, "Moe", true, "", time.Now()); err != nil {
 		t.Fatal(err)
 	}

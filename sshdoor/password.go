@@ -19,18 +19,34 @@ import (
 // offerPassword, for a session whose key no account added (or that came
 // with none) and whose user name is an account's, asks for that
 // account's password (up to three times; an empty line plays as a guest)
-// and, once it is right, adds the key, if any, to the account through the
-// API so that the next session signs in by the key alone. It returns the
+// and, once it is right, adds the key, if any, to the account, confirmed
+// (Config.ProveKey), so that the next session signs in by the key alone.
+// holder is the account that holds the key unconfirmed, if any: when the
+// user name is no account's, the prompt offers to confirm it there. It returns the
 // account's name and session token, or ok false and whether name is an
 // account's all the same (a guest may not take it then), with a note for
 // the home screen when three wrong passwords made a guest. An error says
 // the session ended at the prompt: the client went, or pressed no key
 // for the door's idle time, when the session is told so and closed.
-func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub gossh.PublicKey) (acct, tok string, ok, taken bool, note string, err error) {
+func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub gossh.PublicKey, holder string) (acct, tok string, ok, taken bool, note string, err error) {
 	// The prompt waits as long as the idle time lets it; each call to the
 	// API has its own time (api).
 	ctx := sess.Context()
-	if name == "" || d.api(ctx, hc, "GET", "/api/v1/players/"+url.PathEscape(name), "", nil, nil) != nil {
+	var intro string
+	taken = true // the login is an account's name: a guest may not take it
+	switch {
+	case name != "" && d.api(ctx, hc, "GET", "/api/v1/players/"+url.PathEscape(name), "", nil, nil) == nil:
+		intro = fmt.Sprintf("%s has an account here, and this key is not among its keys.\n", name)
+		if strings.EqualFold(name, holder) {
+			intro = fmt.Sprintf("%s has an account here. This key was added to it on a page and signs in once confirmed: the account's password confirms it.\n", name)
+		}
+	case holder != "":
+		// Whoever added the key to the account may have been its
+		// holder under another login, or somebody with a copy of the
+		// public key: only the account's password tells.
+		name, taken = holder, false
+		intro = fmt.Sprintf("This key was added on a page to the account %s, and is not confirmed: if the account is yours, its password confirms the key.\n", name)
+	default:
 		return "", "", false, false, "", nil // no such account: a guest
 	}
 	// A prompt left alone is closed as the client is for want of keys:
@@ -57,7 +73,7 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 		fmt.Fprintf(sess, "%s has an account here.\n", name)
 		prompt = "Password to sign in (enter alone: play as a guest): "
 	} else {
-		fmt.Fprintf(sess, "%s has an account here, and this key is not among its keys.\n", name)
+		io.WriteString(sess, intro)
 	}
 	var refused error
 	for range 3 {
@@ -66,14 +82,14 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 		if errors.Is(err, errInterrupted) {
 			// ctrl+c quits here as it does on every screen after.
 			fmt.Fprint(sess, "\nNot signed in: the session is closed.\n")
-			return "", "", false, true, "", err
+			return "", "", false, taken, "", err
 		}
 		if err != nil {
-			return "", "", false, true, "", fmt.Errorf("reading the password: %w", err)
+			return "", "", false, taken, "", fmt.Errorf("reading the password: %w", err)
 		}
 		fmt.Fprintln(sess)
 		if pw == "" {
-			return "", "", false, true, "", nil
+			return "", "", false, taken, "", nil
 		}
 		var s struct{ Name, Token string }
 		if err := d.api(ctx, hc, "POST", "/api/v1/sessions", "", map[string]string{"name": name, "password": pw}, &s); err != nil {
@@ -85,15 +101,14 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 			fmt.Fprintf(sess, "Signed in as %s. (With an SSH key added to your account, the next session needs no password.)\n", s.Name)
 			return s.Name, s.Token, true, true, "", nil
 		}
-		key := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(pub))) + " added over ssh"
-		if err := d.api(ctx, hc, "POST", "/api/v1/keys", s.Token, map[string]string{"key": key, "password": pw}, nil); err != nil {
+		if err := d.proveKey(ctx, s.Token, pub); err != nil {
 			fmt.Fprintf(sess, "Signed in, but the key was not added: %v\n", err)
 		} else {
 			fmt.Fprintf(sess, "Signed in as %s; the key %s is added to your account.\n", s.Name, gossh.FingerprintSHA256(pub))
 		}
 		return s.Name, s.Token, true, true, "", nil
 	}
-	return "", "", false, true, refusedThrice(name, refused), nil
+	return "", "", false, taken, refusedThrice(name, refused), nil
 }
 
 // refusedThrice is the home screen's word for a session refused three
@@ -102,6 +117,13 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 // without a name, unsaid.
 func refusedThrice(name string, why error) string {
 	return fmt.Sprintf("Not signed in as %s, three times refused (the last: %v): you play as a guest; s signs in.", name, why)
+}
+
+// proveKey adds pub, confirmed, to the account of token, within apiWait.
+func (d *Door) proveKey(ctx context.Context, token string, pub gossh.PublicKey) error {
+	ctx, cancel := context.WithTimeout(ctx, apiWait)
+	defer cancel()
+	return d.cfg.ProveKey(ctx, token, pub)
 }
 
 // apiWait bounds one request of the door to the HTTP API.

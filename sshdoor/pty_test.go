@@ -368,10 +368,7 @@ func TestNymphabetGameOverSSH(t *testing.T) {
 	f := newFixture(t, Config{})
 	tok := f.signUp("Ann", "correct horse battery")
 	signer, priv := newKey(t)
-	key := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey()))) + " ann@laptop"
-	if st := f.do("POST", "/api/v1/keys", tok, map[string]string{"key": key, "password": "correct horse battery"}, nil); st != 201 {
-		t.Fatalf("adding Ann's key: %d", st)
-	}
+	f.addKey(tok, "correct horse battery", signer.PublicKey())
 	p := f.sshPane("whoever", priv)
 	p.waitFor("the home screen, signed in", shows("signed in as Ann", "Nymphabet"))
 	p.typeText("1")

@@ -39,9 +39,6 @@ type resetAskedMsg struct {
 type sessionMsg struct {
 	s   client.Session
 	out bool
-	// password is the one the player signed in or up with, kept for
-	// adding the key the player came with over SSH, which asks for it.
-	password string
 	// deleted says the account was deleted: the client plays as a guest
 	// from now on.
 	deleted bool
@@ -139,7 +136,7 @@ func (a *accountScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			} else {
 				s, err = c.SignIn(ctx, name, pw)
 			}
-			return sessionMsg{s: s, password: pw, err: err}
+			return sessionMsg{s: s, err: err}
 		}
 	}
 	field := &a.name
@@ -198,9 +195,20 @@ func (m *Model) signedIn(msg sessionMsg) {
 	}
 }
 
-// addKey adds key, one authorized_keys line, to the signed-in account
-// whose password is password: one pasted on the keys screen, or the one
-// an SSH player came with.
+// proveKey adds the key an SSH player came with to the account just
+// signed in to, confirmed (Config.ProveKey).
+func (sh *shared) proveKey(prove func(ctx context.Context, token string) (string, error)) tea.Cmd {
+	tok := sh.cfg.Session
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(sh.ctx, 15*time.Second)
+		defer cancel()
+		fp, err := prove(ctx, tok)
+		return sshKeyMsg{fp, err}
+	}
+}
+
+// addKey adds key, one authorized_keys line pasted on the keys screen,
+// to the signed-in account whose password is password.
 func (sh *shared) addKey(key, password string) tea.Cmd {
 	tok, c := sh.cfg.Session, *sh.c
 	return func() tea.Msg {

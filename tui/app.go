@@ -60,12 +60,13 @@ type Config struct {
 	// OnSession, when set, is told the session after a sign-in, sign-up
 	// or sign-out ("" and ""), for parlour play to keep it.
 	OnSession func(token, name string) error
-	// SessionKey, when set, is the public key (an authorized_keys line)
-	// the player came with, which no account holds: the SSH door's. A
-	// sign-in or sign-up adds it to the account, so that the next
-	// session with it signs in by the key alone, as the door's own
-	// password prompt does.
-	SessionKey string
+	// ProveKey, when set, adds the public key the player came with to
+	// the account of the session token token, confirmed, and returns its
+	// fingerprint: the SSH door's, whose client proved it holds the key,
+	// which no account holds confirmed. A sign-in or sign-up here adds it,
+	// so that the next session with it signs in by the key alone, as the
+	// door's own password prompt does.
+	ProveKey func(ctx context.Context, token string) (fingerprint string, err error)
 	// Identity, when set (and Session is not), is the token of the guest
 	// identity the client plays under from the start: the SSH door's for
 	// a key that played as a guest before, so that the guest finds their
@@ -380,10 +381,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			return m, nil
 		}
-		if !msg.out && m.cfg.SessionKey != "" {
-			key := m.cfg.SessionKey
-			m.cfg.SessionKey = "" // the account's now, or refused: once
-			return m, tea.Batch(m.followPlayer(), m.addKey(key, msg.password))
+		if !msg.out && m.cfg.ProveKey != nil {
+			prove := m.cfg.ProveKey
+			m.cfg.ProveKey = nil // the account's now, or refused: once
+			return m, tea.Batch(m.followPlayer(), m.proveKey(prove))
 		}
 		return m, m.followPlayer()
 	case sshKeyMsg:

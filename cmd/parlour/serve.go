@@ -34,6 +34,7 @@ import (
 	"parlour/server/chat"
 	"parlour/server/limit"
 	"parlour/server/mail"
+	"parlour/server/players"
 	"parlour/server/protocol"
 	refusal "parlour/server/refuse"
 	"parlour/server/table"
@@ -758,12 +759,19 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, metric
 			MaxSessions: sshOpt.sessions, PerAddr: sshOpt.perAddr, NewPerMinute: sshOpt.newPerMinute,
 			KeySession: func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
 				s, err := svc.KeySession(ctx, pub)
-				if refusal.Status(err) == http.StatusForbidden {
+				switch {
+				case refusal.Status(err) == http.StatusForbidden:
 					// A key whose account was closed: the one refusal
 					// KeySession makes with 403.
 					err = fmt.Errorf("%w: %v", sshdoor.ErrClosed, err)
+				case errors.Is(err, players.ErrKeyUnconfirmed):
+					err = fmt.Errorf("%w: %v", sshdoor.ErrUnconfirmed, err)
 				}
 				return s.Name, s.Token, err
+			},
+			ProveKey: func(ctx context.Context, token string, pub gossh.PublicKey) error {
+				_, err := svc.ProveKey(ctx, token, pub, "added over ssh")
+				return err
 			},
 			// Closures: the service is made after the door, before it
 			// serves.

@@ -19,6 +19,11 @@ import (
 	"parlour/store"
 )
 
+// ErrKeyUnconfirmed is what KeySession's error wraps for a key its
+// account holds unconfirmed: the door asks for the account's password
+// once, which confirms it.
+var ErrKeyUnconfirmed = errors.New("the key is not confirmed")
+
 // maxKeys is how many SSH keys one account may hold.
 const maxKeys = 20
 
@@ -46,11 +51,16 @@ type KeyInfo struct {
 	// Used is when the SSH door last signed the account in with the key;
 	// absent for a key never used.
 	Used *time.Time `json:"used,omitempty"`
+	// Confirmed is whether the key signs in: a key pasted here does once
+	// its holder has come through the SSH door with it and typed the
+	// account's password there, which proves the key is theirs and the
+	// account too.
+	Confirmed bool `json:"confirmed"`
 }
 
 func keyInfo(k store.SSHKey) KeyInfo {
 	typ, _, _ := strings.Cut(k.Key, " ")
-	in := KeyInfo{Fingerprint: k.Fingerprint, Type: typ, Key: k.Key, Comment: k.Comment, Added: k.Added}
+	in := KeyInfo{Fingerprint: k.Fingerprint, Type: typ, Key: k.Key, Comment: k.Comment, Added: k.Added, Confirmed: k.Confirmed}
 	if !k.Used.IsZero() {
 		used := k.Used
 		in.Used = &used
@@ -145,16 +155,88 @@ func (s *Service) AddKey(ctx context.Context, p *auth.Principal, req KeyRequest)
 	if len(have) >= maxKeys {
 		return KeyInfo{}, refuse.Conflict("your account holds %d keys already: delete one first", maxKeys)
 	}
+	// A public key is public: whoever pastes one proves nothing of
+	// holding it, so the key signs in only once its holder confirms it
+	// through the SSH door (ProveKey).
 	k := store.SSHKey{Identity: a.Identity, Fingerprint: fp, Key: KeyText(pub), Comment: comment, Added: time.Now()}
 	if err := ks.AddKey(ctx, k); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return KeyInfo{}, s.keyTaken(ctx, ks, fp)
+		}
+		return KeyInfo{}, s.saveFailed("your key", err)
+	}
+	s.log.Info("ssh key added", "identity", a.Identity, "fingerprint", fp, "confirmed", false)
+	// Every open page and terminal of the account hears of it: a key
+	// added by someone else signs in as the account from then on.
+	in := keyInfo(k)
+	if s.keyAdded != nil {
+		s.keyAdded(a.Identity, in)
+	}
+	return in, nil
+}
+
+// keyTaken is the refusal of a key another account holds. One it holds
+// unconfirmed may be its paster's mistake, or a stranger's claim on the
+// key: its holder takes it by coming through the SSH door with it.
+func (s *Service) keyTaken(ctx context.Context, ks store.Keys, fp string) error {
+	if k, err := ks.KeyByFingerprint(ctx, fp); err == nil && !k.Confirmed {
+		return refuse.Conflict("another account has added that key, and its holder has not confirmed it there: if the key is yours, ssh to this server with it and sign in with your password; it becomes your account's")
+	}
+	return refuse.Conflict("that key belongs to another account: a key signs in one account only")
+}
+
+// ProveKey adds pub to the account of token, confirmed, for the SSH door
+// once its client has proved it holds the key's private half and the
+// player has signed in to the account in that same connection (by
+// password or by signing up): together they show the key and the
+// account are the same player's. The account's own unconfirmed key is
+// confirmed; one another account claimed unconfirmed is taken from it; one
+// another account confirmed is refused. comment is the key's comment when
+// the account does not have it yet.
+func (s *Service) ProveKey(ctx context.Context, token string, pub ssh.PublicKey, comment string) (KeyInfo, error) {
+	p, err := s.auth.Authenticate(ctx, token)
+	if err != nil {
+		return KeyInfo{}, err
+	}
+	if p.Table != "" {
+		return KeyInfo{}, refuse.Forbidden("a seat's token does not act for an account")
+	}
+	a, _, err := s.accountFor(ctx, p)
+	if err != nil {
+		return KeyInfo{}, err
+	}
+	ks, err := s.keys()
+	if err != nil {
+		return KeyInfo{}, err
+	}
+	have, err := ks.KeysOf(ctx, a.Identity)
+	if err != nil {
+		return KeyInfo{}, err
+	}
+	fp := ssh.FingerprintSHA256(pub)
+	k := store.SSHKey{Identity: a.Identity, Fingerprint: fp, Key: KeyText(pub), Comment: comment, Added: time.Now(), Confirmed: true}
+	held := false
+	for _, h := range have {
+		if h.Fingerprint == fp {
+			if h.Confirmed {
+				return keyInfo(h), nil
+			}
+			held = true
+			k.Comment, k.Added, k.Used = h.Comment, h.Added, h.Used
+		}
+	}
+	if !held && len(have) >= maxKeys {
+		return KeyInfo{}, refuse.Conflict("your account holds %d keys already: delete one first", maxKeys)
+	}
+	if err := ks.ConfirmKey(ctx, k); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return KeyInfo{}, refuse.Conflict("that key belongs to another account: a key signs in one account only")
 		}
 		return KeyInfo{}, s.saveFailed("your key", err)
 	}
-	s.log.Info("ssh key added", "identity", a.Identity, "fingerprint", fp)
-	// Every open page and terminal of the account hears of it: a key
-	// added by someone else signs in as the account from then on.
+	s.log.Info("ssh key confirmed", "identity", a.Identity, "fingerprint", fp)
+	// Every open page and terminal of the account hears of it, as of a
+	// key added: from now on it signs in.
 	in := keyInfo(k)
 	if s.keyAdded != nil {
 		s.keyAdded(a.Identity, in)
@@ -205,7 +287,9 @@ func (s *Service) DeleteKey(ctx context.Context, p *auth.Principal, fp string) e
 
 // KeySession returns a new session for the account that added pub, for
 // the SSH door once the client has proved it holds the key's private
-// half. A key no account added is ErrNotFound wrapped in a refusal.
+// half. A key no account added is a refusal (401); one its account holds
+// unconfirmed is one that wraps ErrKeyUnconfirmed, with the account's
+// name in the Session.
 func (s *Service) KeySession(ctx context.Context, pub ssh.PublicKey) (Session, error) {
 	ks, err := s.keys()
 	if err != nil {
@@ -228,6 +312,12 @@ func (s *Service) KeySession(ctx context.Context, pub ssh.PublicKey) (Session, e
 	}
 	if a.Hash == ClosedHash {
 		return Session{}, errClosed()
+	}
+	if !k.Confirmed {
+		// Pasted on a page, by the account or by anyone who has the
+		// public key: its holder says with the account's password
+		// whether the account is theirs.
+		return Session{Name: a.Name}, fmt.Errorf("%w: %w", ErrKeyUnconfirmed, refuse.Unauthorized("this key was added to %s on a page, and has not been confirmed over SSH", a.Name))
 	}
 	if err := ks.KeyUsed(ctx, k.Fingerprint, s.tables.Now().UTC()); err != nil {
 		// Only the account page's "last used" misses it: the sign-in stands.
