@@ -47,8 +47,11 @@ type sessionMsg struct {
 
 // sshKeyMsg answers adding the terminal's SSH key.
 type sshKeyMsg struct {
-	fp  string
-	err error
+	fp string
+	// confirmed says the key signs in now: the SSH door's own, proved;
+	// one pasted waits for its holder to confirm it at the door.
+	confirmed bool
+	err       error
 }
 
 // openAccount shows the form to sign in, or to sign up; signing in, it
@@ -203,7 +206,7 @@ func (sh *shared) proveKey(prove func(ctx context.Context, token string) (string
 		ctx, cancel := context.WithTimeout(sh.ctx, 15*time.Second)
 		defer cancel()
 		fp, err := prove(ctx, tok)
-		return sshKeyMsg{fp, err}
+		return sshKeyMsg{fp: fp, confirmed: true, err: err}
 	}
 }
 
@@ -214,8 +217,8 @@ func (sh *shared) addKey(key, password string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(sh.ctx, 15*time.Second)
 		defer cancel()
-		fp, err := c.AddKey(ctx, tok, key, password)
-		return sshKeyMsg{fp, err}
+		k, err := c.AddKey(ctx, tok, key, password)
+		return sshKeyMsg{fp: k.Fingerprint, confirmed: k.Confirmed, err: err}
 	}
 }
 
@@ -443,7 +446,11 @@ func (ks *keysScreen) list() string {
 			if k.Comment != "" {
 				line += " (" + k.Comment + ")"
 			}
-			b.WriteString(wrap(line, ks.w) + "\n" + "    " + faint(wrap("added "+ks.when(k.Added, "2006-01-02 15:04")+" · "+used, ks.w-4)) + "\n")
+			about := "added " + ks.when(k.Added, "2006-01-02 15:04") + " · " + used
+			if !k.Confirmed {
+				about = "added " + ks.when(k.Added, "2006-01-02 15:04") + " · not confirmed: it signs in once you ssh here with it and type your password"
+			}
+			b.WriteString(wrap(line, ks.w) + "\n" + "    " + faint(wrap(about, ks.w-4)) + "\n")
 		}
 	}
 	return b.String()

@@ -82,7 +82,9 @@ func TestSignUpInOut(t *testing.T) {
 	tm.waitFor("a wrong password refused, asked again", has("not your current password", "Your password, to add the key"))
 	tm.typeText("correct horse battery")
 	tm.key("enter")
-	tm.waitFor("the key added and listed", has("your SSH key SHA256:", "is added", "ann@here", "never used yet"))
+	// Pasted, it signs in once confirmed over SSH, which the note and
+	// the list say.
+	tm.waitFor("the key added and listed, not confirmed", has("your SSH key SHA256:", "type your password to confirm it", "ann@here", "not confirmed: it signs in once you ssh here"))
 	tm.key("esc")
 	tm.key("K")
 	tm.waitFor("the key listed, the key file's line ready again", has("ann@here", "enter adds"))

@@ -392,6 +392,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.err = "the key was not added: " + msg.err.Error()
 		} else {
 			m.err, m.note = "", "your SSH key "+msg.fp+" is added: ssh to this server signs you in"
+			if !msg.confirmed {
+				m.note = "your SSH key " + msg.fp + " is added: ssh to this server with it once and type your password to confirm it; from then on it signs you in alone"
+			}
 		}
 		return m, m.cur.update(msg) // the keys screen, to list it
 	case gamesMsg:

@@ -297,9 +297,6 @@ type (
 	keyList struct {
 		Keys []Key `json:"keys"`
 	}
-	addedKey struct {
-		Fingerprint string `json:"fingerprint"`
-	}
 	mutedList struct {
 		Muted []string `json:"muted"`
 	}
@@ -912,6 +909,10 @@ type Key struct {
 	Comment     string     `json:"comment,omitempty"`
 	Added       time.Time  `json:"added"`
 	Used        *time.Time `json:"used,omitempty"`
+	// Confirmed says the key signs in: a key pasted signs in once its
+	// holder has come through the SSH door with it and typed the
+	// account's password there.
+	Confirmed bool `json:"confirmed"`
 }
 
 // Keys lists the SSH keys of the account of token, oldest first.
@@ -923,11 +924,12 @@ func (c *Client) Keys(ctx context.Context, token string) ([]Key, error) {
 
 // AddKey adds an SSH public key, one authorized_keys line, to the
 // account of token (POST /api/v1/keys), given the account's password, and
-// returns its fingerprint.
-func (c *Client) AddKey(ctx context.Context, token, key, password string) (string, error) {
-	var k addedKey
+// returns it as the account now holds it: unconfirmed, unless the
+// account had confirmed it already.
+func (c *Client) AddKey(ctx context.Context, token, key, password string) (Key, error) {
+	var k Key
 	err := c.do(ctx, "POST", "/api/v1/keys", token, map[string]string{"key": key, "password": password}, &k)
-	return k.Fingerprint, err
+	return k, err
 }
 
 // Chat writes text in a table's chat channel ("players" or "spectators")

@@ -80,7 +80,7 @@ func endpoints() []endpoint {
 		{"SignOut", "DELETE", `/api/v1/sessions`, nil, false},
 		{"EndOtherSessions", "DELETE", `/api/v1/account/sessions`, typeOf[ended](), false},
 		{"Keys", "GET", `/api/v1/keys`, typeOf[keyList](), false},
-		{"AddKey", "POST", `/api/v1/keys`, typeOf[addedKey](), false},
+		{"AddKey", "POST", `/api/v1/keys`, typeOf[Key](), false},
 		{"DeleteKey", "DELETE", `/api/v1/keys/.+`, nil, false}, // a fingerprint may hold "/", escaped in the request
 		{"Settings", "GET", `/api/v1/account/settings`, typeOf[Settings](), false},
 		{"SetHidden", "PUT", `/api/v1/account/settings`, typeOf[Settings](), false},
@@ -480,9 +480,12 @@ func TestWireTypes(t *testing.T) {
 	// An SSH key, used once (as the SSH door records a sign-in).
 	pub, _, _ := ed25519.GenerateKey(rand.Reader)
 	sp, _ := ssh.NewPublicKey(pub)
-	fp, err := ann.AddKey(ctx, annS.Token, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sp)))+" ann@here", "correct horse battery")
+	k, err := ann.AddKey(ctx, annS.Token, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sp)))+" ann@here", "correct horse battery")
 	must("Ann adds a key", err)
-	must("the key signs in", db.KeyUsed(ctx, fp, time.Now()))
+	if k.Confirmed {
+		t.Errorf("a key pasted is confirmed: %+v", k)
+	}
+	must("the key signs in", db.KeyUsed(ctx, k.Fingerprint, time.Now()))
 	if ks, err := ann.Keys(ctx, annS.Token); err != nil || len(ks) != 1 || ks[0].Used == nil {
 		t.Fatalf("Ann's keys: %+v, %v", ks, err)
 	}
@@ -495,9 +498,9 @@ func TestWireTypes(t *testing.T) {
 	must("Cy signs up", err)
 	cyPub, _, _ := ed25519.GenerateKey(rand.Reader)
 	cySP, _ := ssh.NewPublicKey(cyPub)
-	cyFP, err := cy.AddKey(ctx, cyS.Token, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(cySP))), "correct horse battery")
+	cyKey, err := cy.AddKey(ctx, cyS.Token, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(cySP))), "correct horse battery")
 	must("Cy adds a key", err)
-	must("Cy removes it", cy.DeleteKey(ctx, cyS.Token, cyFP))
+	must("Cy removes it", cy.DeleteKey(ctx, cyS.Token, cyKey.Fingerprint))
 	if ks, err := cy.Keys(ctx, cyS.Token); err != nil || len(ks) != 0 {
 		t.Errorf("Cy's keys after the removal: %+v, %v", ks, err)
 	}
