@@ -70,8 +70,11 @@ func TestSSHKeysOnAccountPage(t *testing.T) {
 	ann.TypeIn("#ssh-key-password", "correct horse battery")
 	ann.Click("#ssh-key-add button[type=submit]")
 	ann.Wait("the key in the list", fmt.Sprintf(`document.querySelector("#ssh-keys").textContent.includes(%q)`, fp))
+	ann.Wait("the notice saying how to confirm it", `(document.getElementById("toast")||{}).textContent.includes("type your password there to confirm it")`)
 	row := ann.Text("#ssh-keys")
-	if !strings.Contains(row, "ann@laptop") || !strings.Contains(row, "added") || !strings.Contains(row, "never used yet") {
+	// Pasted, it signs in once confirmed at the SSH door, which the row
+	// and the notice say.
+	if !strings.Contains(row, "ann@laptop") || !strings.Contains(row, "added") || !strings.Contains(row, "not confirmed yet") {
 		t.Fatalf("the key's row: %q", row)
 	}
 

@@ -308,7 +308,9 @@ function sshKeys() {
       const { keys } = await call("GET", "/keys");
       fill(list, keys.length ? keys.map(k => h("li", { class: "ssh-key" },
         h("code", { class: "fingerprint" }, k.fingerprint), " ", k.type, k.comment ? ` (${k.comment})` : "",
-        h("br"), h("span", { class: "help" }, `added ${when(k.added)}; `, k.used ? `last signed in ${when(k.used)}` : "never used yet"), " ",
+        h("br"), h("span", { class: "help" }, `added ${when(k.added)}; `,
+          !k.confirmed ? "not confirmed yet: it signs you in once you connect over SSH with it and type your password there"
+            : k.used ? `last signed in ${when(k.used)}` : "never used yet"), " ",
         h("button", { type: "button", class: "delete-key", "aria-label": `Delete the key ${k.fingerprint}`, onclick: async () => {
           if (!window.confirm(`Delete the key ${k.fingerprint}? It will no longer sign you in over SSH.`)) return;
           try { await call("DELETE", "/keys/" + encodeURIComponent(k.fingerprint)); toast("Key deleted"); show(); } catch (e) { msg.textContent = e.message; }
@@ -334,14 +336,14 @@ function sshKeys() {
     try {
       const k = await call("POST", "/keys", { key: text.value.trim(), password: pw.value });
       text.value = pw.value = "";
-      toast(`Key ${k.fingerprint} added`);
+      toast(k.confirmed ? `Key ${k.fingerprint} added` : `Key ${k.fingerprint} added: connect over SSH with it once and type your password there to confirm it`);
       show();
     } catch (ex) { msg.textContent = ex.message; }
   } }, field("Add a public key (the .pub file, one line)", text),
   field("Your password", pw, "Needed to add a key, which signs you in without one."), msg, h("button", { type: "submit" }, "Add the key"));
   return h("section", { class: "card", id: "ssh-keys-card", "aria-labelledby": "ssh-keys-title" },
     h("h2", { id: "ssh-keys-title" }, "SSH keys"),
-    h("p", { class: "help" }, "A key listed here signs you in at the SSH door without a password."),
+    h("p", { class: "help" }, "A key listed here signs you in at the SSH door without a password, once confirmed: the first time you connect with it, the door asks your password, which shows the key is yours (anyone may paste a public key)."),
     list, add);
 }
 

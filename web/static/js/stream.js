@@ -268,7 +268,9 @@ function act(ev) {
     case "keyAdded":
       // A key added by someone else signs in as this account: say so on
       // every page the account has open.
-      if (ev.key) toast(`An SSH key was added to your account: ${ev.key.fingerprint}. Not you? Delete it on your account page.`);
+      if (ev.key) toast(ev.key.confirmed
+        ? `An SSH key was confirmed for your account over SSH: ${ev.key.fingerprint}. It signs you in. Not you? Delete it on your account page.`
+        : `An SSH key was added to your account: ${ev.key.fingerprint}. Not you? Delete it on your account page.`);
       break;
     case "followOnline":
     case "followPlaying":
