@@ -46,6 +46,8 @@ type clockEnv struct {
 	// late, when set, is the server's clock in place of clock: a timer
 	// late to fire.
 	late *lateClock
+	// ahead makes the daily puzzles ahead (server.Config.DailyAhead).
+	ahead bool
 	// lim is the door's limits (the defaults where unset).
 	lim limit.Limits
 	db  store.Store
@@ -88,7 +90,7 @@ func (e *clockEnv) start() {
 	if e.late != nil {
 		clock = e.late
 	}
-	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: newBot, Clock: clock})
+	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: newBot, Clock: clock, DailyAhead: e.ahead})
 	if err != nil {
 		e.t.Fatal(err)
 	}

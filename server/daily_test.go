@@ -21,6 +21,7 @@ import (
 	"parlour/games/salvo"
 	"parlour/lexicon"
 	"parlour/server/daily"
+	"parlour/server/internal/servertest"
 	"parlour/server/players"
 	"parlour/server/table"
 	"parlour/store"
@@ -653,6 +654,81 @@ func TestDailyPuzzleMadeOnce(t *testing.T) {
 	}
 	if next := e.puzzle("quizl", e.daily("quizl", "").Day); next == first {
 		t.Error("the next day's puzzle is the first day's")
+	}
+}
+
+// TestDailyMadeAhead: a server that makes the daily puzzles ahead makes
+// the day's as it starts, with nobody asking: the Salvo is stored before
+// anyone plays it, and a start of the Quizl while it is made waits for
+// that making rather than make another. Once the next day begins, its
+// puzzle is made with nobody asking either.
+func TestDailyMadeAhead(t *testing.T) {
+	t.Parallel()
+	entered, release := make(chan struct{}, 4), make(chan struct{})
+	var once sync.Once
+	letGo := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(letGo)
+	var made atomic.Int32
+	e := &clockEnv{t: t, path: filepath.Join(t.TempDir(), "p.db"), clock: newFakeClock(), ahead: true}
+	e.newBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+		b, err := games.NewBot(g, level, seed, lex)
+		if err != nil || g != "quizl" || level != game.Strong {
+			return b, err
+		}
+		made.Add(1)
+		return heldSetup{b, entered, release}, nil
+	}
+	e.start()
+	t.Cleanup(e.stop)
+	begun := func(what string) {
+		t.Helper()
+		select {
+		case <-entered:
+		case <-time.After(time.Minute):
+			t.Fatalf("waited a minute for %s", what)
+		}
+	}
+	latest := func(g string) string {
+		day, err := e.db.(store.Dailies).LatestDailyDay(context.Background(), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return day
+	}
+	begun("the day's Quizl to be made as the server starts")
+	out := make(chan int, 1)
+	go func() {
+		st, _ := e.call("POST", "/api/v1/daily/quizl", e.identity("Ann"), nil)
+		out <- st
+	}()
+	letGo()
+	if st := <-out; st != 201 {
+		t.Fatalf("Ann's start of the Quizl while it was made: %d, want 201", st)
+	}
+	servertest.Eventually(t, time.Minute, "the day's Salvo to be stored", func() bool { return latest("salvo") == "2026-03-01" })
+	if n := made.Load(); n != 1 {
+		t.Errorf("the day's Quizl was made %d times, want once", n)
+	}
+
+	// Hours at a time to the next day's first hour, then a second at a
+	// time: the next day begins whenever the server's timer is set.
+	next := time.Date(2026, 3, 2, 1, 0, 0, 0, time.UTC)
+	servertest.Eventually(t, time.Minute, "the next day's Quizl to be made", func() bool {
+		step := time.Second
+		if e.clock.Now().Before(next) {
+			step = time.Hour
+		}
+		e.clock.Advance(step)
+		select {
+		case <-entered:
+			return true
+		default:
+			return false
+		}
+	})
+	servertest.Eventually(t, time.Minute, "the next day's Quizl to be stored", func() bool { return latest("quizl") == "2026-03-02" })
+	if n := made.Load(); n != 2 {
+		t.Errorf("the Quizl was made %d times over two days, want twice", n)
 	}
 }
 

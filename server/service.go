@@ -94,6 +94,13 @@ type Config struct {
 	// SMTP, when set, is where the players' e-mail goes (server/mail);
 	// without it no mail is sent and the API says e-mail is not offered.
 	SMTP *mail.SMTP
+	// DailyAhead, when set, makes each day's daily puzzles in the
+	// background, as the server starts and just after each UTC day
+	// begins (daily.Service.Ahead), rather than at the day's first
+	// attempt, which would wait seconds for them. cmd/parlour sets it;
+	// tests leave it off, so that the strong computer does not make
+	// puzzles on every server they start.
+	DailyAhead bool
 	// MailRetryDelay, when set, is the mail's first wait after a failed
 	// delivery (mail.RetryDelay); tests shorten it.
 	MailRetryDelay time.Duration
@@ -156,6 +163,9 @@ type Service struct {
 	// are all written (auth.NoteUses).
 	sessions *sessionSweep
 	usesDone chan struct{}
+	// dailyDone is closed once the daily puzzles made ahead
+	// (Config.DailyAhead) have stopped; nil when none are.
+	dailyDone chan struct{}
 }
 
 // New builds a service on cfg: the table service rebuilds every live
@@ -350,6 +360,14 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	s.mail.Store(m)
 	s.daily = daily.New(daily.Config{Tables: s.Service, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger,
 		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s.playersService})
+	if cfg.DailyAhead {
+		d, dctx, done := s.daily, s.ctx, make(chan struct{})
+		s.dailyDone = done
+		go func() {
+			defer close(done)
+			d.Ahead(dctx)
+		}()
+	}
 	if s.moderation, err = moderation.New(moderation.Config{Store: cfg.Store, Tables: s.Service, Players: s.playersService,
 		Filter: cfg.ChatFilter, Logger: cfg.Logger, Closed: s.accountClosed, Renamed: s.accountRenamed,
 		Refunded: func(identity string, r store.Refund) {
@@ -473,6 +491,9 @@ func (s *Service) Close() {
 	s.cancel()
 	if s.usesDone != nil {
 		<-s.usesDone
+	}
+	if s.dailyDone != nil {
+		<-s.dailyDone
 	}
 	if s.house != nil {
 		s.house.stop()

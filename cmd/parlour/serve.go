@@ -813,7 +813,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, metric
 	cfg := server.Config{
 		Store: db, Games: games.Registry(), NewBot: games.NewBot,
 		BaseURL: public, Logger: log, OpenExpiry: topt.openExpiry, ParkAfter: topt.parkAfter, LeftMemory: topt.leftMemory, ChatFilter: filter, RatedPerPair: topt.ratedPerPair,
-		HouseLexicons: house, Calendar: cal,
+		HouseLexicons: house, Calendar: cal, DailyAhead: true,
 	}
 	if mo.smtp != nil {
 		cfg.SMTP = mo.smtp

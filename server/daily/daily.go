@@ -289,28 +289,40 @@ func tableSeed(pz store.DailyPuzzle) uint64 {
 // no longer than its own ctx: the making goes on without the asker that
 // began it, since the others wait for it too.
 func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string) (store.DailyPuzzle, error) {
-	key := name + "/" + day
-	s.mu.Lock()
-	if pz, ok := s.puzzles[key]; ok {
-		s.mu.Unlock()
+	pz, m, mine := s.claim(name, day)
+	if m == nil {
 		return pz, nil
 	}
-	m := s.making[key]
-	if m == nil {
-		m = &making{done: make(chan struct{})}
-		if s.making == nil {
-			s.making = make(map[string]*making)
-		}
-		s.making[key] = m
+	if mine {
 		go s.makeShared(context.WithoutCancel(ctx), ds, name, day, m)
 	}
-	s.mu.Unlock()
 	select {
 	case <-m.done:
 		return m.pz, m.err
 	case <-ctx.Done():
 		return store.DailyPuzzle{}, fmt.Errorf("waiting for the daily %s of %s: %w", name, day, ctx.Err())
 	}
+}
+
+// claim returns game's puzzle of day when this node keeps it; else the
+// making of it under way, mine when there was none and the caller is to
+// make it (makeShared), which every other asker waits for.
+func (s *Service) claim(name, day string) (pz store.DailyPuzzle, m *making, mine bool) {
+	key := name + "/" + day
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if pz, ok := s.puzzles[key]; ok {
+		return pz, nil, false
+	}
+	if m := s.making[key]; m != nil {
+		return store.DailyPuzzle{}, m, false
+	}
+	m = &making{done: make(chan struct{})}
+	if s.making == nil {
+		s.making = make(map[string]*making)
+	}
+	s.making[key] = m
+	return store.DailyPuzzle{}, m, true
 }
 
 // makeShared makes the puzzle m stands for, keeps it, and tells those waiting.
@@ -396,6 +408,9 @@ func (s *Service) makePuzzle(ctx context.Context, ds store.Dailies, name, day st
 			raw, err = bot.Setup(bctx, cfg, 0)
 			cancel()
 		}
+		if err != nil && ctx.Err() != nil {
+			return store.DailyPuzzle{}, fmt.Errorf("making the daily %s of %s: %w", name, day, ctx.Err())
+		}
 		if err != nil {
 			s.log.Warn("daily puzzle: the strong computer made none, so a random one", "game", name, "day", day, "err", err)
 			raw = nil
@@ -410,6 +425,101 @@ func (s *Service) makePuzzle(ctx context.Context, ds store.Dailies, name, day st
 		return store.DailyPuzzle{}, fmt.Errorf("making the daily %s of %s: %w", name, day, err)
 	}
 	return ds.PutDailyPuzzle(ctx, store.DailyPuzzle{Game: name, Day: day, Setup: raw, Created: s.now().UTC()})
+}
+
+// aheadMargin is how long after a UTC day begins Ahead makes its
+// puzzles: a node whose clock runs a little ahead of the store's (which
+// decides the day in a cluster, see today) would otherwise find the day
+// not begun yet. aheadRetry is the wait before trying again after a
+// failure.
+const (
+	aheadMargin = 5 * time.Second
+	aheadRetry  = time.Minute
+)
+
+// Ahead makes today's puzzle of every game that has one, at once and
+// again just after each UTC day begins, until ctx ends: a puzzle made
+// at the day's first start keeps that player waiting seconds for the
+// strong computer. It makes no puzzle before its day: the store would
+// then call that day the latest (LatestDailyDay), and today would begin
+// it early. A start that comes while Ahead makes a puzzle waits for the
+// same making (claim). Every node of a cluster may run it: the store
+// keeps the first puzzle made of a day (PutDailyPuzzle), and the other
+// nodes get that one. It returns at once on a store without daily
+// puzzles, or a server without a game that has one.
+func (s *Service) Ahead(ctx context.Context) {
+	ds, err := s.dailies()
+	if err != nil || len(s.dailyGames()) == 0 {
+		return
+	}
+	clock := s.tables.Config().Clock
+	for {
+		wait := aheadRetry
+		day, err := s.makeToday(ctx, ds)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			s.log.Warn("daily puzzles: making today's ahead", "err", err)
+		default:
+			wait = untilNext(s.now(), day)
+		}
+		wake := make(chan struct{})
+		t := clock.AfterFunc(wait, func() { close(wake) })
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			t.Stop()
+			return
+		}
+	}
+}
+
+// untilNext returns how long from now Ahead waits to make the puzzles
+// of the day after day: aheadMargin past its beginning, or from now once
+// that is past (the store's clock, which said day, runs behind now).
+func untilNext(now time.Time, day string) time.Duration {
+	d, _ := time.Parse(dayLayout, day)
+	return max(d.AddDate(0, 0, 1).Sub(now), 0) + aheadMargin
+}
+
+// makeToday makes today's puzzle of each game with one, unless this node
+// keeps it already, and returns the day (the earliest, should a clock
+// set back leave one game's latest puzzle ahead); the making stops with
+// ctx. A game whose puzzle fails does not keep the others from being
+// made.
+func (s *Service) makeToday(ctx context.Context, ds store.Dailies) (string, error) {
+	var today string
+	var errs []error
+	for _, name := range s.dailyGames() {
+		day, err := s.today(ctx, ds, name)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("the day of the daily %s: %w", name, err))
+			continue
+		}
+		if today == "" || day < today {
+			today = day
+		}
+		_, m, mine := s.claim(name, day)
+		switch {
+		case m == nil:
+			continue
+		case mine:
+			s.makeShared(ctx, ds, name, day, m)
+		default:
+			select {
+			case <-m.done:
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+		}
+		if m.err != nil {
+			errs = append(errs, m.err)
+			continue
+		}
+		s.log.Info("daily puzzle ready", "game", name, "day", day)
+	}
+	return today, errors.Join(errs...)
 }
 
 // Today returns today's puzzle of game with p's attempt at it, if

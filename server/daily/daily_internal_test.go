@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"parlour/game"
 	"parlour/games"
@@ -216,5 +217,36 @@ func playMove(t *testing.T, st game.State, move string) {
 			t.Fatalf("no salvo at %s is taken", todo)
 		}
 		todo = todo[n:]
+	}
+}
+
+// TestUntilNext: the next day's puzzles are made just after it begins,
+// however far away that is, and soon when the day's clock runs behind.
+func TestUntilNext(t *testing.T) {
+	t.Parallel()
+	at := func(day, clock string) time.Time {
+		tm, err := time.Parse("2006-01-02 15:04:05", day+" "+clock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tm
+	}
+	for _, c := range []struct {
+		name string
+		now  time.Time
+		day  string
+		want time.Duration
+	}{
+		{"the day begun", at("2026-03-01", "00:00:05"), "2026-03-01", 24*time.Hour - 5*time.Second + aheadMargin},
+		{"noon", at("2026-03-01", "12:00:00"), "2026-03-01", 12*time.Hour + aheadMargin},
+		{"a second before midnight", at("2026-03-01", "23:59:59"), "2026-03-01", time.Second + aheadMargin},
+		{"midnight", at("2026-03-02", "00:00:00"), "2026-03-01", aheadMargin},
+		{"the store's clock behind", at("2026-03-02", "00:00:03"), "2026-03-01", aheadMargin},
+		{"across a month", at("2026-02-28", "18:00:00"), "2026-02-28", 6*time.Hour + aheadMargin},
+		{"a day set ahead by a clock set back", at("2026-03-01", "12:00:00"), "2026-03-02", 36*time.Hour + aheadMargin},
+	} {
+		if got := untilNext(c.now, c.day); got != c.want {
+			t.Errorf("%s: %v after %s, want %v", c.name, got, c.now.Format(time.DateTime), c.want)
+		}
 	}
 }
