@@ -39,6 +39,8 @@ type fixture struct {
 	chatGate func(ctx context.Context, identity, text string) error
 	// mayPlay may refuse a game beside others (Config.MayPlay).
 	mayPlay MayPlay
+	// mayJoin may refuse a join beside others (Config.MayJoin).
+	mayJoin MayJoin
 	// newBot makes the computer players (nil: servertest.Bots).
 	newBot func(gameName, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error)
 }
@@ -66,7 +68,7 @@ func (f *fixture) open() {
 		bots = servertest.Bots
 	}
 	s, err := New(context.Background(), Config{Store: st, Games: servertest.Registry(), NewBot: bots, Lexicon: servertest.Lexicon,
-		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, ParkAfter: f.parkAfter, Clock: f.clock, Observers: f.observers, Shut: f.shut, Placement: f.place, ChatGate: f.chatGate, MayPlay: f.mayPlay})
+		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, ParkAfter: f.parkAfter, Clock: f.clock, Observers: f.observers, Shut: f.shut, Placement: f.place, ChatGate: f.chatGate, MayPlay: f.mayPlay, MayJoin: f.mayJoin})
 	if err != nil {
 		f.t.Fatal(err)
 	}

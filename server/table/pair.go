@@ -3,12 +3,14 @@ package table
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"slices"
 	"sync"
 	"time"
 
 	"parlour/game"
 	"parlour/server/auth"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -134,5 +136,50 @@ func (s *Service) Pair(ctx context.Context, pr Pairing) (Seated, error) {
 	t.mu.Lock()
 	s.started(t)
 	t.unlock()
+	if pr.Challenge != "" {
+		if err := s.unseatClosed(ctx, t); err != nil {
+			return Seated{}, err
+		}
+	}
 	return Seated{Table: t.id, Seat: mine, Token: tok, Invite: s.invite(t.id)}, nil
+}
+
+// unseatClosed asks the root's MayPlay again about each player of t, a
+// challenge's table just made, and, while its game has not begun, gives
+// the table up for the first it refuses (a moderator closed their
+// account), as the close's sweep (Vacate) would have, and returns the
+// refusal. The acceptance checked the players before making the table,
+// but a close may land in between, and its sweep finds only the tables
+// already in memory. Asked once t is there, the close is either seen
+// here or stored after it, and then its sweep finds t. A game begun at
+// once (no setups) is left under way, as the sweep leaves one, for the
+// closed player to resign or the other to claim. A seek's table and an
+// event's are left to them: the seeks let a pairing under way as a close
+// lands make its table (seek.Service.Drop), and an event withdraws a
+// closed player and scores a seat not taken as a forfeit.
+func (s *Service) unseatClosed(ctx context.Context, t *table) error {
+	if s.cfg.MayPlay == nil {
+		return nil
+	}
+	t.mu.Lock()
+	seats, begun := slices.Clone(t.m.Seats), t.m.Started
+	t.unlock()
+	if begun {
+		return nil
+	}
+	for _, st := range seats {
+		err := s.cfg.MayPlay(ctx, []PairedSeat{{Identity: st.Identity, Name: st.Name, Guest: st.Player == "guest"}})
+		if err == nil {
+			continue
+		}
+		why := refuse.Said(s.log, err)
+		// A table the sweep gave up first (410), or whose game began
+		// meanwhile (409), is as the close leaves it.
+		_, lerr := s.leaveTable(ctx, &auth.Principal{Identity: st.Identity}, t.id, why)
+		if code := refuse.Status(lerr); lerr != nil && code != http.StatusConflict && code != http.StatusGone {
+			s.log.Warn("giving up a table made for a closed account", "table", t.id, "identity", st.Identity, "err", lerr)
+		}
+		return err
+	}
+	return nil
 }

@@ -411,6 +411,19 @@ func (s *Service) mayJoin(ctx context.Context, joiner string, others []PairedSea
 	return nil
 }
 
+// stillPlays refuses a the seat it is taking when the root's MayPlay
+// says a moderator has closed a's account. Its session was good when the
+// request came in, but a close may have landed since, and the close's
+// sweep (Vacate) gives up only the seats it finds. Asked with the
+// table's lock held, the close is either seen here or stored after it,
+// and then its sweep, which takes the same lock, finds the seat.
+func (s *Service) stillPlays(ctx context.Context, a asker) error {
+	if s.cfg.MayPlay == nil || !a.account {
+		return nil // a guest has no account to close
+	}
+	return s.cfg.MayPlay(ctx, []PairedSeat{{Identity: a.identity, Name: a.name}})
+}
+
 // JoinRequest asks for an open seat.
 type JoinRequest struct {
 	Name string `json:"name,omitempty"`
@@ -437,7 +450,8 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req Jo
 	// may still play, whether a block keeps the asker from them, and a
 	// rated game's count of their games together ask the store; and
 	// again under it, with the seating: a player seated meanwhile (two
-	// joins at once) is checked in another round.
+	// joins at once) is checked in another round. The asker's own
+	// account is asked only under it (stillPlays).
 	var counted bool
 	for try := 1; ; try++ {
 		t.mu.Lock()
@@ -473,6 +487,9 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req Jo
 	defer t.unlock()
 	if counted {
 		defer s.ratedStart.Unlock() // before t.unlock tells the observers
+	}
+	if err := s.stillPlays(ctx, who); err != nil {
+		return Seated{}, err
 	}
 	t.lastUse = time.Now()
 	if i := slices.IndexFunc(t.m.Seats, func(st seatMeta) bool { return st.Identity == who.identity }); i >= 0 {
