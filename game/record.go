@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -221,6 +222,36 @@ func foldKey(name string) string {
 	return b.String()
 }
 
+// notJSON says where b, which is not JSON, goes wrong: the line and
+// column of the byte at offset (as json.SyntaxError counts, one past it)
+// and what is written there, rather than the decoder's words ("invalid
+// character 'h' looking for beginning of value").
+func notJSON(b []byte, offset int64) string {
+	at := int(min(max(offset-1, 0), int64(len(b))))
+	// A bare word ("nim", where a string was meant) goes wrong at its
+	// second letter, in the decoder's eyes: the word is shown whole.
+	for at > 0 && at <= len(b) && isWordByte(b[at-1]) && (at == len(b) || isWordByte(b[at])) {
+		at--
+	}
+	line := 1 + bytes.Count(b[:at], []byte("\n"))
+	start := bytes.LastIndexByte(b[:at], '\n') + 1
+	col := 1 + utf8.RuneCount(b[start:at])
+	rest := b[at:]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	there := []rune(strings.TrimRight(string(rest), "\r"))
+	if len(there) > 20 {
+		there = append(there[:20], '…')
+	}
+	return fmt.Sprintf("it is not JSON: it goes wrong at line %d, column %d, at %q", line, col, string(there))
+}
+
+// isWordByte reports whether c is an ASCII letter or digit.
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
 // recordProblem says in a player's words why b, which encoding/json
 // refused with err, is not a record. Its own errors name Go's types and
 // fields ("cannot unmarshal number -1 into Go struct field Record.seed of
@@ -234,8 +265,7 @@ func recordProblem(b []byte, err error) string {
 	}
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
-		line := 1 + bytes.Count(b[:min(max(syn.Offset-1, 0), int64(len(b)))], []byte("\n"))
-		return fmt.Sprintf("it is not JSON: %v (line %d)", syn, line)
+		return notJSON(b, syn.Offset)
 	}
 	// Read it again as encoding/json does (names in any case, a name
 	// given twice, bad UTF-8 let through), for the path to what is

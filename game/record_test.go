@@ -260,7 +260,8 @@ func TestDecodeRejects(t *testing.T) {
 		{"time with a space", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [], "aborted": {"by": "A", "at": "2026-11-24 12:00:41Z"}}`, `field "aborted/at" should be a time as RFC 3339 writes it (2026-11-24T12:00:41Z), not "2026-11-24 12:00:41Z"`},
 		{"a long bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "` + strings.Repeat("x", 100) + `"}]}`, `not "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"`},
 		{"time a number", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": 1764000000}]}`, `field "moves/0/at" should be a time as RFC 3339 writes it (2026-11-24T12:00:41Z), not 1764000000`},
-		{"not json", `hello`, "it is not JSON"},
+		{"not json", `hello`, `it is not JSON: it goes wrong at line 1, column 1, at "hello"`},
+		{"not json further on", "{\"parlour\": 1,\n  \"game\": nim, \"players\": [\"Ann\", \"Ben\", \"Cy\"]}", `it is not JSON: it goes wrong at line 2, column 11, at "nim, \"players\": [\"An…"`},
 		// A key given twice is refused, not read as its last value: the
 		// moves written first would be lost without a word.
 		{"moves twice", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1"}], "moves": []}`, `the key "moves" appears twice in one object`},
