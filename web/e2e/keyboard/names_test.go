@@ -52,6 +52,12 @@ func TestAccessibleNames(t *testing.T) {
 	if want := []string{"submarine 1 (2)", "submarine 2 (2)"}; !slices.Equal(ships[3:], want) {
 		t.Errorf("the ship picker's submarines read %q, want %q", ships[3:], want)
 	}
+	// A placed ship's tick is read as the word, not as "check mark".
+	ann.Click("#s-random")
+	ann.Wait("the fleet placed", `[...document.querySelectorAll('`+radios+`')].every(b => b.textContent.includes("✓"))`)
+	if got := ann.AXNames(radios); len(got) != 5 || got[0] != "battleship (5), placed" {
+		t.Errorf("the ship picker of a placed fleet reads %q, want \"battleship (5), placed\" first", got)
+	}
 
 	salvoToOutline(t, ann, ben)
 	boxes := ann.AXNames("#s-outline input")

@@ -114,6 +114,8 @@ export function setup(ctx) {
     fill(shipSel, ...SHIPS.map(([, len], i) => h("button", {
       type: "button", role: "radio", "aria-checked": String(i === cur), class: i === cur ? "primary" : "",
       tabindex: i === cur ? 0 : -1, onclick: () => { cur = i; draw(); }, onkeydown: e => pick(e, i),
+      // A placed ship's tick is for the eye; a screen reader says "placed".
+      "aria-label": fleet[i] ? `${shipLabel(i)} (${len}), placed` : null,
     }, `${shipLabel(i)} (${len})${fleet[i] ? " ✓" : ""}`)));
     if (ship >= 0) shipSel.children[ship].focus();
     dirBtn.textContent = `Direction: ${DIRS[dir][2]} (R)`;
