@@ -186,6 +186,17 @@ func TestDailyAcrossDays(t *testing.T) {
 		}
 	}
 
+	// The invite link of an attempt opens to its own player, and to
+	// nobody else while the day lasts.
+	for _, c := range []struct {
+		who, token string
+		st         int
+	}{{"Hal", halSeat, 200}, {"nobody", "", 403}, {"Ann", ann, 403}} {
+		if st, b := e.call("GET", "/t/"+halTable, c.token, nil); st != c.st || strings.Contains(string(b), pw) {
+			t.Errorf("%s follows Hal's invite link: %d %s, want %d without the password", c.who, st, clip(b), c.st)
+		}
+	}
+
 	// A second attempt is refused with the first result.
 	st, b := e.call("POST", "/api/v1/daily/quizl", ben, nil)
 	var refusal daily.Refusal

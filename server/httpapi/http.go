@@ -853,7 +853,19 @@ func (h *Handler) invite(w http.ResponseWriter, r *http.Request) {
 		h.static.ServeHTTP(w, r)
 		return
 	}
-	u, err := h.tables.View(r.Context(), nil, r.PathValue("id"))
+	// The page is anybody's, but some tables show only to their players
+	// (an attempt at today's daily puzzle): one who sends their token or
+	// cookie sees theirs. A token that no longer signs in reads the page
+	// as anybody.
+	p, err := h.principal(r)
+	if refuse.Status(err) == http.StatusTooManyRequests {
+		refuse.Write(w, r, h.log, err)
+		return
+	}
+	if err != nil {
+		p = nil
+	}
+	u, err := h.tables.View(r.Context(), p, r.PathValue("id"))
 	if err != nil {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(refuse.Status(err))
