@@ -507,3 +507,66 @@ func TestHeaderTabOrderIsVisualOrder(t *testing.T) {
 		t.Errorf("after the width changed the keyboard is on %q, not the account", got)
 	}
 }
+
+// TestSalvoTabOrderIsVisualOrder presses Tab through a Salvo player's
+// table on a phone and on a desktop, the width changed under the open
+// page: the keyboard meets the ocean aimed at, the controls and the
+// player's own ocean in the order they are drawn. On a phone the ocean
+// aimed at is drawn above the controls, and Tab went to the controls
+// first.
+func TestSalvoTabOrderIsVisualOrder(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	id, tok := salvoUnderWay(t, base)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.Do("a 360-pixel phone", chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+	ann.Open("/")
+	e2e.Eval[bool](ann, `(localStorage.setItem("parlour.seats", JSON.stringify({"`+id+`": {seat: 0, token: "`+tok+`"}})), localStorage.setItem("parlour.guide.salvo", "1"), true)`)
+	ann.Open("/t/" + id)
+	ann.Wait("both oceans", `document.querySelectorAll('.salvo [data-board="1"] .cell, .salvo [data-board="own"] .cell').length === 200`)
+	// part names the part of the table a Tab stop is in, and where that
+	// part is drawn on the page (a focus scrolls it into view).
+	const part = `(a => {
+		const p = a.closest('[data-board="1"]') || a.closest("#s-controls") || a.closest('[data-board="own"]');
+		if (!p) return {Name: ""};
+		const r = p.getBoundingClientRect();
+		return {Name: p.id || p.dataset.board, L: r.left + scrollX, T: r.top + scrollY, R: r.right + scrollX, B: r.bottom + scrollY};
+	})(document.activeElement)`
+	for _, w := range []int64{360, 1200, 390} {
+		ann.Do("the width", chromedp.EmulateViewport(w, 740))
+		phone := w < 480
+		// The page is laid out for the width once the controls are drawn
+		// below the ocean aimed at on a phone, above it elsewhere.
+		ann.Wait("the layout", fmt.Sprintf(`window.matchMedia("(max-width: 30rem)").matches === %v && (document.querySelector("#s-controls").getBoundingClientRect().top > document.querySelector('.salvo [data-board="1"]').getBoundingClientRect().top) === %v`, phone, phone))
+		ann.Do("focus the page's start", chromedp.Focus(chromedp.CSS("#main")))
+		var parts []tabStop
+		for range 60 {
+			ann.Do("press Tab", chromedp.KeyEvent(kb.Tab))
+			at := e2e.Eval[tabStop](ann, part)
+			if at.Name == "" {
+				if len(parts) >= 3 {
+					break
+				}
+				continue
+			}
+			if len(parts) == 0 || parts[len(parts)-1].Name != at.Name {
+				parts = append(parts, at)
+			}
+		}
+		var names []string
+		for i, p := range parts {
+			names = append(names, p.Name)
+			if i > 0 && p.T < parts[i-1].T-1 && !(p.L >= parts[i-1].R-1) {
+				t.Errorf("at %d pixels, Tab goes from %s to %s, drawn above it", w, parts[i-1].Name, p.Name)
+			}
+		}
+		want := []string{"s-controls", "1", "own"}
+		if phone {
+			want = []string{"1", "s-controls", "own"}
+		}
+		if !slices.Equal(names, want) {
+			t.Errorf("at %d pixels, Tab goes through the table as %q, want %q", w, names, want)
+		}
+	}
+}

@@ -329,7 +329,12 @@ export function play(ctx) {
   const keepOutline = () => { try { sessionStorage.setItem(outlineKey(outlineOf), JSON.stringify(outline)); } catch { /* no storage: nothing kept */ } };
   const dropOutline = () => { try { sessionStorage.removeItem(outlineKey(outlineOf)); } catch { /* nothing kept */ } };
   const err = h("p", { class: "error", role: "alert" });
-  const boards = h("div", { class: "boards" });
+  // The oceans aimed at, then your own: two parts of the boards, so that
+  // on a phone the controls go between them in the page itself, where
+  // they are drawn (placeControls), and Tab meets them in that order.
+  const aimed = h("div", { class: "boards-part" });
+  const mine = h("div", { class: "boards-part" });
+  const boards = h("div", { class: "boards" }, aimed, mine);
   const info = h("div");
   // Each ocean's Tab stop stays on the square last focused there across
   // redraws.
@@ -382,6 +387,19 @@ export function play(ctx) {
   const outlineBox = h("div", { class: "stack", id: "s-outline" });
   const controls = h("div", { class: "card stack", id: "s-controls" }, shotsNote, h("div", { class: "row" }, modeBtn), fireForm, aimNote, keysHelp, outlineBox, err);
   const root = h("div", { class: "salvo" }, h("div", { class: "layout-inner" }, controls, boards, info));
+  // On a phone the ocean aimed at comes first, then the controls, then
+  // your own ocean; elsewhere the controls come first. The page's order
+  // is the one drawn, which Tab and a screen reader follow. Moving the
+  // controls would blur what has the focus in them: it gets it back.
+  const phone = window.matchMedia("(max-width: 30rem)");
+  const placeControls = () => {
+    const had = controls.contains(document.activeElement) ? document.activeElement : null;
+    if (phone.matches) boards.insertBefore(controls, mine); else boards.before(controls);
+    if (had && document.activeElement !== had) had.focus();
+  };
+  placeControls();
+  const widthChanged = () => { if (root.isConnected) placeControls(); else phone.removeEventListener("change", widthChanged); };
+  phone.addEventListener("change", widthChanged);
   let view = null;
   async function send(mv) {
     err.textContent = "";
@@ -424,7 +442,8 @@ export function play(ctx) {
     if (v.must_outline) outlineFor(v.target);
     updateText(shotsNote, v.must_outline ? `Every ship of ${v.players[v.target].name} is sunk: outline the fleet to win.`
       : myTurn ? `Your salvo: ${plural(v.shots, "shot")} at ${v.players[v.target].name}. Chosen: ${aim.length ? aim.join(" ") : "none"}.` : `Shots in your next salvo: ${v.shots}`);
-    fill(boards);
+    fill(aimed);
+    fill(mine);
     // The tracking oceans: one per opponent fired at, and the current target's.
     const targets = [];
     if (v.target >= 0) targets.push(v.target);
@@ -481,7 +500,7 @@ export function play(ctx) {
       const tally = tr ? h("table", { class: "tally", "aria-label": `Hits on ${v.players[t].name}'s fleet by class` },
         h("tr", {}, h("th", {}, "Class"), h("th", {}, "Hits"), h("th", {}, "Sunk")),
         CLASSES.map(c => h("tr", {}, h("td", {}, c), h("td", {}, `${tr.hits[c] || 0} of ${c === "submarine" ? 4 : SHIPS[CLASSES.indexOf(c)][1]}`), h("td", {}, `${tr.sunk[c] || 0} of ${c === "submarine" ? 2 : 1}`)))) : null;
-      append(boards, h("section", { class: "board", "data-board": String(t) },
+      append(aimed, h("section", { class: "board", "data-board": String(t) },
         // An onlooker sees the shots at each ocean, and its fleet only
         // once the game is over.
         h("h3", {}, me >= 0 && !revealed ? `${your} shots at ${v.players[t].name}` : revealed ? `${v.players[t].name}'s fleet` : `${v.players[t].name}'s ocean`), g, tally));
@@ -491,7 +510,7 @@ export function play(ctx) {
       v.fleet.forEach((s, i) => s.squares.forEach((q, j) => { const p = parse(q); own.set(p[0] * 10 + p[1], { i, hit: s.hit[j] }); }));
       const incoming = new Map();
       v.salvos.filter(s => s.at === me).forEach(s => s.squares.forEach(q => incoming.set(q, s.number)));
-      append(boards, h("section", { class: "board", "data-board": "own" }, h("h3", {}, `${your} ocean`),
+      append(mine, h("section", { class: "board", "data-board": "own" }, h("h3", {}, `${your} ocean`),
         ocean(`${your} ocean with incoming salvos`, (r, c) => {
           const o = own.get(r * 10 + c);
           const n = incoming.get(name(r, c));
