@@ -178,7 +178,7 @@ func quizlText(b *strings.Builder, a *quizlbot.Analysis, name func(int) string, 
 		for _, tr := range m.Trips {
 			fmt.Fprintf(b, " TRIPPED over %s's password %s", owner(tr.Against), tr.Password)
 			if tr.AnnounceableAt > 0 {
-				fmt.Fprintf(b, "; it was the likeliest word from move %d (%s)", tr.AnnounceableAt, pct(tr.Probability))
+				fmt.Fprintf(b, "; the strong solver would have announced it at move %d (%s)", tr.AnnounceableAt, pct(tr.Probability))
 			}
 			b.WriteByte('.')
 		}

@@ -70,10 +70,11 @@ type TripNote struct {
 	// Password is the password the call uncovered: the line through the
 	// called square that the call completed.
 	Password string `json:"password"`
-	// AnnounceableAt is the index of the mover's earliest move at which
-	// the password was already the likeliest word and likely enough that
-	// the strong solver would have announced it (0 when it never was, up
-	// to the tripping call itself), and Probability its probability then.
+	// AnnounceableAt is the index of the mover's earliest move, up to the
+	// tripping call itself, at which the strong solver's move (the
+	// move's Strong) was to announce the password (0 when it never was),
+	// and Probability the password's probability then, from what the
+	// mover had seen, as an announcement's Probability.
 	AnnounceableAt int     `json:"announceable_at"`
 	Probability    float64 `json:"probability"`
 }
@@ -90,22 +91,21 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 		return nil, err
 	}
 	full := strong.vocab(cfg.Lexicon)[1]
-	cost := wrongCost(cfg.Rules, len(cfg.Players))
-	theta := max(0.05, cost/(cost+1)-strong.lv.eager) // as the strong solver's choose
 	index := make(map[string]int32, len(full.words))
 	for i, e := range full.words {
 		index[e.word] = int32(i)
 	}
-	// seen[seat][board] lists the mover's earlier beliefs about a grid,
-	// for trips: the move index, the likeliest word and its probability.
-	// Only those, not each analysis whole: a game of hundreds of moves
-	// (announcements without a penalty) would hold megabytes a move.
-	type look struct {
+	// said[seat][board] lists, for trips, the mover's moves at which the
+	// strong solver would have announced a word against a grid: the move
+	// index, the word and its probability then. Only those, not each
+	// analysis whole: a game of hundreds of moves (announcements without
+	// a penalty) would hold megabytes a move.
+	type say struct {
 		index int
-		best  int32
-		bestP float64
+		word  int32
+		p     float64
 	}
-	seen := map[[2]int][]look{}
+	said := map[[2]int][]say{}
 	out := &Analysis{Moves: []MoveNote{}}
 	for _, t := range turns {
 		if err := ctx.Err(); err != nil {
@@ -121,7 +121,8 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 		}
 		n := MoveNote{Index: t.Index, Seat: int(t.Seat), Move: t.Move, Against: -1}
 		rng := rand.New(rand.NewPCG(1, uint64(t.Index)))
-		n.Strong = strong.choose(v, cfg.Lexicon, rng, cfg.Rules)
+		d := strong.decide(v, cfg.Lexicon, rng, cfg.Rules)
+		n.Strong = d.move
 		as := map[int]*analysis{}
 		for i := range v.Boards {
 			bd := &v.Boards[i]
@@ -130,8 +131,14 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 			}
 			a := analyse(full, read(bd))
 			as[bd.Seat] = a
-			key := [2]int{int(t.Seat), bd.Seat}
-			seen[key] = append(seen[key], look{t.Index, a.best, a.bestP})
+			if w, ok := index[d.word]; ok && d.against == bd.Seat {
+				s := say{index: t.Index, word: w}
+				if a.wordP != nil {
+					s.p = a.wordP[w]
+				}
+				key := [2]int{int(t.Seat), bd.Seat}
+				said[key] = append(said[key], s)
+			}
 		}
 		f := strings.Fields(strings.ToLower(t.Move))
 		switch {
@@ -209,9 +216,9 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 				}
 				tn.Password = completed(grids[fin.Against], sq, index)
 				if w, ok := index[tn.Password]; ok {
-					for _, l := range seen[[2]int{int(t.Seat), fin.Against}] {
-						if l.best == w && l.bestP >= theta {
-							tn.AnnounceableAt, tn.Probability = l.index, l.bestP
+					for _, s := range said[[2]int{int(t.Seat), fin.Against}] {
+						if s.word == w {
+							tn.AnnounceableAt, tn.Probability = s.index, s.p
 							break
 						}
 					}

@@ -248,6 +248,22 @@ type opp struct {
 // choose picks the move: an announcement when some opponent's likeliest
 // password is worth the risk, else the best call.
 func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules game.Rules) string {
+	return b.decide(v, lex, rng, rules).move
+}
+
+// decision is a move choose picks, with the grid and word of an
+// announcement, so that the analysis can tell which password the strong
+// solver would have announced without reading the move back.
+type decision struct {
+	move string
+	// against is the announced grid's owner, -1 for a call or a
+	// resignation, and word the word announced.
+	against int
+	word    string
+}
+
+// decide is choose, answering the decision whole.
+func (b *Bot) decide(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules game.Rules) decision {
 	vs := b.vocab(lex)
 	var opps []opp
 	opening := true // no letter of any grid known yet
@@ -270,15 +286,16 @@ func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules 
 		opps = append(opps, opp{board: bd, k: k, a: a, trips: trips(vs[1], k)})
 	}
 	if len(opps) == 0 {
-		return "resign" // cannot happen: a seat done with every grid does not move
+		return decision{move: "resign", against: -1} // cannot happen: a seat done with every grid does not move
 	}
-	sayWord := func(o opp, w string) string {
+	sayWord := func(o opp, w string) decision {
+		d := decision{move: "say " + w, against: o.board.Seat, word: w}
 		if len(v.Players) > 2 {
-			return "say " + o.board.Name + " " + w
+			d.move = "say " + o.board.Name + " " + w
 		}
-		return "say " + w
+		return d
 	}
-	say := func(o opp, w int32) string { return sayWord(o, o.a.word(w)) }
+	say := func(o opp, w int32) decision { return sayWord(o, o.a.word(w)) }
 	// Announce when the likeliest word is likely enough. A wrong
 	// announcement costs about what a call costs at the default penalty,
 	// and a right one saves every call still to come, so the threshold
@@ -330,7 +347,7 @@ func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules 
 		if bestO >= 0 {
 			return say(opps[bestO], opps[bestO].a.best)
 		}
-		return "resign"
+		return decision{move: "resign", against: -1}
 	}
 	slices.SortStableFunc(options, func(x, y option) int {
 		switch {
@@ -376,7 +393,7 @@ func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules 
 			return say(o, o.a.best)
 		}
 	}
-	return pick.sq.String()
+	return decision{move: pick.sq.String(), against: -1}
 }
 
 // raceTheta returns the probability at which to announce against board,
