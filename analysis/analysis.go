@@ -26,8 +26,10 @@ import (
 // Version is the version of the analysis object; it changes when a
 // field's meaning does, so that a cached analysis can be told apart.
 // Version 2 marks the moves the server played for a seat (Forfeits): a
-// resignation in an analysis filed before may have been one.
-const Version = 2
+// resignation in an analysis filed before may have been one. Version 3
+// takes a Quizl trip's announceable_at from the strong solver's own
+// choice at each move, which a version 2 analysis could contradict.
+const Version = 3
 
 // Analysis is one finished game's analysis: the game's result and, under
 // the game's own name, its engine's notes on every move.
