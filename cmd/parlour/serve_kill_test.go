@@ -60,9 +60,14 @@ func TestClusterKill(t *testing.T) {
 	}
 	kills, lease := 3, 2*time.Second
 	// The target is a takeover under 5 s with the default 5 s lease (a
-	// player waits no longer than a slow page load): a stall of more than
-	// the lease and 3 s fails.
+	// player waits no longer than a slow page load): in a measuring run
+	// (PARLOUR_CLUSTER_KILLS set) a stall of more than the lease and 3 s
+	// fails. The default run, on a machine busy with the other tests,
+	// checks that every table is taken over, and logs how long it took:
+	// a stall fails there past the lease and 10 s.
+	margin := 10 * time.Second
 	if v := os.Getenv(killsEnv); v != "" {
+		margin = 3 * time.Second
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
 			t.Fatalf("%s=%q: want a number of kills, 1 or more", killsEnv, v)
@@ -76,7 +81,7 @@ func TestClusterKill(t *testing.T) {
 		}
 		lease = d
 	}
-	limit := lease + 3*time.Second
+	limit := lease + margin
 	pgURL, natsURL := clusterEngines(t)
 	bin := buildParlour(t)
 	c := startCluster(t, bin, pgURL, natsURL, lease, "n1", "n2", "n3")
@@ -845,7 +850,7 @@ func (c *killCluster) killUnderLoad(t *testing.T, kills int, lease, limit time.D
 			fail("restarting node %s: %v", n.name, err)
 		}
 		if worst > limit {
-			t.Errorf("kill %d: a table stalled %v, over the lease and 3 s (%v)", k, worst, limit)
+			t.Errorf("kill %d: a table stalled %v, over the lease and its margin (%v)", k, worst, limit)
 		}
 	}
 	// Play on a little after the last restart, then stop and check.
