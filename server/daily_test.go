@@ -943,3 +943,39 @@ func TestDailyAttemptEndsWithItsDay(t *testing.T) {
 		t.Fatalf("Ann's daily history after resigning: %s", clip(b))
 	}
 }
+
+// TestDailyEndedStaysOverWhenClockGoesBack sets the server's clock back
+// into a day that has ended: today stays the later day, so the ended
+// day's finished attempts stay open to everyone, and its unfinished ones
+// stay over, taking no move but a resignation.
+func TestDailyEndedStaysOverWhenClockGoesBack(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t) // 2026-03-01 12:00 UTC
+	ann, ben, cat, dan := e.account("Ann"), e.account("Ben"), e.account("Cat"), e.account("Dan")
+	benTable, _ := e.playDaily("quizl", ben, "50", "resign")
+	danTable, danSeat := e.playDaily("quizl", dan, "50")
+	pw := e.password("2026-03-01")
+	e.clock.Advance(24 * time.Hour)
+	e.playDaily("quizl", cat, "51") // the 2nd's puzzle is set
+
+	e.clock.Advance(-24 * time.Hour)
+	if d := e.daily("quizl", ann); d.Day != "2026-03-02" {
+		t.Fatalf("today after the clock went back: %s, want 2026-03-02", d.Day)
+	}
+	for _, path := range []string{"", "/record", "/analysis"} {
+		if st, b := e.call("GET", "/api/v1/tables/"+benTable+path, ann, nil); st != 200 {
+			t.Errorf("Ben's attempt of the 1st%s read by Ann after the clock went back: %d %s, want 200", path, st, clip(b))
+		}
+	}
+	for _, path := range []string{"", "/record"} {
+		if st, b := e.call("GET", "/api/v1/tables/"+benTable+path, ann, nil); st != 200 || !strings.Contains(string(b), pw) {
+			t.Errorf("Ben's attempt of the 1st%s after the clock went back: %d %s, want the password shown", path, st, clip(b))
+		}
+	}
+	if st, b := e.call("GET", "/api/v1/tables/"+danTable, danSeat, nil); st != 200 || !strings.Contains(string(b), `"day_over":true`) {
+		t.Errorf("Dan's unfinished attempt of the 1st after the clock went back: %d %s, want day_over", st, clip(b))
+	}
+	if st, b := e.call("POST", "/api/v1/tables/"+danTable+"/moves", danSeat, map[string]any{"move": "51"}); st != 409 || !strings.Contains(string(b), "goes no further") {
+		t.Errorf("Dan's move at his attempt of the 1st after the clock went back: %d %s, want 409", st, clip(b))
+	}
+}

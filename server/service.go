@@ -226,6 +226,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		DailyGoesOn: func(ctx context.Context, daily string) error {
 			return s.daily.GoesOn(ctx, daily)
 		},
+		DailyOver: func(ctx context.Context, daily string) (bool, error) {
+			return s.daily.Over(ctx, daily)
+		},
 		// A player's blocks keep who they block out of their tables'
 		// chats, through s.rel, made once the players are.
 		MayChat: func(ctx context.Context, writer string, seated []string) error {

@@ -858,6 +858,15 @@ func (s *Service) GoesOn(ctx context.Context, daily string) error {
 	return refuse.Conflict("the daily %s of %s is over, and its answer open to everyone: this attempt goes no further (resign to end it); today's puzzle is on the daily page", name, day)
 }
 
+// Over reports whether the day of daily ("quizl/2006-01-02") is over,
+// for the tables (table.DailyOver): today is the later of the clock's date
+// and the latest day a puzzle was set, so a clock set back closes no day
+// that has ended.
+func (s *Service) Over(ctx context.Context, daily string) (bool, error) {
+	_, _, over, err := s.over(ctx, daily)
+	return over, err
+}
+
 // Shut is the read gate (table.Shut): it refuses p a look at a table
 // while the table is an attempt at a daily puzzle whose day is not over
 // and p does not sit at it, since a finished attempt shows the day's grid

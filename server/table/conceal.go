@@ -6,6 +6,7 @@
 package table
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 
@@ -20,8 +21,7 @@ func (t *table) concealed() bool {
 	if t.m.Daily == "" || t.status != store.Finished || t.conf == nil || t.conf.Clock == nil {
 		return false
 	}
-	_, day, _ := strings.Cut(t.m.Daily, "/")
-	return day >= t.conf.Clock.Now().UTC().Format(DayLayout)
+	return !t.ended()
 }
 
 // dayOver reports whether t is an attempt at a daily puzzle, still under
@@ -32,8 +32,44 @@ func (t *table) dayOver() bool {
 	if t.m.Daily == "" || t.status != store.Playing || t.conf == nil || t.conf.Clock == nil {
 		return false
 	}
+	return t.ended()
+}
+
+// ended reports whether the day of t's attempt at a daily puzzle is over:
+// the daily puzzles said so (askDayOver), or the service's clock has
+// passed it. t.mu must be held, and t.conf.Clock be set.
+func (t *table) ended() bool {
+	if t.m.dayEnded {
+		return true
+	}
 	_, day, _ := strings.Cut(t.m.Daily, "/")
 	return day < t.conf.Clock.Now().UTC().Format(DayLayout)
+}
+
+// askDayOver asks the daily puzzles (Config.DailyOver) whether the day of
+// t's attempt is over while the service's clock says it is not: that
+// clock may have been set back into a day that has ended, which the daily
+// puzzles, whose today never goes back, still take as ended. Their yes
+// is kept, as it stays true.
+func (s *Service) askDayOver(ctx context.Context, t *table) error {
+	if s.cfg.DailyOver == nil {
+		return nil
+	}
+	t.mu.Lock()
+	daily := t.m.Daily
+	ask := daily != "" && (t.status == store.Playing || t.status == store.Finished) && t.conf != nil && t.conf.Clock != nil && !t.ended()
+	t.unlock()
+	if !ask {
+		return nil
+	}
+	over, err := s.cfg.DailyOver(ctx, daily)
+	if err != nil || !over {
+		return err
+	}
+	t.mu.Lock()
+	t.m.dayEnded = true
+	t.unlock()
+	return nil
 }
 
 // viewFor returns seat's view: State.View, or, while t is concealed, the

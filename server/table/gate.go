@@ -56,6 +56,13 @@ type MayPlay func(ctx context.Context, others []PairedSeat) error
 // announce the answer read elsewhere and top the day's leaderboard.
 type DailyGoesOn func(ctx context.Context, daily string) error
 
+// DailyOver reports whether the day of the daily puzzle daily
+// ("quizl/2006-01-02") has ended. The daily puzzles set it, so that the
+// tables end a day when they do: today stays the latest day a puzzle was
+// set though the server's clock be set back, and a day that has ended,
+// its answer open to all, does not close up again.
+type DailyOver func(ctx context.Context, daily string) (bool, error)
+
 // read returns table id for p to read, or the refusal of the read gate:
 // every read of a table (its view, its updates, its chat, its record, its
 // analysis, and those another node asks for) comes through here, so that
@@ -65,6 +72,9 @@ type DailyGoesOn func(ctx context.Context, daily string) error
 func (s *Service) read(ctx context.Context, p *auth.Principal, id string, whole bool) (*table, error) {
 	t, err := s.table(ctx, id)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.askDayOver(ctx, t); err != nil {
 		return nil, err
 	}
 	t.mu.Lock()

@@ -140,6 +140,10 @@ type Config struct {
 	// DailyGoesOn, when set, may refuse a player's move at an attempt
 	// at a daily puzzle.
 	DailyGoesOn DailyGoesOn
+	// DailyOver, when set, says whether the day of an attempt at a
+	// daily puzzle has ended, where the service's own Clock cannot
+	// tell: when that clock is set back into a day that has ended.
+	DailyOver DailyOver
 	// Observers hear of the games that start and finish, after the
 	// player streams.
 	Observers []Observer

@@ -25,7 +25,12 @@ type meta struct {
 	Lexicon string                     `json:"lexicon"`
 	Seed    uint64                     `json:"seed"`
 	Private bool                       `json:"private,omitempty"`
-	Seats   []seatMeta                 `json:"seats"`
+	// dayEnded is set once Config.DailyOver said the day of an attempt
+	// at a daily puzzle is over, which it stays (conceal.go). It is not
+	// stored: a table read again asks again. It sits here, in a gap of
+	// the layout, to keep the table in its size class (TestSizes).
+	dayEnded bool
+	Seats    []seatMeta `json:"seats"`
 	// Changes counts the changes that were not moves (joins, setups, the
 	// start, a rematch): a table's version is Changes plus its moves.
 	Changes int `json:"changes"`
