@@ -488,7 +488,7 @@ func TestPastedKeyConfirmed(t *testing.T) {
 	}
 
 	stranger := f.dial("annie", annKey, "")
-	stranger.waitFor("added on a page to the account Malcolm, and is not confirmed")
+	stranger.waitFor("among the keys of the account Malcolm, waiting to be confirmed")
 	stranger.send("\r")
 	stranger.waitFor("guest annie")
 	if strings.Contains(stranger.text(), "signedinasmalcolm") {
@@ -524,7 +524,7 @@ func TestPastedKeyConfirmed(t *testing.T) {
 		t.Fatalf("Bob pasting his key: %d", st)
 	}
 	bob := f.dial("robert", bobKey, "")
-	bob.waitFor("added on a page to the account Bob, and is not confirmed")
+	bob.waitFor("among the keys of the account Bob, waiting to be confirmed")
 	bob.send("correct horse staple\r")
 	bob.waitFor("signed in as Bob")
 	again := f.dial("robert", bobKey, "")

@@ -38,14 +38,14 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 	case name != "" && d.api(ctx, hc, "GET", "/api/v1/players/"+url.PathEscape(name), "", nil, nil) == nil:
 		intro = fmt.Sprintf("%s has an account here, and this key is not among its keys.\n", name)
 		if strings.EqualFold(name, holder) {
-			intro = fmt.Sprintf("%s has an account here. This key was added to it on a page and signs in once confirmed: the account's password confirms it.\n", name)
+			intro = fmt.Sprintf("%s has an account here, and this key is among its keys, waiting to be confirmed: the account's password confirms it, once.\n", name)
 		}
 	case holder != "":
 		// Whoever added the key to the account may have been its
 		// holder under another login, or somebody with a copy of the
 		// public key: only the account's password tells.
 		name, taken = holder, false
-		intro = fmt.Sprintf("This key was added on a page to the account %s, and is not confirmed: if the account is yours, its password confirms the key.\n", name)
+		intro = fmt.Sprintf("This key is among the keys of the account %s, waiting to be confirmed: if the account is yours, its password confirms the key.\n", name)
 	default:
 		return "", "", false, false, "", nil // no such account: a guest
 	}
@@ -69,6 +69,9 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 		}
 	}()
 	prompt := "Password to sign in and add the key (enter alone: play as a guest): "
+	if strings.EqualFold(name, holder) {
+		prompt = "Password to sign in and confirm the key (enter alone: play as a guest): "
+	}
 	if pub == nil {
 		fmt.Fprintf(sess, "%s has an account here.\n", name)
 		prompt = "Password to sign in (enter alone: play as a guest): "
@@ -104,7 +107,7 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 		if err := d.proveKey(ctx, s.Token, pub); err != nil {
 			fmt.Fprintf(sess, "Signed in, but the key was not added: %v\n", err)
 		} else {
-			fmt.Fprintf(sess, "Signed in as %s; the key %s is added to your account.\n", s.Name, gossh.FingerprintSHA256(pub))
+			fmt.Fprintf(sess, "Signed in as %s; the key %s is your account's: the next session signs in by it alone.\n", s.Name, gossh.FingerprintSHA256(pub))
 		}
 		return s.Name, s.Token, true, true, "", nil
 	}

@@ -24,8 +24,8 @@ const ClosedHash = "!closed"
 // NoPasswordHash is the password hash of an account reopened without a
 // password to give back: one closed before closing kept the password's
 // hash aside. No password matches it; its player sets a new one by a
-// reset link sent to the account's e-mail address, or signs in with an
-// SSH key.
+// reset link sent to the account's e-mail address, or the operator sets
+// one. (Its SSH keys sign in once confirmed, which takes the password.)
 const NoPasswordHash = "!nopassword"
 
 // Rating is one identity's standing in one rating pool (a game, or a

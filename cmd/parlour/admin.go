@@ -177,7 +177,7 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if r.Password {
 			fmt.Fprintf(stdout, "%s's account is open again: it signs in with its password.\n", r.Name)
 		} else {
-			fmt.Fprintf(stdout, "%s's account is open again, without a password (it was closed before closings kept one): its player sets one with a reset link to the account's e-mail address, or signs in with an SSH key.\n", r.Name)
+			fmt.Fprintf(stdout, "%s's account is open again, without a password (it was closed before closings kept one): its player sets one with a reset link to the account's e-mail address, or you set one with parlour admin password.\n", r.Name)
 		}
 	case "password":
 		name, password, err := moderation.NewPassword(ctx, db, rest[0], *reason, time.Now())

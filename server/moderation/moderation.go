@@ -1126,7 +1126,8 @@ type Reopened struct {
 	// Password says whether the account's password came back with it.
 	// An account closed before closings kept the password aside comes
 	// back without one: its player sets one by a reset link to the
-	// account's e-mail address, or signs in with an SSH key.
+	// account's e-mail address, or the operator sets one (parlour admin
+	// password).
 	Password bool `json:"password"`
 }
 

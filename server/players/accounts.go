@@ -248,7 +248,7 @@ func (s *Service) SignIn(ctx context.Context, name, password string) (Session, e
 	if err == nil && a.Hash == store.NoPasswordHash {
 		// Reopened with no password to give back: none matches.
 		s.verifyPassword(ctx, "", password)
-		return Session{}, refuse.Unauthorized("this account has no password since a moderator reopened it: set one with a reset link sent to its e-mail address (Forgot your password?), or sign in with your SSH key")
+		return Session{}, refuse.Unauthorized("this account has no password since a moderator reopened it: set one with a reset link sent to its e-mail address (Forgot your password?), or ask the server's operator to set one")
 	}
 	ok, err := s.verifyPassword(ctx, a.Hash, password)
 	if err != nil {

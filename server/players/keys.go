@@ -310,14 +310,15 @@ func (s *Service) KeySession(ctx context.Context, pub ssh.PublicKey) (Session, e
 	if err != nil {
 		return Session{}, err
 	}
-	if a.Hash == ClosedHash {
-		return Session{}, errClosed()
-	}
 	if !k.Confirmed {
 		// Pasted on a page, by the account or by anyone who has the
 		// public key: its holder says with the account's password
-		// whether the account is theirs.
-		return Session{Name: a.Name}, fmt.Errorf("%w: %w", ErrKeyUnconfirmed, refuse.Unauthorized("this key was added to %s on a page, and has not been confirmed over SSH", a.Name))
+		// whether the account is theirs. That the account was closed
+		// says nothing of the key, which may be another player's.
+		return Session{Name: a.Name}, fmt.Errorf("%w: %w", ErrKeyUnconfirmed, refuse.Unauthorized("this key of %s waits to be confirmed over SSH", a.Name))
+	}
+	if a.Hash == ClosedHash {
+		return Session{}, errClosed()
 	}
 	if err := ks.KeyUsed(ctx, k.Fingerprint, s.tables.Now().UTC()); err != nil {
 		// Only the account page's "last used" misses it: the sign-in stands.

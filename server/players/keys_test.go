@@ -7,10 +7,12 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/ssh"
 
 	"parlour/server/refuse"
+	"parlour/store"
 )
 
 // TestKeyAddedIsHeard: adding a key tells the KeyAdded hook, once; adding
@@ -135,6 +137,25 @@ func TestProveKey(t *testing.T) {
 	want := []string{"Malcolm's paste", "Ann's proof", "Ben's paste", "Ben's proof"}
 	if len(heard) != len(want) || heard[0].Confirmed || !heard[1].Confirmed || heard[2].Confirmed || !heard[3].Confirmed {
 		t.Fatalf("heard %+v, want %s", heard, strings.Join(want, ", "))
+	}
+
+	// A key claimed by an account a moderator has closed since is still
+	// its holder's to confirm: its session says it waits, not that its
+	// account is closed (the key may be anybody's).
+	zed, err := f.s.SignUp(ctx, nil, "Zed", testPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cyKey := newPub(t)
+	if _, err := paste(zed.Token, cyKey, "cy's"); err != nil {
+		t.Fatal(err)
+	}
+	zedID := f.principal(zed.Token).Identity
+	if _, err := f.db.CloseAccount(ctx, zedID, ClosedHash, store.ModAction{Action: "close", Subject: zedID, SubjectName: "Zed", At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if sess, err := f.s.KeySession(ctx, cyKey); !errors.Is(err, ErrKeyUnconfirmed) || sess.Name != "Zed" {
+		t.Fatalf("the session of a key claimed by a closed account: %+v %v, want ErrKeyUnconfirmed naming Zed", sess, err)
 	}
 
 	for _, c := range []struct {
