@@ -741,6 +741,18 @@ func TestDailyMadeAhead(t *testing.T) {
 	if n := made.Load(); n != 2 {
 		t.Errorf("the Quizl was made %d times over two days, want twice", n)
 	}
+
+	// A server started again reads the day's puzzle the store keeps,
+	// rather than have the strong computer make one the store would
+	// not keep.
+	e.stop()
+	e.start()
+	if st, b := e.call("POST", "/api/v1/daily/quizl", e.identity("Ben"), nil); st != 201 {
+		t.Fatalf("Ben's start of the Quizl after a restart: %d %s", st, b)
+	}
+	if n := made.Load(); n != 2 {
+		t.Errorf("the Quizl was made %d times, want twice: a restart made the day's again", n)
+	}
 }
 
 // TestDailyPlaysNoSet: a daily puzzle is one attempt, so its table opens

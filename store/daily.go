@@ -54,6 +54,10 @@ type Dailies interface {
 	// stored already, and returns the stored one: the first wins, so
 	// that everyone gets the same puzzle.
 	PutDailyPuzzle(ctx context.Context, p DailyPuzzle) (DailyPuzzle, error)
+	// DailyPuzzle returns the puzzle of game and day, or ErrNotFound: a
+	// server that starts reads the day's puzzle rather than make one the
+	// store would not keep.
+	DailyPuzzle(ctx context.Context, game, day string) (DailyPuzzle, error)
 	// LatestDailyDay returns the latest day with a puzzle of game ("" if
 	// none).
 	LatestDailyDay(ctx context.Context, game string) (string, error)

@@ -387,6 +387,14 @@ func (s *Service) turn(ctx context.Context, key string) (release func(), err err
 // makePuzzle makes game's puzzle of day and stores it, unless one is
 // stored already; it answers the one stored.
 func (s *Service) makePuzzle(ctx context.Context, ds store.Dailies, name, day string) (store.DailyPuzzle, error) {
+	// A puzzle the store keeps already (made before a restart, or by
+	// another node) is read: the strong computer's seconds would make one
+	// the store would not keep.
+	if pz, err := ds.DailyPuzzle(ctx, name, day); err == nil {
+		return pz, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return store.DailyPuzzle{}, fmt.Errorf("reading the daily %s of %s: %w", name, day, err)
+	}
 	g, err := s.games.Lookup(name)
 	if err != nil {
 		return store.DailyPuzzle{}, err

@@ -30,6 +30,20 @@ func (s *Store) PutDailyPuzzle(ctx context.Context, p store.DailyPuzzle) (store.
 	return out, nil
 }
 
+// DailyPuzzle implements store.Dailies.
+func (s *Store) DailyPuzzle(ctx context.Context, game, day string) (store.DailyPuzzle, error) {
+	out := store.DailyPuzzle{Game: game, Day: day}
+	err := s.pool.QueryRow(ctx, "SELECT setup, created FROM daily_puzzles WHERE game = $1 AND day = $2", game, day).Scan(&out.Setup, &out.Created)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return out, fmt.Errorf("the daily %s of %s: %w", game, day, store.ErrNotFound)
+	}
+	if err != nil {
+		return out, fmt.Errorf("postgres: reading the daily puzzle: %w", err)
+	}
+	out.Created = utc(out.Created)
+	return out, nil
+}
+
 // LatestDailyDay implements store.Dailies.
 func (s *Store) LatestDailyDay(ctx context.Context, game string) (string, error) {
 	var day string

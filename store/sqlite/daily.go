@@ -32,6 +32,21 @@ func (s *Store) PutDailyPuzzle(ctx context.Context, p store.DailyPuzzle) (store.
 	return out, nil
 }
 
+// DailyPuzzle implements store.Dailies.
+func (s *Store) DailyPuzzle(ctx context.Context, game, day string) (store.DailyPuzzle, error) {
+	out := store.DailyPuzzle{Game: game, Day: day}
+	var at int64
+	err := s.queryRow(ctx, "SELECT setup, created FROM daily_puzzles WHERE game = ? AND day = ?", game, day).Scan(&out.Setup, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return out, fmt.Errorf("the daily %s of %s: %w", game, day, store.ErrNotFound)
+	}
+	if err != nil {
+		return out, fmt.Errorf("sqlite: reading the daily puzzle: %w", err)
+	}
+	out.Created = fromNanos(at)
+	return out, nil
+}
+
 // LatestDailyDay implements store.Dailies.
 func (s *Store) LatestDailyDay(ctx context.Context, game string) (string, error) {
 	var day string

@@ -473,6 +473,14 @@ func testDailies(t *testing.T, e *env) {
 	if _, err := s.PutDailyPuzzle(ctx, store.DailyPuzzle{Game: "quizl", Day: "2026-02-28", Setup: []byte(`{}`), Created: at}); err != nil {
 		t.Fatal(err)
 	}
+	if p, err := s.DailyPuzzle(ctx, "quizl", "2026-03-01"); err != nil || string(p.Setup) != `{"a":1}` || !p.Created.Equal(at) || p.Game != "quizl" || p.Day != "2026-03-01" {
+		t.Fatalf("the puzzle read: %+v %v", p, err)
+	}
+	for _, c := range [][2]string{{"quizl", "2026-03-02"}, {"salvo", "2026-03-01"}} {
+		if _, err := s.DailyPuzzle(ctx, c[0], c[1]); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("the puzzle of %s %s, never put: %v, want ErrNotFound", c[0], c[1], err)
+		}
+	}
 	if day, _ := s.LatestDailyDay(ctx, "quizl"); day != "2026-03-01" {
 		t.Errorf("latest day: %q", day)
 	}
