@@ -299,8 +299,13 @@ type Service struct {
 	// pairing holds the seeks taken from the book while their table is
 	// made, by id: their players still read them as waiting.
 	pairing map[string]*entry
-	sweep   table.Timer
-	closed  bool
+	// asking holds the players whose own seek or acceptance is making a
+	// table of theirs, by game: a second seek or acceptance of theirs at
+	// that moment, which finds no seek of theirs in the book or in
+	// pairing, would seat them at two tables.
+	asking map[asker]bool
+	sweep  table.Timer
+	closed bool
 	// held is set once the book is held in the store (Hold): the
 	// server stops, and takes no more seeks.
 	held bool
@@ -310,10 +315,14 @@ type Service struct {
 	elsewhere map[string]bool
 }
 
+// asker is a player making a table for a game by a seek or an
+// acceptance (Service.asking).
+type asker struct{ identity, game string }
+
 // New returns a Service of cfg, sweeping away the seeks of players gone
 // every Window.
 func New(cfg Config) *Service {
-	s := &Service{cfg: cfg, book: newBook(), paired: map[string]paired{}, pairing: map[string]*entry{}}
+	s := &Service{cfg: cfg, book: newBook(), paired: map[string]paired{}, pairing: map[string]*entry{}, asking: map[asker]bool{}}
 	s.mu.Lock()
 	s.sweep = cfg.Clock.AfterFunc(Window, s.sweepLoop)
 	s.mu.Unlock()
@@ -598,6 +607,10 @@ func (s *Service) Seek(ctx context.Context, p *auth.Principal, req protocol.Seek
 			s.mu.Unlock()
 			return Answer{}, refuse.Conflict("you already have a %s seek waiting (%s): cancel it first, or wait for it", g.Title(), old.seek.ID)
 		}
+		if s.asking[asker{me.Identity, g.Name()}] {
+			s.mu.Unlock()
+			return Answer{}, askingConflict(g)
+		}
 		other, gone := s.match(e, now, passed)
 		if old := s.book.byPlayer[me.Identity][g.Name()]; old != nil {
 			s.book.remove(old) // its player left it and came back
@@ -624,6 +637,7 @@ func (s *Service) Seek(ctx context.Context, p *auth.Principal, req protocol.Seek
 		}
 		s.book.remove(other)
 		s.pairing[other.seek.ID] = other
+		s.asking[asker{me.Identity, g.Name()}] = true
 		s.mu.Unlock()
 		for _, o := range gone {
 			s.tellGone(o, "gone", "")
@@ -640,6 +654,12 @@ func (s *Service) Seek(ctx context.Context, p *auth.Principal, req protocol.Seek
 		}
 		passed = append(passed, other)
 	}
+}
+
+// askingConflict is the refusal of a seek or an acceptance whose player
+// is having a table for g made by another at this moment.
+func askingConflict(g game.Game) error {
+	return refuse.Conflict("a table of yours for %s is being made from another pairing at this moment: one game at a time", g.Title())
 }
 
 // pairingOf returns identity's seek for game whose table is being made,
@@ -680,10 +700,11 @@ func (s *Service) match(e *entry, now time.Time, passed []*entry) (*entry, []*en
 }
 
 // pair makes the table of waiting seek w and the seek e that matched it,
-// e's player asking; own is the asker's waiting seek for the game, when
-// they accepted w, or nil. Should the table not be made, w and own wait
-// again. Both have left the book for s.pairing, where its player reads it as waiting while
-// the table is made (a store's write, which a busy server takes its time
+// e's player asking, who is in s.asking until it returns; own is the
+// asker's waiting seek for the game, when they accepted w, or nil.
+// Should the table not be made, w and own wait again. Both have left the
+// book for s.pairing, where its player reads it as waiting while the
+// table is made (a store's write, which a busy server takes its time
 // over): a seek that answered "no such seek" then would send its player
 // away from the game it found.
 func (s *Service) pair(ctx context.Context, w, e, own *entry) (table.Seated, error) {
@@ -699,8 +720,10 @@ func (s *Service) pair(ctx context.Context, w, e, own *entry) (table.Seated, err
 		Game: e.g, Rules: e.rules, Rated: e.key.rated, Lexicon: e.key.lexicon, Asker: e.identity,
 		Seats: []table.PairedSeat{waiting, {Identity: e.identity, Name: e.seek.Player, Guest: !e.account}},
 	})
+	me := asker{e.identity, e.seek.Game}
 	if err != nil {
 		s.mu.Lock()
+		delete(s.asking, me)
 		for _, x := range []*entry{w, own} {
 			if x == nil {
 				continue
@@ -714,6 +737,7 @@ func (s *Service) pair(ctx context.Context, w, e, own *entry) (table.Seated, err
 		return table.Seated{}, err
 	}
 	s.mu.Lock()
+	delete(s.asking, me)
 	delete(s.pairing, w.seek.ID)
 	s.paired[w.seek.ID] = paired{identity: w.identity, p: Pairing{Table: seated.Table, Seat: 1 - seated.Seat}, at: s.now()}
 	// The asker's own seek for this game, when they accepted another's,
@@ -796,8 +820,13 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (Ans
 		s.mu.Unlock()
 		return Answer{}, refuse.Conflict("your own %s seek (%s) is pairing you with another player at this moment: play that game", w.g.Title(), mine.seek.ID)
 	}
+	if s.asking[asker{me.Identity, w.seek.Game}] {
+		s.mu.Unlock()
+		return Answer{}, askingConflict(w.g)
+	}
 	s.book.remove(w)
 	s.pairing[w.seek.ID] = w
+	s.asking[asker{me.Identity, w.seek.Game}] = true
 	// The acceptor's own seek for the game leaves the book with it, so
 	// that nobody else pairs with it while this table is made.
 	own := s.book.byPlayer[me.Identity][w.seek.Game]

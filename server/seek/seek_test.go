@@ -769,6 +769,91 @@ func TestSeekOneGameAtATime(t *testing.T) {
 	}
 }
 
+// TestSeekTwiceAtOnce: a player whose seek or acceptance is making a
+// table of theirs is refused a second seek or acceptance for the game at
+// that moment (a double click, a client's retry), which found two seeks
+// to pair with and seated them at two tables; once the first is made, or
+// fails, they may seek again.
+func TestSeekTwiceAtOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	eve := &auth.Principal{Identity: "eve"}
+	seek := func(e *env, _ string) (Answer, error) {
+		return e.seek("eve", `{"game":"guess","rated":true,"clock":51}`)
+	}
+	accept := func(e *env, id string) (Answer, error) { return e.s.Accept(ctx, eve, id) }
+	for _, c := range []struct {
+		name          string
+		first, second func(e *env, id string) (Answer, error)
+		fail          bool // the first table is not made
+	}{
+		{"seek twice", seek, seek, false},
+		{"accept twice", accept, accept, false},
+		{"seek then accept", seek, accept, false},
+		{"accept then seek", accept, seek, false},
+		{"seek twice, the first failing", seek, seek, true},
+		{"accept twice, the first failing", accept, accept, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			// Ann and Ben keep apart, so their seeks wait side by side,
+			// each matching Eve's.
+			e.s.cfg.Blocked = func(a, b string) bool { return a == "ann" && b == "ben" || a == "ben" && b == "ann" }
+			a := e.must(t, "ann", `{"game":"guess","rated":true,"clock":51}`, "waiting")
+			b := e.must(t, "ben", `{"game":"guess","rated":true,"clock":51}`, "waiting")
+			if c.fail {
+				e.tables.fail = refuse.Unavailable("the store is away")
+			}
+			e.tables.entered, e.tables.hold = make(chan struct{}), make(chan struct{})
+			first := make(chan error, 1)
+			go func() {
+				_, err := c.first(e, a.Seek.ID)
+				first <- err
+			}()
+			<-e.tables.entered
+			second := make(chan error, 1)
+			go func() {
+				got, err := c.second(e, b.Seek.ID)
+				if err == nil {
+					err = fmt.Errorf("answered %q", got.Status)
+				}
+				second <- err
+			}()
+			select {
+			case <-e.tables.entered:
+				t.Errorf("a second table of Eve's is made while the first is")
+				close(e.tables.hold)
+				<-second
+			case err := <-second:
+				if refuse.Status(err) != http.StatusConflict || !strings.Contains(err.Error(), "one game at a time") {
+					t.Errorf("the second: %v, want a conflict, one game at a time", err)
+				}
+				close(e.tables.hold)
+			}
+			err := <-first
+			if c.fail {
+				if err == nil {
+					t.Fatalf("the first was made, want it to fail")
+				}
+			} else if err != nil {
+				t.Fatalf("the first: %v", err)
+			}
+			e.tables.mu.Lock()
+			n := len(e.tables.pairs)
+			e.tables.mu.Unlock()
+			if want := map[bool]int{false: 1, true: 0}[c.fail]; n != want {
+				t.Errorf("%d tables made, want %d", n, want)
+			}
+			// The first done, Eve is asking no more: she seeks again.
+			e.tables.entered, e.tables.hold, e.tables.fail = nil, nil, nil
+			if _, err := e.seek("eve", `{"game":"guess","rated":true,"clock":51}`); err != nil {
+				t.Errorf("Eve seeks after: %v", err)
+			}
+		})
+	}
+}
+
 // TestSeekPassesCappedPair: a pairing refused for its two players alone
 // (their rated games together for the day) passes on to the next seek
 // that matches; with none, the refusal is the answer, and the seek it
