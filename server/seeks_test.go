@@ -190,6 +190,38 @@ func TestSeeksBadInput(t *testing.T) {
 	}
 }
 
+// TestNoWordsNoLexicon: a word list named for a game without words
+// (Salvo) is refused in a seek, a challenge and a table's creation, named
+// in any case, rated or not: the game never reads it, and a seek kept
+// with one waited apart from the same seek without it. The same without
+// the list, and a word game with it, are taken.
+func TestNoWordsNoLexicon(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	ann := signUp(t, sf.srv.URL, "Ann")
+	signUp(t, sf.srv.URL, "Bob")
+	for _, c := range []struct {
+		name, path, body string
+		want             int
+	}{
+		{"seek", "/api/v1/seeks", `{"game": "salvo", "clock": 51, "lexicon": "en-large"}`, 400},
+		{"rated seek", "/api/v1/seeks", `{"game": "salvo", "rated": true, "lexicon": "en"}`, 400},
+		{"seek of the computer", "/api/v1/seeks", `{"game": "salvo", "opponent": "computer", "lexicon": "EN"}`, 400},
+		{"challenge", "/api/v1/challenges", `{"to": "bob", "game": "salvo", "lexicon": "en-large"}`, 400},
+		{"rated challenge", "/api/v1/challenges", `{"to": "bob", "game": "salvo", "rated": true, "lexicon": "en"}`, 400},
+		{"table", "/api/v1/tables", `{"game": "salvo", "seats": ["me", "open"], "lexicon": "en-common"}`, 400},
+		{"rated table", "/api/v1/tables", `{"game": "salvo", "seats": ["me", "open"], "rated": true, "lexicon": "en-large"}`, 400},
+		{"seek without", "/api/v1/seeks", `{"game": "salvo", "clock": 51}`, 201},
+		{"challenge without", "/api/v1/challenges", `{"to": "bob", "game": "salvo"}`, 201},
+		{"word game's table", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"], "lexicon": "en-large"}`, 201},
+	} {
+		st, body := ann.do("POST", c.path, c.body, nil)
+		if st != c.want || c.want == 400 && !strings.Contains(body, "Salvo uses no words: leave out the lexicon") {
+			t.Errorf("%s: %d %s, want %d", c.name, st, body, c.want)
+		}
+	}
+}
+
 // TestSeeksRateLimited: an identity that seeks too often is refused for
 // a while.
 func TestSeeksRateLimited(t *testing.T) {

@@ -483,7 +483,7 @@ func TestCreateRefusals(t *testing.T) {
 		{table.CreateRequest{Game: "guess", Seats: []string{"me"}, Rules: map[string]json.RawMessage{"max": json.RawMessage("5")}}, "out of range"},
 		{table.CreateRequest{Game: "guess", Seats: []string{"me"}, Rules: map[string]json.RawMessage{"speed": json.RawMessage("5")}}, "unknown rule option"},
 		{table.CreateRequest{Game: "guess", Seats: []string{"me"}, Name: strings.Repeat("x", 41)}, "at most"},
-		{table.CreateRequest{Game: "guess", Seats: []string{"me"}, Lexicon: "/etc/passwd"}, "no lexicon"},
+		{table.CreateRequest{Game: "guess", Seats: []string{"me"}, Lexicon: "en"}, "Guess uses no words: leave out the lexicon"},
 	} {
 		_, err := f.s.Create(ctx, nil, tc.req)
 		if err == nil || refuse.Status(err) != http.StatusBadRequest || !strings.Contains(err.Error(), tc.want) {

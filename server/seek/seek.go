@@ -473,6 +473,11 @@ func (s *Service) terms(req protocol.SeekRequest) (game.Game, game.Rules, key, e
 		return nil, nil, key{}, refuse.Bad("%v", err)
 	}
 	lex := strings.TrimSpace(req.Lexicon)
+	if lex != "" && !game.UsesWords(g) {
+		// The game never reads it: kept, it would keep this seek from
+		// pairing with the same seek without it.
+		return nil, nil, key{}, table.NoWords(g)
+	}
 	// A name in another case ("EN") is the same list, and the same seek.
 	if i := slices.IndexFunc(lexicon.Names(), func(n string) bool { return strings.EqualFold(n, lex) }); i >= 0 {
 		lex = lexicon.Names()[i]

@@ -174,7 +174,7 @@ func newHeldEnv(t testing.TB, held store.HeldSeeks, now time.Time) *env {
 		unsure:  map[string]bool{"fay": true},
 		guests:  map[string]bool{"gus": true, "gia": true},
 	}
-	e.s = New(Config{Tables: e.tables, Streams: e.streams, Players: players, Games: servertest.Registry(), Clock: e.clock,
+	e.s = New(Config{Tables: e.tables, Streams: e.streams, Players: players, Games: game.NewRegistry(servertest.Guess{}, servertest.TailGuess{}, servertest.WordGuess{}), Clock: e.clock,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Held: held})
 	return e
 }
@@ -224,10 +224,10 @@ func TestSeekMatching(t *testing.T) {
 		{"other fischer clock", `{"game":"guess","clock":"3+2"}`, `{"game":"guess","clock":"3+0"}`, false},
 		{"other clock", `{"game":"guess","clock":60}`, `{"game":"guess","clock":120}`, false},
 		{"clock and none", `{"game":"guess","clock":60}`, `{"game":"guess"}`, false},
-		{"other word list", `{"game":"guess","lexicon":"en-large"}`, `{"game":"guess"}`, false},
-		{"default word list named", `{"game":"guess","lexicon":"en"}`, `{"game":"guess"}`, true},
-		{"word list in another case", `{"game":"guess","lexicon":"EN-Large"}`, `{"game":"guess","lexicon":"en-large"}`, true},
-		{"default word list in capitals", `{"game":"guess","lexicon":"EN"}`, `{"game":"guess"}`, true},
+		{"other word list", `{"game":"wordguess","lexicon":"en-large"}`, `{"game":"wordguess"}`, false},
+		{"default word list named", `{"game":"wordguess","lexicon":"en"}`, `{"game":"wordguess"}`, true},
+		{"word list in another case", `{"game":"wordguess","lexicon":"EN-Large"}`, `{"game":"wordguess","lexicon":"en-large"}`, true},
+		{"default word list in capitals", `{"game":"wordguess","lexicon":"EN"}`, `{"game":"wordguess"}`, true},
 		{"ben within ann's range", `{"game":"guess","rating_range":{"within":50}}`, `{"game":"guess"}`, true},
 		{"ben outside ann's range", `{"game":"guess","rating_range":{"min":1000,"max":1510}}`, `{"game":"guess"}`, false},
 		{"ann outside ben's range", `{"game":"guess"}`, `{"game":"guess","rating_range":{"min":1501}}`, false},

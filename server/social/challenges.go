@@ -139,7 +139,7 @@ func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req Challeng
 	if err != nil {
 		return Challenge{}, err
 	}
-	lexName, err := s.tables.ChallengeLexicon(req.Lexicon)
+	lexName, err := s.tables.ChallengeLexicon(g, req.Lexicon)
 	if err != nil {
 		return Challenge{}, err
 	}

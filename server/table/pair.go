@@ -55,7 +55,7 @@ type PairedSeat struct {
 // CheckPairing checks that a table of pr's game, rules and players may be
 // made (a rated one keeps its rated rules), without making it.
 func (s *Service) CheckPairing(pr Pairing) error {
-	lexName, err := s.lexiconName(pr.Lexicon)
+	lexName, err := s.lexiconName(pr.Game, pr.Lexicon)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func (s *Service) Pair(ctx context.Context, pr Pairing) (Seated, error) {
 			return Seated{}, err
 		}
 	}
-	lexName, err := s.lexiconName(pr.Lexicon)
+	lexName, err := s.lexiconName(pr.Game, pr.Lexicon)
 	if err != nil {
 		return Seated{}, err
 	}

@@ -101,7 +101,7 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 	if err != nil {
 		return Seated{}, refuse.Bad("%v", err)
 	}
-	lexName, err := s.lexiconName(strings.TrimSpace(req.Lexicon))
+	lexName, err := s.lexiconName(g, strings.TrimSpace(req.Lexicon))
 	if err != nil {
 		return Seated{}, err
 	}
@@ -529,25 +529,38 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req Jo
 	return Seated{Table: t.id, Seat: seat, Token: tok}, nil
 }
 
-// ChallengeLexicon returns the name a challenge keeps for the word list
-// name means: "" for the default, however it is named ("", "en", "EN"),
-// and otherwise the list's own spelling; two challenges on one list are
-// then one challenge. It refuses a name that means no list.
-func (s *Service) ChallengeLexicon(name string) (string, error) {
-	n, err := s.lexiconName(strings.TrimSpace(name))
+// ChallengeLexicon returns the name a challenge of g keeps for the word
+// list name means: "" for the default, however it is named ("", "en",
+// "EN"), and otherwise the list's own spelling; two challenges on one
+// list are then one challenge. It refuses a name that means no list, and
+// any for a game without words (lexiconName).
+func (s *Service) ChallengeLexicon(g game.Game, name string) (string, error) {
+	n, err := s.lexiconName(g, strings.TrimSpace(name))
 	if err != nil || n == lexicon.DefaultName {
 		return "", err
 	}
 	return n, nil
 }
 
+// NoWords is the refusal of a word list named for a table, a seek or a
+// challenge of g, a game without words.
+func NoWords(g game.Game) error {
+	return refuse.Bad("%s uses no words: leave out the lexicon", g.Title())
+}
+
 // lexiconName returns the name of the word list the server holds that
-// name means ("" is the default): the same name, or one that differs
-// from it only in case ("EN" is en), the table then keeping the name as
-// the list spells it. It refuses a name that means none.
-func (s *Service) lexiconName(name string) (string, error) {
+// name means ("" is the default) for a table of g: the same name, or one
+// that differs from it only in case ("EN" is en), the table then keeping
+// the name as the list spells it. It refuses a name that means none, and
+// any for a game without words (game.UsesWords): such a game never reads
+// the list, and a seek or a challenge that kept one would be told apart
+// from one without it for nothing.
+func (s *Service) lexiconName(g game.Game, name string) (string, error) {
 	if name == "" {
 		return "", nil
+	}
+	if !game.UsesWords(g) {
+		return "", NoWords(g)
 	}
 	var names []string
 	folded := ""

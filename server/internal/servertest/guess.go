@@ -247,6 +247,16 @@ func Bots(gameName, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, 
 // Registry holds Guess and TailGuess.
 func Registry() *game.Registry { return game.NewRegistry(Guess{}, TailGuess{}) }
 
+// WordGuess is Guess that says it judges words (game.Worded), so that a
+// seek or a table of it may name a word list; it never reads one.
+type WordGuess struct{ Guess }
+
+// Name is "wordguess".
+func (WordGuess) Name() string { return "wordguess" }
+
+// Words reports that WordGuess is a game of words.
+func (WordGuess) Words() bool { return true }
+
 // TailGuess is Guess whose state encodes its views' tails itself
 // (game.TailViewer), as Quizl's does.
 type TailGuess struct{ Guess }
