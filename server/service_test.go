@@ -493,6 +493,14 @@ func TestCreateRefusals(t *testing.T) {
 	if l, _ := f.s.Lobby(ctx, store.Open, 10); len(l) != 0 {
 		t.Fatalf("refused creates left tables: %+v", l)
 	}
+	// A game with words refuses a lexicon the server does not have, a
+	// path included.
+	g := newGamesFixture(t)
+	for _, name := range []string{"/etc/passwd", "../en", "klingon"} {
+		if _, err := g.s.Create(ctx, nil, table.CreateRequest{Game: "nymphabet", Seats: []string{"me", "open"}, Lexicon: name}); refuse.Status(err) != http.StatusBadRequest || !strings.Contains(err.Error(), "no lexicon") {
+			t.Errorf("a Nymphabet table with the lexicon %q: %v, want a 400 saying there is no such lexicon", name, err)
+		}
+	}
 }
 
 func TestForgedTokens(t *testing.T) {
