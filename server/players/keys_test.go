@@ -29,15 +29,7 @@ func TestKeyAddedIsHeard(t *testing.T) {
 	})
 	ctx := context.Background()
 	p := f.signUp("Ann")
-	pub, _, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := ssh.NewPublicKey(pub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := KeyText(sp) + " ann@laptop"
+	text := KeyText(newPub(t)) + " ann@laptop"
 	k, err := f.s.AddKey(ctx, p, KeyRequest{Key: text, Password: testPassword})
 	if err != nil {
 		t.Fatal(err)
