@@ -562,8 +562,9 @@ func (d *Door) run(sess ssh.Session) {
 		if pub == nil {
 			cfg.Resume = d.resumeCommand(sess, code)
 		} else {
-			// No account holds the key: signing in or up in the session
-			// adds it, as the password prompt above does.
+			// No account holds the key confirmed: signing in or up in
+			// the session adds it, confirmed, as the password prompt
+			// above does.
 			cfg.ProveKey = func(ctx context.Context, token string) (string, error) {
 				return gossh.FingerprintSHA256(pub), d.proveKey(ctx, token, pub)
 			}

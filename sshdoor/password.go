@@ -22,8 +22,8 @@ import (
 // and, once it is right, adds the key, if any, to the account, confirmed
 // (Config.ProveKey), so that the next session signs in by the key alone.
 // holder is the account that holds the key unconfirmed, if any: when the
-// user name is no account's, the prompt offers to confirm it there. It returns the
-// account's name and session token, or ok false and whether name is an
+// user name is no account's, the prompt offers to confirm it there. It
+// returns the account's name and session token, or ok false and whether name is an
 // account's all the same (a guest may not take it then), with a note for
 // the home screen when three wrong passwords made a guest. An error says
 // the session ended at the prompt: the client went, or pressed no key
