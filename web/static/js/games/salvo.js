@@ -398,7 +398,13 @@ export function play(ctx) {
     if (had && document.activeElement !== had) had.focus();
   };
   placeControls();
-  const widthChanged = () => { if (root.isConnected) placeControls(); else phone.removeEventListener("change", widthChanged); };
+  // The width's listener outlives the board (nothing tells a board it is
+  // left): it holds the placing only weakly, which the board itself
+  // keeps, so that a board left is collected whole and its listener goes
+  // at the next change of width.
+  root.placeControls = placeControls;
+  const placing = new WeakRef(placeControls);
+  const widthChanged = () => { const place = placing.deref(); if (place) place(); else phone.removeEventListener("change", widthChanged); };
   phone.addEventListener("change", widthChanged);
   let view = null;
   async function send(mv) {
