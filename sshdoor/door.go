@@ -51,7 +51,8 @@ var ErrClosed = errors.New("the account was closed by a moderator")
 // ErrUnconfirmed is what Config.KeySession's error wraps when an account
 // holds the key but its holder has not confirmed it (it was pasted on a
 // page, where anyone may paste anyone's public key); the name it returns
-// is then that account's.
+// is then that account's, or "" when no password could sign it in (a
+// moderator closed it).
 var ErrUnconfirmed = errors.New("the key is not confirmed")
 
 // Config configures a door.

@@ -167,7 +167,8 @@ func (s *Service) AddKey(ctx context.Context, p *auth.Principal, req KeyRequest)
 	}
 	s.log.Info("ssh key added", "identity", a.Identity, "fingerprint", fp, "confirmed", false)
 	// Every open page and terminal of the account hears of it: a key
-	// added by someone else signs in as the account from then on.
+	// added by someone else would sign in as the account once confirmed
+	// (by one who knows the password).
 	in := keyInfo(k)
 	if s.keyAdded != nil {
 		s.keyAdded(a.Identity, in)
@@ -289,7 +290,8 @@ func (s *Service) DeleteKey(ctx context.Context, p *auth.Principal, fp string) e
 // the SSH door once the client has proved it holds the key's private
 // half. A key no account added is a refusal (401); one its account holds
 // unconfirmed is one that wraps ErrKeyUnconfirmed, with the account's
-// name in the Session.
+// name in the Session (none for an account a moderator closed, which no
+// password signs in).
 func (s *Service) KeySession(ctx context.Context, pub ssh.PublicKey) (Session, error) {
 	ks, err := s.keys()
 	if err != nil {
@@ -314,8 +316,14 @@ func (s *Service) KeySession(ctx context.Context, pub ssh.PublicKey) (Session, e
 		// Pasted on a page, by the account or by anyone who has the
 		// public key: its holder says with the account's password
 		// whether the account is theirs. That the account was closed
-		// says nothing of the key, which may be another player's.
-		return Session{Name: a.Name}, fmt.Errorf("%w: %w", ErrKeyUnconfirmed, refuse.Unauthorized("this key of %s waits to be confirmed over SSH", a.Name))
+		// says nothing of the key, which may be another player's; but
+		// no password signs a closed account in, so none is named to
+		// be offered.
+		name := a.Name
+		if a.Hash == ClosedHash {
+			name = ""
+		}
+		return Session{Name: name}, fmt.Errorf("%w: %w", ErrKeyUnconfirmed, refuse.Unauthorized("this key waits to be confirmed over SSH"))
 	}
 	if a.Hash == ClosedHash {
 		return Session{}, errClosed()
