@@ -51,25 +51,31 @@ func (t *table) ended() bool {
 // clock may have been set back into a day that has ended, which the daily
 // puzzles, whose today never goes back, still take as ended. Their yes
 // is kept, as it stays true.
-func (s *Service) askDayOver(ctx context.Context, t *table) error {
+func (s *Service) askDayOver(ctx context.Context, t *table) {
 	if s.cfg.DailyOver == nil {
-		return nil
+		return
 	}
 	t.mu.Lock()
 	daily := t.m.Daily
 	ask := daily != "" && (t.status == store.Playing || t.status == store.Finished) && t.conf != nil && t.conf.Clock != nil && !t.ended()
 	t.unlock()
 	if !ask {
-		return nil
+		return
 	}
 	over, err := s.cfg.DailyOver(ctx, daily)
-	if err != nil || !over {
-		return err
+	if err != nil {
+		// The clock's answer stands for this read: a store that does
+		// not answer just now must not keep players from their own
+		// attempts.
+		s.log.Warn("asking whether a daily puzzle's day is over", "table", t.id, "daily", daily, "err", err)
+		return
+	}
+	if !over {
+		return
 	}
 	t.mu.Lock()
 	t.m.dayEnded = true
 	t.unlock()
-	return nil
 }
 
 // viewFor returns seat's view: State.View, or, while t is concealed, the
