@@ -380,6 +380,20 @@ func TestDailyOneAttemptAtOnce(t *testing.T) {
 	}
 }
 
+// heldQuizlMaker is a clockEnv's newBot whose strong Quizl computer,
+// the daily puzzle's maker, counts its makings in made and holds each
+// (heldSetup); the other computers are the games' own.
+func heldQuizlMaker(made *atomic.Int32, entered, release chan struct{}) func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+	return func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+		b, err := games.NewBot(g, level, seed, lex)
+		if err != nil || g != "quizl" || level != game.Strong {
+			return b, err
+		}
+		made.Add(1)
+		return heldSetup{b, entered, release}, nil
+	}
+}
+
 // heldSetup is a computer player whose setups tell entered and then
 // wait for release: the strong computer making a day's puzzle, as slow
 // as a test needs.
@@ -413,14 +427,7 @@ func TestDailyStartsWhileMade(t *testing.T) {
 	t.Cleanup(letGo)
 	var made atomic.Int32
 	e := &clockEnv{t: t, path: filepath.Join(t.TempDir(), "p.db"), clock: newFakeClock()}
-	e.newBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
-		b, err := games.NewBot(g, level, seed, lex)
-		if err != nil || g != "quizl" || level != game.Strong {
-			return b, err
-		}
-		made.Add(1)
-		return heldSetup{b, entered, release}, nil
-	}
+	e.newBot = heldQuizlMaker(&made, entered, release)
 	e.start()
 	t.Cleanup(e.stop)
 	ann, bob, cal := e.identity("Ann"), e.identity("Bob"), e.identity("Cal")
@@ -681,14 +688,7 @@ func TestDailyMadeAhead(t *testing.T) {
 	t.Cleanup(letGo)
 	var made atomic.Int32
 	e := &clockEnv{t: t, path: filepath.Join(t.TempDir(), "p.db"), clock: newFakeClock(), ahead: true}
-	e.newBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
-		b, err := games.NewBot(g, level, seed, lex)
-		if err != nil || g != "quizl" || level != game.Strong {
-			return b, err
-		}
-		made.Add(1)
-		return heldSetup{b, entered, release}, nil
-	}
+	e.newBot = heldQuizlMaker(&made, entered, release)
 	e.start()
 	t.Cleanup(e.stop)
 	begun := func(what string) {
